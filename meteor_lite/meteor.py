@@ -1,0 +1,356 @@
+"""The public scoring API: :class:`Meteor`, :class:`SegmentScore`, :class:`CorpusScore`."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+from . import __version__
+from .align import Match, collect_matches, count_chunks, resolve
+from .bundle import Bundle, BundleError, find_bundle
+from .params import LANGUAGES, ConfigError, MeteorConfig
+from .params import resolve as resolve_config
+from .resources import Resources, warn
+from .stats import Metrics, Stats, compute
+
+MODULE_SIG = {"exact": "exact", "stem": "stem", "synonym": "syn", "paraphrase": "para"}
+
+
+@dataclass
+class SegmentScore:
+    """The score of one hypothesis against its best reference, with its statistics."""
+
+    score: float
+    precision: float
+    recall: float
+    f1: float
+    fmean: float
+    frag_penalty: float
+    stats: Stats
+    ref_index: int = 0
+    alignment: List[Tuple[int, int, int, int, int]] = field(default_factory=list, repr=False)
+
+    def to_dict(self) -> Dict[str, object]:
+        """JSON-ready dict (statistics included; NaN written as null)."""
+        return {
+            "score": self.score,
+            "precision": _finite(self.precision),
+            "recall": _finite(self.recall),
+            "fmean": _finite(self.fmean),
+            "frag_penalty": _finite(self.frag_penalty),
+            "ref_index": self.ref_index,
+            "stats": self.stats.to_dict(),
+        }
+
+
+@dataclass
+class CorpusScore:
+    """A corpus score from summed sufficient statistics, with every segment's score."""
+
+    score: float
+    metrics: Metrics
+    stats: Stats
+    segments: List[SegmentScore]
+    config: MeteorConfig
+    signature: str
+
+    def to_dict(self) -> Dict[str, object]:
+        """JSON-ready dict: corpus metrics, statistics, signature and all segments."""
+        m = self.metrics
+        return {
+            "score": self.score,
+            "precision": _finite(m.precision),
+            "recall": _finite(m.recall),
+            "f1": _finite(m.f1),
+            "fmean": _finite(m.fmean),
+            "frag_penalty": _finite(m.frag_penalty),
+            "stats": self.stats.to_dict(),
+            "signature": self.signature,
+            "segments": [s.to_dict() for s in self.segments],
+        }
+
+    def to_json(self, **kw: object) -> str:
+        return json.dumps(self.to_dict(), **kw)  # type: ignore[arg-type]
+
+    def format(self, fmt: str = "text") -> str:
+        """Format as Meteor 1.5's text report (``text``) or JSON (``json``)."""
+        if fmt == "json":
+            return self.to_json(indent=1) + "\n"
+        from .report import text_report
+
+        return text_report(self)
+
+
+def _finite(x: float) -> Optional[float]:
+    return None if x != x else x
+
+
+class Meteor:
+    """A configured METEOR scorer.
+
+    >>> m = Meteor("en", norm=True)                                  # doctest: +SKIP
+    >>> m.score_segment("the cat sat", ["a cat sat down"]).score     # doctest: +SKIP
+
+    Parameters mirror Meteor 1.5's options: ``task`` (rank, adq, hter, li,
+    tune, util, universal; default: the language's), ``params`` (alpha beta
+    gamma delta), ``modules`` (exact stem synonym paraphrase), ``weights``
+    (one per module), ``beam`` (search beam, default 40), ``norm`` (Meteor's
+    tokeniser and punctuation normaliser, with lower-casing), ``lower``
+    (lower-case only), ``no_punct`` (drop punctuation; with ``norm``) and
+    ``bundle`` (a bundle path; default: the language's bundle on the search
+    path, see :func:`meteor_lite.bundle.bundle_search_path`).
+
+    Resources a module needs but the bundle lacks: if the module was asked for
+    explicitly, :class:`ConfigError`; if it came from the language default, it
+    is dropped with a warning (as if Meteor had been run with ``-m`` without it).
+    """
+
+    def __init__(
+        self,
+        lang: str = "en",
+        *,
+        task: Optional[str] = None,
+        params: Optional[Sequence[float]] = None,
+        modules: Optional[Sequence[str]] = None,
+        weights: Optional[Sequence[float]] = None,
+        beam: int = 40,
+        norm: bool = False,
+        lower: bool = False,
+        no_punct: bool = False,
+        bundle: Union[str, "os.PathLike[str]", Bundle, None] = None,
+        quiet: bool = False,
+    ):
+        cfg = resolve_config(
+            lang, task=task, params=params, modules=modules, weights=weights, beam=beam,
+            norm=norm, lower=lower, no_punct=no_punct,
+        )
+        self.warnings: List[str] = list(cfg.warnings)
+        if isinstance(bundle, Bundle):
+            self.bundle: Optional[Bundle] = bundle
+        elif bundle is not None:
+            self.bundle = Bundle.open(bundle)
+        else:
+            path = find_bundle(cfg.lang)
+            self.bundle = Bundle.open(path) if path is not None else None
+            if self.bundle is None:
+                self.warnings.append(
+                    f"no bundle found for language {cfg.lang!r}: no function words"
+                    + (", no non-breaking prefixes" if norm else "")
+                    + " (run `make bundles` or pass --bundle)"
+                )
+        if self.bundle is not None and self.bundle.language and self.bundle.language != cfg.lang:
+            self.warnings.append(f"bundle {self.bundle.path} is for language {self.bundle.language!r}, not {cfg.lang!r}")
+        stemmer_name = LANGUAGES.get(cfg.lang, (None, None))[1]
+        if stemmer_name is None and cfg.lang not in LANGUAGES:
+            stemmer_name = _snowball_name(cfg.lang)
+        self.resources = Resources(self.bundle, stemmer_name)
+        self._check_stemmer_version()
+        cfg = self._fit_modules(cfg, explicit=modules is not None)
+        self.config = cfg
+        if not quiet:
+            for w in self.warnings:
+                warn(w)
+
+    # -- configuration checks ------------------------------------------------------
+    def _fit_modules(self, cfg: MeteorConfig, explicit: bool) -> MeteorConfig:
+        res = self.resources
+        available = {
+            "exact": True,
+            "stem": res.can_stem,
+            "synonym": res.has_synonyms,
+            "paraphrase": res.has_paraphrases,
+        }
+        missing = [m for m in cfg.modules if not available[m]]
+        if not missing:
+            return cfg
+        where = f"bundle {self.bundle.path}" if self.bundle is not None else "no bundle"
+        if explicit:
+            raise ConfigError(f"module(s) {', '.join(missing)} need resources that {where} lacks")
+        keep = [i for i, m in enumerate(cfg.modules) if available[m]]
+        self.warnings.append(f"{where} has no resources for module(s) {', '.join(missing)}: scoring without them")
+        return dataclasses.replace(
+            cfg, modules=tuple(cfg.modules[i] for i in keep), weights=tuple(cfg.weights[i] for i in keep)
+        )
+
+    def _check_stemmer_version(self) -> None:
+        if self.bundle is None or self.bundle.stemmer is None:
+            return
+        rec = self.bundle.stemmer
+        try:
+            from importlib.metadata import version
+
+            installed = version(rec.get("package", "snowballstemmer"))
+        except Exception:  # pragma: no cover - metadata missing
+            return
+        if rec.get("version") and installed != rec["version"]:
+            self.warnings.append(
+                f"bundle stem map was built with {rec.get('package')} {rec['version']}, "
+                f"{installed} is installed: words outside the map may stem differently"
+            )
+
+    # -- text preparation ------------------------------------------------------------
+    def tokens(self, line: str) -> List[str]:
+        """Tokens of ``line`` as Meteor sees them after normalisation / lower-casing."""
+        from .normalize import prepare
+
+        cfg = self.config
+        return prepare(
+            line, cfg.lang, norm=cfg.norm, lower=cfg.lower, keep_punct=not cfg.no_punct,
+            nonbreaking=self.resources.nonbreaking,
+        )
+
+    # -- scoring ---------------------------------------------------------------------
+    def _align_stats(self, hyp: List[str], ref: List[str]) -> Tuple[Stats, List[Match]]:
+        cfg = self.config
+        cands = collect_matches(hyp, ref, cfg.modules, self.resources)
+        matches = resolve(len(hyp), len(ref), cands, cfg.beam)
+        from .normalize import java_lower
+
+        fw = self.resources.function_words
+        func_h = [java_lower(w) in fw for w in hyp]
+        func_r = [java_lower(w) in fw for w in ref]
+        n = len(cfg.modules)
+        tc = [0.0] * n
+        tf = [0.0] * n
+        rc = [0.0] * n
+        rf = [0.0] * n
+        if cfg.char_based:
+            hl = [_jlen(w) for w in hyp]
+            rl = [_jlen(w) for w in ref]
+        else:
+            hl = [1] * len(hyp)
+            rl = [1] * len(ref)
+        for m in matches:
+            for k in range(m.hstart, m.hstart + m.hlen):
+                if func_h[k]:
+                    tf[m.module] += hl[k]
+                else:
+                    tc[m.module] += hl[k]
+            for k in range(m.rstart, m.rstart + m.rlen):
+                if func_r[k]:
+                    rf[m.module] += rl[k]
+                else:
+                    rc[m.module] += rl[k]
+        st = Stats(
+            test_length=float(sum(hl)),
+            ref_length=float(sum(rl)),
+            test_function_words=float(sum(h for h, f in zip(hl, func_h) if f)),
+            ref_function_words=float(sum(r for r, f in zip(rl, func_r) if f)),
+            test_content=tc,
+            ref_content=rc,
+            test_function=tf,
+            ref_function=rf,
+            chunks=float(count_chunks(matches)),
+            test_word_matches=float(sum(m.hlen for m in matches)),
+            ref_word_matches=float(sum(m.rlen for m in matches)),
+        )
+        return st, matches
+
+    def _metrics(self, st: Stats) -> Metrics:
+        c = self.config
+        return compute(st, c.alpha, c.beta, c.gamma, c.delta, c.weights)
+
+    def score_tokens(self, hyp: List[str], refs: Sequence[List[str]]) -> SegmentScore:
+        """Score pre-tokenised text (no normalisation applied)."""
+        if not refs:
+            raise ValueError("at least one reference is needed")
+        best: Optional[SegmentScore] = None
+        for k, ref in enumerate(refs):
+            st, matches = self._align_stats(hyp, ref)
+            m = self._metrics(st)
+            if best is None or m.score > best.score:
+                best = SegmentScore(
+                    m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, k,
+                    [x.as_tuple() for x in matches],
+                )
+        assert best is not None
+        return best
+
+    def score_segment(self, hyp: str, refs: Union[str, Sequence[str]]) -> SegmentScore:
+        """Score one hypothesis against one or more references (the best reference wins, as in Meteor)."""
+        if isinstance(refs, str):
+            refs = [refs]
+        return self.score_tokens(self.tokens(hyp), [self.tokens(r) for r in refs])
+
+    def score_corpus(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> CorpusScore:
+        """Score a corpus: ``refs`` is a list of reference streams, each as long as ``hyps``.
+
+        The corpus score comes from the summed sufficient statistics of the
+        segments (as Meteor's ``Final score``), not from averaging segment scores.
+        """
+        for k, stream in enumerate(refs):
+            if len(stream) != len(hyps):
+                raise ValueError(f"reference stream {k + 1} has {len(stream)} lines, the hypotheses {len(hyps)}")
+        if not refs:
+            raise ValueError("at least one reference stream is needed")
+        segs = [self.score_segment(h, [stream[i] for stream in refs]) for i, h in enumerate(hyps)]
+        return self.aggregate(segs)
+
+    def aggregate(self, segments: List[SegmentScore]) -> CorpusScore:
+        """Corpus score of already scored segments."""
+        total = Stats()
+        for s in segments:
+            total.add(s.stats)
+        n = len(self.config.modules)
+        for lst in (total.test_content, total.ref_content, total.test_function, total.ref_function):
+            while len(lst) < n:
+                lst.append(0.0)
+        m = self._metrics(total)
+        return CorpusScore(m.score, m, total, segments, self.config, self.signature)
+
+    # -- reproducibility ----------------------------------------------------------
+    @property
+    def signature(self) -> str:
+        """Everything that changes the number, in one line (sacreBLEU-style)."""
+        c = self.config
+        from .report import java_double
+
+        def num(x: float) -> str:
+            s = java_double(x)
+            return s[:-2] if s.endswith(".0") else s
+
+        norm = "norm-nopunct" if (c.norm and c.no_punct) else "norm" if c.norm else "lower" if c.lower else "none"
+        if self.bundle is not None:
+            res = f"{self.bundle.name}-{self.bundle.version}@{(self.bundle.checksum or 'nochecksum')[:8]}"
+        else:
+            res = "none"
+        parts = [
+            "meteor-lite",
+            f"lang:{c.lang}",
+            norm,
+            f"task:{'custom' if c.custom else c.task}",
+            "mods:" + "+".join(MODULE_SIG[m] for m in c.modules),
+            "w:" + ",".join(num(w) for w in c.weights),
+            f"a:{num(c.alpha)}",
+            f"b:{num(c.beta)}",
+            f"g:{num(c.gamma)}",
+            f"d:{num(c.delta)}",
+            f"beam:{c.beam}",
+            f"res:{res}",
+            f"v:{__version__}",
+        ]
+        return "|".join(parts)
+
+
+def _jlen(w: str) -> int:
+    """Java String.length(): UTF-16 code units."""
+    return len(w.encode("utf-16-le")) // 2
+
+
+def _snowball_name(lang: str) -> Optional[str]:
+    """Snowball stemmer name for a code Meteor does not know (e.g. 'el' -> 'greek'), if any."""
+    try:
+        import snowballstemmer
+    except ImportError:  # pragma: no cover
+        return None
+    names = set(snowballstemmer.algorithms())
+    guess = {"el": "greek", "hi": "hindi", "id": "indonesian", "ga": "irish", "lt": "lithuanian",
+             "ne": "nepali", "sr": "serbian", "ta": "tamil", "ca": "catalan", "eu": "basque",
+             "hy": "armenian", "yi": "yiddish", "ar": "arabic"}.get(lang, lang)
+    return guess if guess in names else None
+
+
+__all__ = ["Meteor", "SegmentScore", "CorpusScore", "ConfigError", "BundleError"]

@@ -1,0 +1,132 @@
+"""Per-word resource lookups for the matchers, cached, backed by a bundle and the stemmer.
+
+Every lookup is batched per segment (one indexed query for the words not yet
+seen) and cached for the rest of the run, so a corpus costs a handful of
+queries per new word and no whole table is ever loaded into memory.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+
+from .bundle import Bundle
+
+EMPTY: FrozenSet[int] = frozenset()
+
+#: WordNet's detachment rules (nouns, verbs, adjectives), tried in this order
+#: to find a base form that has synsets when a word is not in the exception lists.
+MORPH_RULES: Tuple[Tuple[str, str], ...] = (
+    ("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"), ("ies", "y"),
+    ("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""),
+    ("er", ""), ("est", ""), ("er", "e"), ("est", "e"),
+)
+
+
+def morph_candidates(word: str) -> List[str]:
+    """Base-form candidates of ``word``, in the order they are tried (may repeat)."""
+    if word.endswith("ss") or len(word.encode("utf-16-le")) <= 4:
+        return []
+    return [word[: len(word) - len(suf)] + end for suf, end in MORPH_RULES if word.endswith(suf)]
+
+
+def _snowball(lang_stemmer: Optional[str]) -> Optional[Callable[[str], str]]:
+    if not lang_stemmer:
+        return None
+    import snowballstemmer
+
+    try:
+        st = snowballstemmer.stemmer(lang_stemmer)
+    except KeyError:
+        return None
+    return st.stemWord
+
+
+class Resources:
+    """Cached lookups of stems, synonym sets and paraphrases for one language."""
+
+    def __init__(self, bundle: Optional[Bundle], stemmer_name: Optional[str]):
+        self.bundle = bundle
+        self._stem_fn = _snowball(stemmer_name)
+        self.function_words: FrozenSet[str] = bundle.function_words() if bundle is not None else frozenset()
+        self.nonbreaking: Dict[str, bool] = bundle.nonbreaking_prefixes() if bundle is not None else {}
+        self.has_stem_map = bundle is not None and bundle.has("stems")
+        self.has_synonyms = bundle is not None and bundle.has("synsets")
+        self.has_paraphrases = bundle is not None and bundle.has("paraphrases")
+        self.paraphrase_max_len = bundle.paraphrase_max_length() if self.has_paraphrases else 0
+        self._stems: Dict[str, str] = {}
+        self._syn: Dict[str, FrozenSet[int]] = {}
+        self._para: Dict[str, Tuple[Tuple[str, ...], ...]] = {}
+
+    @property
+    def can_stem(self) -> bool:
+        return self._stem_fn is not None or self.has_stem_map
+
+    # -- stems -----------------------------------------------------------------
+    def stems(self, words: Sequence[str]) -> List[str]:
+        """Stem of each word: the bundle's stem map first, the snowball stemmer for the rest."""
+        cache = self._stems
+        missing = {w for w in words if w not in cache}
+        if missing:
+            found = self.bundle.stems(missing) if self.has_stem_map else {}
+            for w in missing:
+                s = found.get(w)
+                if s is None:
+                    s = self._stem_fn(w) if self._stem_fn is not None else w
+                cache[w] = s
+        return [cache[w] for w in words]
+
+    # -- synonyms --------------------------------------------------------------
+    def synsets(self, words: Sequence[str]) -> List[FrozenSet[int]]:
+        """Synset ids of each word: its own, plus those of its base form.
+
+        The base form comes from the morphological exception lists when the word
+        is listed there, and otherwise from the first detachment rule that yields
+        a word with synsets.
+        """
+        cache = self._syn
+        missing = sorted({w for w in words if w not in cache})
+        if missing and self.bundle is not None and self.has_synonyms:
+            exceptions = self.bundle.synonym_exceptions(missing)
+            wanted = set(missing)
+            cands: Dict[str, List[str]] = {}
+            for w in missing:
+                if w in exceptions:
+                    wanted.update(exceptions[w])
+                else:
+                    cands[w] = morph_candidates(w)
+                    wanted.update(cands[w])
+            table = self.bundle.synsets(wanted)
+            for w in missing:
+                sets = set(table.get(w, EMPTY))
+                if w in exceptions:
+                    for base in exceptions[w]:
+                        sets.update(table.get(base, EMPTY))
+                else:
+                    for c in cands[w]:
+                        if c in table:
+                            sets.update(table[c])
+                            break
+                cache[w] = frozenset(sets)
+        elif missing:
+            for w in missing:
+                cache[w] = EMPTY
+        return [cache[w] for w in words]
+
+    # -- paraphrases -------------------------------------------------------------
+    def paraphrases(self, phrases: Iterable[str]) -> Dict[str, Tuple[Tuple[str, ...], ...]]:
+        """Paraphrases (as token tuples, table order) of each phrase that has any."""
+        cache = self._para
+        if len(cache) > 500_000:  # bound memory on very large corpora
+            cache.clear()
+        missing = [p for p in set(phrases) if p not in cache]
+        if missing and self.has_paraphrases:
+            found = self.bundle.paraphrases(missing)
+            for p in missing:
+                cache[p] = tuple(tuple(x.split(" ")) for x in found.get(p, ()))
+        return cache
+
+
+def warn(msg: str) -> None:
+    """Print a warning line on stderr."""
+    print(f"meteor-lite: warning: {msg}", file=sys.stderr)

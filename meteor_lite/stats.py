@@ -1,0 +1,180 @@
+"""Sufficient statistics and the METEOR formula (Denkowski & Lavie 2011, section 3).
+
+A :class:`Stats` holds what one segment (or a sum of segments) contributes;
+:func:`compute` turns it into precision, recall, Fmean, fragmentation penalty
+and score.  Arithmetic follows Meteor 1.5 operation by operation (including
+IEEE division by zero giving NaN/Infinity, and NaN scores reported as 0), so
+results agree with the official jar to the last bits in almost all cases.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Dict, List, Sequence
+
+#: Stages in the -ssOut line (Meteor always prints four).
+SS_STAGES = 4
+
+
+def jdiv(a: float, b: float) -> float:
+    """Java double division: x/0 is +-Infinity, 0/0 and NaN/0 are NaN."""
+    if b == 0.0:
+        if a == 0.0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return a / b
+
+
+def jpow(a: float, b: float) -> float:
+    """Java Math.pow for the non-negative bases METEOR uses."""
+    if math.isnan(a):
+        return 1.0 if b == 0.0 else math.nan
+    try:
+        return math.pow(a, b)
+    except (OverflowError, ValueError):
+        return math.inf
+
+
+@dataclass
+class Stats:
+    """Meteor's sufficient statistics (word counts, or character counts for the util task).
+
+    ``*_content`` / ``*_function`` hold one count per module (stage), in module order.
+    """
+
+    test_length: float = 0.0
+    ref_length: float = 0.0
+    test_function_words: float = 0.0
+    ref_function_words: float = 0.0
+    test_content: List[float] = field(default_factory=list)
+    ref_content: List[float] = field(default_factory=list)
+    test_function: List[float] = field(default_factory=list)
+    ref_function: List[float] = field(default_factory=list)
+    chunks: float = 0.0
+    test_word_matches: float = 0.0
+    ref_word_matches: float = 0.0
+
+    @property
+    def test_total_matches(self) -> float:
+        return sum(self.test_content) + sum(self.test_function)
+
+    @property
+    def ref_total_matches(self) -> float:
+        return sum(self.ref_content) + sum(self.ref_function)
+
+    def is_perfect(self) -> bool:
+        """Every word matched, in one chunk (Meteor then uses no fragmentation penalty)."""
+        return (
+            self.test_total_matches == self.test_length
+            and self.ref_total_matches == self.ref_length
+            and self.chunks == 1.0
+        )
+
+    def add(self, other: "Stats") -> None:
+        """Add ``other`` into this object, as Meteor aggregates segments into a corpus.
+
+        As in Meteor 1.5, the chunk of a perfectly matched segment is not added.
+        """
+        self.test_length += other.test_length
+        self.ref_length += other.ref_length
+        self.test_function_words += other.test_function_words
+        self.ref_function_words += other.ref_function_words
+        n = len(other.test_content)
+        for lst in (self.test_content, self.ref_content, self.test_function, self.ref_function):
+            while len(lst) < n:
+                lst.append(0.0)
+        for i in range(n):
+            self.test_content[i] += other.test_content[i]
+            self.ref_content[i] += other.ref_content[i]
+            self.test_function[i] += other.test_function[i]
+            self.ref_function[i] += other.ref_function[i]
+        if not other.is_perfect():
+            self.chunks += other.chunks
+        self.test_word_matches += other.test_word_matches
+        self.ref_word_matches += other.ref_word_matches
+
+    def to_ss_line(self) -> str:
+        """The 23 numbers Meteor 1.5 prints with ``-ssOut``, in its format."""
+        from .report import java_double
+
+        vals: List[float] = [self.test_length, self.ref_length, self.test_function_words, self.ref_function_words]
+        for i in range(SS_STAGES):
+            if i < len(self.test_content):
+                vals += [self.test_content[i], self.ref_content[i], self.test_function[i], self.ref_function[i]]
+            else:
+                vals += [0.0, 0.0, 0.0, 0.0]
+        vals += [self.chunks, self.test_word_matches, self.ref_word_matches]
+        return " ".join(java_double(float(v)) for v in vals)
+
+    @classmethod
+    def from_ss_line(cls, line: str, stages: int = SS_STAGES) -> "Stats":
+        """Parse a ``-ssOut`` line (keeps the first ``stages`` stages)."""
+        v = [float(x) for x in line.split()]
+        if len(v) != 4 + 4 * SS_STAGES + 3:
+            raise ValueError(f"expected {4 + 4 * SS_STAGES + 3} numbers in a stats line, got {len(v)}")
+        s = cls(v[0], v[1], v[2], v[3])
+        for i in range(stages):
+            b = 4 + 4 * i
+            s.test_content.append(v[b])
+            s.ref_content.append(v[b + 1])
+            s.test_function.append(v[b + 2])
+            s.ref_function.append(v[b + 3])
+        s.chunks, s.test_word_matches, s.ref_word_matches = v[-3], v[-2], v[-1]
+        return s
+
+    def to_dict(self) -> Dict[str, object]:
+        return {
+            "test_length": self.test_length,
+            "ref_length": self.ref_length,
+            "test_function_words": self.test_function_words,
+            "ref_function_words": self.ref_function_words,
+            "test_content": list(self.test_content),
+            "ref_content": list(self.ref_content),
+            "test_function": list(self.test_function),
+            "ref_function": list(self.ref_function),
+            "chunks": self.chunks,
+            "test_word_matches": self.test_word_matches,
+            "ref_word_matches": self.ref_word_matches,
+        }
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """What the formula derives from :class:`Stats`."""
+
+    precision: float
+    recall: float
+    f1: float
+    fmean: float
+    frag_penalty: float
+    score: float
+
+
+def compute(stats: Stats, alpha: float, beta: float, gamma: float, delta: float, weights: Sequence[float]) -> Metrics:
+    """Weighted precision/recall, Fmean, fragmentation penalty and score (Meteor 1.3+ formula)."""
+    test_wlen = delta * (stats.test_length - stats.test_function_words) + (1.0 - delta) * stats.test_function_words
+    ref_wlen = delta * (stats.ref_length - stats.ref_function_words) + (1.0 - delta) * stats.ref_function_words
+    test_wm = 0.0
+    ref_wm = 0.0
+    n = len(weights)
+    for i in range(n):
+        test_wm += stats.test_content[i] * weights[i] * delta
+    for i in range(n):
+        ref_wm += stats.ref_content[i] * weights[i] * delta
+    for i in range(n):
+        test_wm += stats.test_function[i] * weights[i] * (1.0 - delta)
+    for i in range(n):
+        ref_wm += stats.ref_function[i] * weights[i] * (1.0 - delta)
+    p = jdiv(test_wm, test_wlen)
+    r = jdiv(ref_wm, ref_wlen)
+    f1 = jdiv(2 * p * r, p + r)
+    fmean = jdiv(1.0, jdiv(1.0 - alpha, p) + jdiv(alpha, r))
+    if stats.is_perfect():
+        frag = 0.0
+    else:
+        frag = jdiv(stats.chunks, (stats.test_word_matches + stats.ref_word_matches) / 2)
+    pen = gamma * jpow(frag, beta)
+    score = fmean * (1.0 - pen)
+    score = score if score > 0.0 else 0.0  # NaN and negatives -> 0.0, as Meteor
+    return Metrics(p, r, f1, fmean, pen, score)
