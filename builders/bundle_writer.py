@@ -12,11 +12,23 @@ import json
 import os
 import sqlite3
 import tempfile
+from itertools import islice
 from pathlib import Path
 from typing import Dict, Iterable, Optional, Tuple
 
 from meteor_lite import __version__
 from meteor_lite.bundle import FORMAT_NAME, SCHEMA_SQL, SCHEMA_VERSION, compute_content_checksum
+
+#: Connection settings while writing: the file is private until it is complete,
+#: so no journal and no fsync; a large page cache for bulk inserts into the B-trees.
+WRITE_PRAGMAS: Tuple[str, ...] = (
+    "journal_mode=OFF",
+    "synchronous=OFF",
+    "cache_size=-262144",  # KiB: 256 MiB
+    "temp_store=FILE",
+)
+
+_PARAPHRASE_CHUNK = 100_000
 
 
 def sha256_file(path: "os.PathLike[str] | str", chunk: int = 1 << 20) -> str:
@@ -69,31 +81,53 @@ class BundleWriter:
         fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
         os.close(fd)
         self._tmp = Path(tmp)
-        self._conn = sqlite3.connect(str(self._tmp))
-        self._conn.execute("PRAGMA journal_mode=OFF")
-        self._conn.execute("PRAGMA synchronous=OFF")
-        self._conn.executescript(SCHEMA_SQL)
+        try:
+            self._conn = sqlite3.connect(str(self._tmp))
+            for pragma in WRITE_PRAGMAS:
+                self._conn.execute(f"PRAGMA {pragma}")
+            self._conn.executescript(SCHEMA_SQL)
+        except BaseException:
+            self._discard()
+            raise
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
         assert self._conn is not None and self._tmp is not None
+        if exc_type is not None:
+            self._discard()
+            return
         try:
-            if exc_type is None:
-                self._finish()
-        finally:
-            try:
-                self._conn.close()
-            finally:
-                if exc_type is not None and self._tmp.exists():
-                    self._tmp.unlink()
-        if exc_type is None:
+            self._finish()
+            self._conn.close()
+            self._conn = None
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self._tmp, 0o644 & ~umask)
             os.replace(self._tmp, self.path)
+        except BaseException:  # an error or Ctrl-C while finishing: leave nothing behind
+            self._discard()
+            raise
+
+    def _discard(self) -> None:
+        """Close the connection and delete the temporary file (and any SQLite side file)."""
+        try:
+            if self._conn is not None:
+                self._conn.close()
+        finally:
+            self._conn = None
+            if self._tmp is not None:
+                for p in (self._tmp, Path(f"{self._tmp}-journal"), Path(f"{self._tmp}-wal")):
+                    try:
+                        p.unlink()
+                    except FileNotFoundError:
+                        pass
 
     def _finish(self) -> None:
         conn = self._conn
         assert conn is not None
         if self._para_max_len:
             self.meta["paraphrase_max_length"] = str(self._para_max_len)
+            self._write_paraphrase_prefixes()
         conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", sorted(self.meta.items()))
         conn.commit()
         checksum = compute_content_checksum(conn)
@@ -101,6 +135,22 @@ class BundleWriter:
         conn.commit()
         conn.execute("VACUUM")
         self.meta["content_checksum"] = checksum
+
+    def _write_paraphrase_prefixes(self) -> None:
+        """Derive the word-level proper prefixes of all phrases (streamed, bounded memory)."""
+        conn = self.conn
+        read = conn.cursor()
+        read.execute("SELECT DISTINCT phrase FROM paraphrases ORDER BY phrase")
+
+        def prefixes():
+            for (phrase,) in read:
+                cut = phrase.rfind(" ")
+                while cut > 0:
+                    phrase = phrase[:cut]
+                    yield (phrase,)
+                    cut = phrase.rfind(" ")
+
+        conn.executemany("INSERT OR IGNORE INTO paraphrase_prefixes(prefix) VALUES (?)", prefixes())
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -143,19 +193,24 @@ class BundleWriter:
     def add_paraphrases(self, triples: Iterable[Tuple[str, str, float]]) -> int:
         """(phrase, paraphrase, probability) in table order; order is kept (it breaks ties in alignment).
 
-        Returns the number of rows added.
+        Each row gets the next ``seq`` (0, 1, 2, ... over all calls), so calls in
+        file order keep the file order.  Returns the number of rows added.
+        Inserting phrases in sorted (UTF-8 byte) order, as the official table
+        is, is the fast path: rows are then appended to the table's B-tree.
         """
         start = self._para_seq
-
-        def rows():
-            for phrase, para, prob in triples:
-                n = phrase.count(" ") + 1
-                if n > self._para_max_len:
-                    self._para_max_len = n
-                yield (phrase, self._para_seq, para, prob)
-                self._para_seq += 1
-
-        self.conn.executemany("INSERT INTO paraphrases(phrase, seq, paraphrase, prob) VALUES (?,?,?,?)", rows())
+        it = iter(triples)
+        while True:
+            chunk = list(islice(it, _PARAPHRASE_CHUNK))
+            if not chunk:
+                break
+            seq = self._para_seq
+            rows = [(p, i, q, r) for i, (p, q, r) in enumerate(chunk, seq)]
+            self.conn.executemany("INSERT INTO paraphrases(phrase, seq, paraphrase, prob) VALUES (?,?,?,?)", rows)
+            self._para_seq = seq + len(rows)
+            longest = max(p.count(" ") for p in {r[0] for r in rows}) + 1
+            if longest > self._para_max_len:
+                self._para_max_len = longest
         return self._para_seq - start
 
     def add_nonbreaking_prefixes(self, pairs: Iterable[Tuple[str, bool]]) -> None:

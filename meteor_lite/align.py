@@ -102,42 +102,45 @@ def collect_matches(
     return cands
 
 
-def _ngrams(words: Sequence[str], max_len: int) -> List[List[str]]:
-    """grams[i] = phrases starting at i, by increasing length."""
+def _phrases_at(words: Sequence[str], start: int, max_len: int, res: Resources):
+    """(length, paraphrases) of the table phrases starting at ``start``, shortest first."""
     n = len(words)
-    return [[" ".join(words[i : i + k]) for k in range(1, min(max_len, n - i) + 1)] for i in range(n)]
+    paras, prefix = res.paraphrase_cache
+    for k in range(1, min(max_len, n - start) + 1):
+        g = " ".join(words[start : start + k])
+        found = paras.get(g)
+        if found is None:
+            found = res.phrase(g)
+        if found:
+            yield k, found
+        if not prefix[g]:
+            return
 
 
 def _paraphrase_matches(mi: int, hyp: Sequence[str], ref: Sequence[str], res: Resources, cands: List[List[Match]]) -> None:
     max_len = res.paraphrase_max_len
     if max_len <= 0 or not hyp or not ref:
         return
-    hg = _ngrams(hyp, max_len)
-    rg = _ngrams(ref, max_len)
-    table = res.paraphrases([p for grams in hg for p in grams] + [p for grams in rg for p in grams])
     hyp_t = tuple(hyp)
     ref_t = tuple(ref)
     hpos = _positions(hyp)
     rpos = _positions(ref)
     # Reference phrases whose paraphrase occurs in the hypothesis.
-    for j, grams in enumerate(rg):
-        for k, phrase in enumerate(grams):
-            for para in table.get(phrase, ()):
+    for j in range(len(ref)):
+        for k, found in _phrases_at(ref, j, max_len, res):
+            for para in found:
                 pl = len(para)
                 for i in hpos.get(para[0], ()):
                     if hyp_t[i : i + pl] == para:
-                        cands[j].append(Match(mi, j, k + 1, i, pl, False))
+                        cands[j].append(Match(mi, j, k, i, pl, False))
     # Hypothesis phrases whose paraphrase occurs in the reference.
-    for i, grams in enumerate(hg):
-        for k, phrase in enumerate(grams):
-            for para in table.get(phrase, ()):
+    for i in range(len(hyp)):
+        for k, found in _phrases_at(hyp, i, max_len, res):
+            for para in found:
                 pl = len(para)
                 for j in rpos.get(para[0], ()):
                     if ref_t[j : j + pl] == para:
-                        cands[j].append(Match(mi, j, pl, i, k + 1, False))
-
-
-_RANK = itemgetter(0, 1, 2)
+                        cands[j].append(Match(mi, j, pl, i, k, False))
 
 
 def resolve(n1: int, n2: int, cands: List[List[Match]], beam: int) -> List[Match]:
@@ -167,15 +170,20 @@ def resolve(n1: int, n2: int, cands: List[List[Match]], beam: int) -> List[Match
             used_h |= m.hmask
             used_r |= m.rmask
 
-    # A path: (-gain, chunks, distance, idx, last_end, used_h, used_r, chosen-chain)
-    Path = Tuple[int, int, int, int, int, int, int, Optional[tuple]]
-    paths: List[Path] = [(0, 0, 0, 0, -1, used_h, used_r, None)]
+    if all(not lst or j in fixed for j, lst in enumerate(cands)):
+        # Nothing left to choose: every candidate is fixed.
+        return [fixed[j] for j in sorted(fixed)]
+
+    # A path: (rank key, idx, last_end, used_h, used_r, chosen-chain, gain, chunks, distance).
+    # The rank key orders by more weighted coverage, then fewer chunks, then less distance.
+    S = _SHIFT
+    paths: List[tuple] = [(0, 0, -1, used_h, used_r, None, 0, 0, 0)]
     for cur in range(n2):
         if len(paths) > 1:
-            paths.sort(key=_RANK)
-        nxt: List[Path] = []
+            paths.sort(key=_FIRST)
+        nxt: List[tuple] = []
         for path in paths[:beam]:
-            neg, ch, dist, idx, last, uh, ur, chosen = path
+            _, idx, last, uh, ur, chosen, gain, ch, dist = path
             if (ur >> cur) & 1:
                 if cur < idx:
                     nxt.append(path)
@@ -184,40 +192,55 @@ def resolve(n1: int, n2: int, cands: List[List[Match]], beam: int) -> List[Match
                 if m is not None:
                     if last != -1 and m.hstart != last:
                         ch += 1
-                    nxt.append(
-                        (neg - m.gain, ch, dist + m.dist, m.rstart + m.rlen, m.hstart + m.hlen, uh, ur, chosen)
-                    )
+                    gain += m.gain
+                    dist += m.dist
+                    nxt.append(((-gain * S + ch) * S + dist, m.rstart + m.rlen, m.hstart + m.hlen, uh, ur, chosen, gain, ch, dist))
                 continue
             for m in cands[cur]:
                 if uh & m.hmask or ur & m.rmask:
                     continue
                 nch = ch + 1 if (last != -1 and m.hstart != last) else ch
+                ngain = gain + m.gain
                 nxt.append(
-                    (neg - m.gain, nch, dist, m.rstart + m.rlen, m.hstart + m.hlen, uh | m.hmask, ur | m.rmask, (m, chosen))
+                    ((-ngain * S + nch) * S + dist, m.rstart + m.rlen, m.hstart + m.hlen, uh | m.hmask, ur | m.rmask,
+                     (m, chosen), ngain, nch, dist)
                 )
-                dist += m.dist
+                dist += m.dist  # charged to the paths that do not take m (see module docstring)
             if last != -1:
                 ch += 1
-            nxt.append((neg, ch, dist, idx + 1, -1, uh, ur, chosen))
+            nxt.append(((-gain * S + ch) * S + dist, idx + 1, -1, uh, ur, chosen, gain, ch, dist))
         if not nxt:
             nxt.append(paths[0])
         paths = nxt
     if len(paths) > 1:
-        paths.sort(key=_RANK)
-    final: List[Path] = []
+        paths.sort(key=_FIRST)
+    final: List[tuple] = []
     for path in paths[:beam]:
-        if path[4] != -1:
-            path = (path[0], path[1] + 1) + path[2:]
+        if path[2] != -1:  # close the open chunk
+            gain, ch, dist = path[6], path[7] + 1, path[8]
+            path = (_key(gain, ch, dist),) + path[1:7] + (ch, dist)
         final.append(path)
-    final.sort(key=_RANK)
+    final.sort(key=_FIRST)
     best = final[0]
     chosen_list: List[Match] = list(fixed.values())
-    node = best[7]
+    node = best[5]
     while node is not None:
         chosen_list.append(node[0])
         node = node[1]
     chosen_list.sort(key=lambda m: m.rstart)
     return chosen_list
+
+
+_FIRST = itemgetter(0)
+_SHIFT = 1 << 24
+
+
+def _key(gain: int, chunks: int, dist: int) -> int:
+    """One integer that sorts like (-gain, chunks, dist) for the sizes a segment can reach.
+
+    (Inlined in the search loop for speed.)
+    """
+    return (-gain * _SHIFT + chunks) * _SHIFT + dist
 
 
 def count_chunks(matches: Sequence[Match]) -> int:

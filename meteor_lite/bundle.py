@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import sqlite3
+from itertools import islice
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -29,6 +30,7 @@ RESOURCE_TABLES: Tuple[str, ...] = (
     "synsets",
     "synonym_exceptions",
     "paraphrases",
+    "paraphrase_prefixes",
     "nonbreaking_prefixes",
 )
 
@@ -69,6 +71,9 @@ CREATE TABLE paraphrases (
     prob       REAL NOT NULL,
     PRIMARY KEY (phrase, seq)
 ) WITHOUT ROWID;
+CREATE TABLE paraphrase_prefixes (
+    prefix TEXT PRIMARY KEY
+) WITHOUT ROWID;
 CREATE TABLE nonbreaking_prefixes (
     prefix       TEXT PRIMARY KEY,
     numeric_only INTEGER NOT NULL
@@ -90,6 +95,7 @@ def _order_by(table: str) -> str:
         "synsets": "word, synset",
         "synonym_exceptions": "form, base",
         "paraphrases": "phrase, seq",
+        "paraphrase_prefixes": "prefix",
         "nonbreaking_prefixes": "prefix",
     }[table]
 
@@ -99,21 +105,75 @@ def compute_content_checksum(conn: sqlite3.Connection) -> str:
 
     Rows are hashed in primary-key order with an unambiguous encoding, so the
     same content always gives the same checksum, whatever order it was written in.
+
+    Definition (``docs/bundle-format.md``): SHA-256 over, for each section in
+    order (``meta`` without :data:`NON_CONTENT_META`, ``sources``, then each of
+    :data:`RESOURCE_TABLES`), the bytes ``\\x00T<section>\\x00`` followed by one
+    line per row in primary-key order: the row as a compact JSON array
+    (``json.dumps(list(row), ensure_ascii=False, separators=(",", ":"))``,
+    UTF-8) and ``\\n``.
     """
     h = hashlib.sha256()
-
-    def feed(tag: str, rows: Iterable[Sequence[object]]) -> None:
+    sections: List[Tuple[str, Iterable[Sequence[object]]]] = [
+        ("meta", [(k, v) for k, v in conn.execute("SELECT key, value FROM meta ORDER BY key") if k not in NON_CONTENT_META]),
+        ("sources", conn.execute("SELECT name, kind, description, licence, sha256, location FROM sources ORDER BY name")),
+    ]
+    for tag, rows in sections:
         h.update(b"\x00T" + tag.encode("utf-8") + b"\x00")
-        for row in rows:
-            h.update(json.dumps(list(row), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-            h.update(b"\n")
-
-    meta = [(k, v) for k, v in conn.execute("SELECT key, value FROM meta ORDER BY key") if k not in NON_CONTENT_META]
-    feed("meta", meta)
-    feed("sources", conn.execute("SELECT name, kind, description, licence, sha256, location FROM sources ORDER BY name"))
+        _hash_rows(h, rows)
     for table in RESOURCE_TABLES:
-        feed(table, conn.execute(f"SELECT * FROM {table} ORDER BY {_order_by(table)}"))
+        h.update(b"\x00T" + table.encode("utf-8") + b"\x00")
+        _hash_rows(h, conn.execute(f"SELECT * FROM {table} ORDER BY {_order_by(table)}"), table)
     return h.hexdigest()
+
+
+#: The checksum's row encoding: exactly ``json.dumps(list(row), ensure_ascii=False, separators=(",", ":"))``.
+_encode_row = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_json_str = json.encoder.encode_basestring  # type: ignore[attr-defined]  # the escaping ensure_ascii=False uses
+_float_repr = float.__repr__  # how json writes a finite float
+
+
+def _format_rows(rows: List[Sequence[object]]) -> str:
+    return "".join([_encode_row(row) + "\n" for row in rows])
+
+
+def _format_paraphrase_rows(rows: List[Sequence[object]]) -> str:
+    # Same bytes as _format_rows for (str, int, str, finite float) rows, several times faster.
+    out: List[str] = []
+    append = out.append
+    for row in rows:
+        a, b, c, d = row
+        if type(a) is str and type(b) is int and type(c) is str and type(d) is float and d - d == 0.0:
+            append(f"[{_json_str(a)},{b},{_json_str(c)},{_float_repr(d)}]\n")
+        else:
+            append(_encode_row(row) + "\n")
+    return "".join(out)
+
+
+def _format_str_pairs(rows: List[Sequence[object]]) -> str:
+    out: List[str] = []
+    append = out.append
+    for row in rows:
+        a, b = row
+        if type(a) is str and type(b) is str:
+            append(f"[{_json_str(a)},{_json_str(b)}]\n")
+        else:
+            append(_encode_row(row) + "\n")
+    return "".join(out)
+
+
+#: Row formatters of the big tables; every other table uses :func:`_format_rows`.
+_ROW_FORMATTERS = {"paraphrases": _format_paraphrase_rows, "stems": _format_str_pairs}
+
+
+def _hash_rows(h: "hashlib._Hash", rows: Iterable[Sequence[object]], table: str = "", batch: int = 20_000) -> None:
+    fmt = _ROW_FORMATTERS.get(table, _format_rows)
+    it = iter(rows)
+    while True:
+        chunk = list(islice(it, batch))
+        if not chunk:
+            return
+        h.update(fmt(chunk).encode("utf-8"))
 
 
 class Bundle:
@@ -138,32 +198,39 @@ class Bundle:
         """
         p = Path(path)
         if not p.is_file():
-            raise BundleError(f"{p}: bundle not found")
+            raise BundleError(f"{p}: bundle not found" + (" (it is a directory)" if p.is_dir() else ""))
         try:
-            conn = sqlite3.connect(f"file:{p.resolve()}?mode=ro", uri=True, check_same_thread=False)
+            # as_uri() percent-encodes the path ('?', '#', '%' and spaces in names are safe).
+            conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise BundleError(f"{p}: cannot open ({exc})") from None
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "meta" not in tables:
+                raise BundleError(f"{p}: not a meteor-lite bundle (an SQLite database without a meta table)")
             meta = dict(conn.execute("SELECT key, value FROM meta"))
-        except sqlite3.DatabaseError as exc:
-            raise BundleError(f"{p}: not a readable bundle ({exc})") from None
-        if meta.get("format") != FORMAT_NAME:
-            conn.close()
-            raise BundleError(f"{p}: not a meteor-lite bundle (format {meta.get('format')!r})")
-        try:
-            version = int(meta.get("schema_version", ""))
-        except ValueError:
-            conn.close()
-            raise BundleError(f"{p}: bundle has no valid schema_version") from None
-        if version != SCHEMA_VERSION:
-            conn.close()
-            raise BundleError(
-                f"{p}: bundle schema version {version} is not supported "
-                f"(this meteor-lite reads schema version {SCHEMA_VERSION})"
-            )
-        try:
+            if meta.get("format") != FORMAT_NAME:
+                raise BundleError(f"{p}: not a meteor-lite bundle (format {meta.get('format')!r})")
+            try:
+                version = int(meta.get("schema_version", ""))
+            except ValueError:
+                raise BundleError(f"{p}: bundle has no valid schema_version") from None
+            if version != SCHEMA_VERSION:
+                raise BundleError(
+                    f"{p}: bundle schema version {version} is not supported "
+                    f"(this meteor-lite reads schema version {SCHEMA_VERSION})"
+                )
+            missing = [t for t in RESOURCE_TABLES if t not in tables]
+            if missing:
+                raise BundleError(f"{p}: bundle is incomplete (missing tables: {', '.join(missing)})")
             for table in RESOURCE_TABLES:
                 conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchall()
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise BundleError(f"{p}: bundle is corrupt or incomplete ({exc})") from None
+            raise BundleError(f"{p}: not a readable bundle ({exc})") from None
+        except BaseException:
+            conn.close()
+            raise
         return cls(p, conn, meta)
 
     def close(self) -> None:
@@ -212,7 +279,9 @@ class Bundle:
         return dict(self._counts)
 
     def has(self, table: str) -> bool:
-        """True when the bundle holds at least one row of ``table``."""
+        """True when the bundle holds at least one row of ``table`` (one of :data:`RESOURCE_TABLES`)."""
+        if table not in RESOURCE_TABLES:
+            raise ValueError(f"unknown resource table {table!r} (one of {', '.join(RESOURCE_TABLES)})")
         return self._conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None
 
     def info(self) -> Dict[str, object]:
@@ -290,6 +359,34 @@ class Bundle:
         ):
             out.setdefault(ph, []).append(para)
         return out
+
+    def paraphrase_lookup(self, phrases: Sequence[str]) -> Tuple[Dict[str, List[str]], set]:
+        """Paraphrases of ``phrases`` (table order), and which of them begin a longer phrase.
+
+        The second result lets a caller extend only those n-grams that can still
+        reach a phrase of the table (a word-level trie walk in SQL).
+        """
+        paras: Dict[str, List[str]] = {}
+        conn = self._conn
+        for i in range(0, len(phrases), 900):
+            part = list(phrases[i : i + 900])
+            marks = ",".join("?" * len(part))
+            for ph, para in conn.execute(
+                f"SELECT phrase, paraphrase FROM paraphrases WHERE phrase IN ({marks}) ORDER BY phrase, seq", part
+            ).fetchall():
+                lst = paras.get(ph)
+                if lst is None:
+                    paras[ph] = [para]
+                else:
+                    lst.append(para)
+        prefixes = set()
+        for i in range(0, len(phrases), 900):
+            part = list(phrases[i : i + 900])
+            marks = ",".join("?" * len(part))
+            prefixes.update(
+                r[0] for r in conn.execute(f"SELECT prefix FROM paraphrase_prefixes WHERE prefix IN ({marks})", part)
+            )
+        return paras, prefixes
 
     def paraphrase_max_length(self) -> int:
         """Longest phrase (in words) on the left side of the paraphrase table."""

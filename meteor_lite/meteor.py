@@ -273,7 +273,10 @@ class Meteor:
         """Score one hypothesis against one or more references (the best reference wins, as in Meteor)."""
         if isinstance(refs, str):
             refs = [refs]
-        return self.score_tokens(self.tokens(hyp), [self.tokens(r) for r in refs])
+        h = self.tokens(hyp)
+        rs = [self.tokens(r) for r in refs]
+        self.prefetch([h] + rs)
+        return self.score_tokens(h, rs)
 
     def score_corpus(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> CorpusScore:
         """Score a corpus: ``refs`` is a list of reference streams, each as long as ``hyps``.
@@ -281,13 +284,32 @@ class Meteor:
         The corpus score comes from the summed sufficient statistics of the
         segments (as Meteor's ``Final score``), not from averaging segment scores.
         """
+        if not refs:
+            raise ValueError("at least one reference stream is needed")
         for k, stream in enumerate(refs):
             if len(stream) != len(hyps):
                 raise ValueError(f"reference stream {k + 1} has {len(stream)} lines, the hypotheses {len(hyps)}")
-        if not refs:
-            raise ValueError("at least one reference stream is needed")
-        segs = [self.score_segment(h, [stream[i] for stream in refs]) for i, h in enumerate(hyps)]
+        segs: List[SegmentScore] = []
+        block = 512
+        for start in range(0, len(hyps), block):
+            toks_h = [self.tokens(h) for h in hyps[start : start + block]]
+            toks_r = [[self.tokens(stream[i]) for stream in refs] for i in range(start, min(start + block, len(hyps)))]
+            self.prefetch(toks_h + [r for rs in toks_r for r in rs])
+            segs.extend(self.score_tokens(h, rs) for h, rs in zip(toks_h, toks_r))
         return self.aggregate(segs)
+
+    def prefetch(self, sentences: Sequence[Sequence[str]]) -> None:
+        """Look up the resources of many tokenised sentences at once (fewer, larger queries)."""
+        mods = self.config.modules
+        res = self.resources
+        if "stem" in mods or "synonym" in mods:
+            vocab = sorted({w for s in sentences for w in s})
+            if "stem" in mods:
+                res.stems(vocab)
+            if "synonym" in mods:
+                res.synsets(vocab)
+        if "paraphrase" in mods:
+            res.paraphrase_table(sentences)
 
     def aggregate(self, segments: List[SegmentScore]) -> CorpusScore:
         """Corpus score of already scored segments."""

@@ -57,6 +57,7 @@ class Resources:
         self._stems: Dict[str, str] = {}
         self._syn: Dict[str, FrozenSet[int]] = {}
         self._para: Dict[str, Tuple[Tuple[str, ...], ...]] = {}
+        self._para_prefix: Dict[str, bool] = {}
 
     @property
     def can_stem(self) -> bool:
@@ -114,17 +115,52 @@ class Resources:
         return [cache[w] for w in words]
 
     # -- paraphrases -------------------------------------------------------------
-    def paraphrases(self, phrases: Iterable[str]) -> Dict[str, Tuple[Tuple[str, ...], ...]]:
-        """Paraphrases (as token tuples, table order) of each phrase that has any."""
-        cache = self._para
-        if len(cache) > 500_000:  # bound memory on very large corpora
-            cache.clear()
-        missing = [p for p in set(phrases) if p not in cache]
-        if missing and self.has_paraphrases:
-            found = self.bundle.paraphrases(missing)
-            for p in missing:
-                cache[p] = tuple(tuple(x.split(" ")) for x in found.get(p, ()))
-        return cache
+    @property
+    def paraphrase_cache(self) -> Tuple[Dict[str, Tuple[Tuple[str, ...], ...]], Dict[str, bool]]:
+        """The caches filled by :meth:`paraphrase_table` and :meth:`phrase`."""
+        return self._para, self._para_prefix
+
+    def phrase(self, g: str) -> Tuple[Tuple[str, ...], ...]:
+        """Paraphrases of one phrase (looked up and cached if not prefetched)."""
+        found = self._para.get(g)
+        if found is None:
+            if self.has_paraphrases:
+                paras, begins = self.bundle.paraphrase_lookup([g])
+                found = tuple(tuple(x.split(" ")) for x in paras.get(g, ()))
+                self._para_prefix[g] = g in begins
+            else:
+                found = ()
+                self._para_prefix[g] = False
+            self._para[g] = found
+        return found
+
+    def paraphrase_table(self, sentences: Sequence[Sequence[str]]) -> Tuple[Dict[str, Tuple[Tuple[str, ...], ...]], Dict[str, bool]]:
+        """Look up every n-gram of ``sentences`` that can be a phrase of the paraphrase table.
+
+        Walks the table like a trie, one length at a time: an n-gram is looked up
+        only if its (n-1)-word prefix begins some phrase.  Returns the caches
+        ``phrase -> paraphrases`` (token tuples, table order; empty when none) and
+        ``phrase -> begins a longer phrase``.
+        """
+        paras, prefix = self._para, self._para_prefix
+        if len(paras) > 1_000_000:  # bound memory on very large corpora
+            paras.clear()
+            prefix.clear()
+        if not self.has_paraphrases:
+            return paras, prefix
+        active = [(s, i) for s in sentences for i in range(len(s))]
+        n = 1
+        while active and n <= self.paraphrase_max_len:
+            grams = [(s, i, " ".join(s[i : i + n])) for s, i in active if i + n <= len(s)]
+            unknown = list({g for _, _, g in grams if g not in paras})
+            if unknown:
+                found, begins = self.bundle.paraphrase_lookup(unknown)
+                for g in unknown:
+                    paras[g] = tuple(tuple(x.split(" ")) for x in found.get(g, ()))
+                    prefix[g] = g in begins
+            active = [(s, i) for s, i, g in grams if prefix[g]]
+            n += 1
+        return paras, prefix
 
 
 def warn(msg: str) -> None:
