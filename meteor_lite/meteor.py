@@ -141,6 +141,11 @@ class Meteor:
                     + (", no non-breaking prefixes" if norm else "")
                     + " (run `make bundles` or pass --bundle)"
                 )
+        if cfg.lang not in LANGUAGES and (self.bundle is None or self.bundle.language != cfg.lang):
+            raise ConfigError(
+                f"unknown language {lang!r}: not a Meteor 1.5 language, and no bundle for it was found "
+                "(build one with meteor-build, or see `meteor-lite bundle list`)"
+            )
         if self.bundle is not None and self.bundle.language and self.bundle.language != cfg.lang:
             self.warnings.append(f"bundle {self.bundle.path} is for language {self.bundle.language!r}, not {cfg.lang!r}")
         stemmer_name = LANGUAGES.get(cfg.lang, (None, None))[1]

@@ -18,6 +18,7 @@ from meteor_lite.params import resolve as resolve_config
 from meteor_lite.resources import Resources, morph_candidates
 from meteor_lite.stats import compute
 from meteor_lite_builders.bundle_writer import BundleWriter
+from tiny_bundles import make_empty_bundle, make_tiny_bundle
 
 # The 2005 metric: Fmean = 10PR/(R+9P), penalty 0.5 * (chunks/matches)^3, no function words.
 PAPER_2005 = dict(params=(0.9, 3.0, 0.5, 1.0), modules=["exact"], weights=[1.0])
@@ -25,22 +26,13 @@ PAPER_2005 = dict(params=(0.9, 3.0, 0.5, 1.0), modules=["exact"], weights=[1.0])
 
 @pytest.fixture()
 def tiny_bundle(tmp_path: Path) -> Path:
-    out = tmp_path / "xx.sqlite"
-    with BundleWriter(out, language="en", name="tiny", version="0.0.1") as w:
-        w.add_function_words(["the", "a", "of", "on"])
-        w.add_synsets([("car", 1), ("automobile", 1), ("auto", 1), ("big", 2), ("large", 2), ("mouse", 3)])
-        w.add_synonym_exceptions([("mice", "mouse")])
-        w.add_paraphrases([("get rid of", "remove", 0.5), ("remove", "get rid of", 0.5), ("a lot of", "many", 0.3)])
-    return out
+    return make_tiny_bundle(tmp_path / "tiny.sqlite")
 
 
 @pytest.fixture()
 def empty_bundle(tmp_path: Path) -> Path:
-    """A bundle with no resources: no function words, as in the 2005 metric."""
-    out = tmp_path / "empty.sqlite"
-    with BundleWriter(out, language="en", name="empty", version="0.0.1"):
-        pass
-    return out
+    """No resources: no function words, as in the 2005 metric."""
+    return make_empty_bundle(tmp_path / "empty.sqlite")
 
 
 def score(m: Meteor, hyp: str, ref: str) -> float:
