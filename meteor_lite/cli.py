@@ -63,6 +63,7 @@ def score(
     bundle: Optional[Path] = typer.Option(None, "--bundle", help="Resource bundle (default: the language's bundle on the search path)."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text: Meteor 1.5's report; json: every segment's statistics."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Segment scores to stderr, final score to stdout, nothing else."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Processes to score with (0: one per CPU, at most 4; results do not change)."),
 ) -> None:
     """Score a hypothesis file against one or more reference files."""
     try:
@@ -80,7 +81,7 @@ def score(
             no_punct=no_punct,
             bundle=bundle,
         )
-        result = scorer.score_corpus(hyps, refs)
+        result = scorer.score_corpus(hyps, refs, jobs=jobs)
     except (InputError, ConfigError, BundleError, ValueError) as exc:
         raise _fail(str(exc)) from None
     except KeyboardInterrupt:

@@ -283,25 +283,64 @@ class Meteor:
         self.prefetch([h] + rs)
         return self.score_tokens(h, rs)
 
-    def score_corpus(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> CorpusScore:
+    def score_corpus(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str]], *, jobs: int = 1
+    ) -> CorpusScore:
         """Score a corpus: ``refs`` is a list of reference streams, each as long as ``hyps``.
 
         The corpus score comes from the summed sufficient statistics of the
         segments (as Meteor's ``Final score``), not from averaging segment scores.
+        ``jobs`` > 1 scores shards of the corpus in that many processes (``0``: one
+        per CPU, at most 4); results are identical whatever the number of jobs.
         """
         if not refs:
             raise ValueError("at least one reference stream is needed")
         for k, stream in enumerate(refs):
             if len(stream) != len(hyps):
                 raise ValueError(f"reference stream {k + 1} has {len(stream)} lines, the hypotheses {len(hyps)}")
+        if jobs == 0:
+            jobs = min(os.cpu_count() or 1, 4)
+        n = len(hyps)
+        if jobs > 1 and n >= 2 * _MIN_SHARD and "fork" in _mp_start_methods():
+            segs = self._score_parallel(hyps, refs, jobs)
+        else:
+            segs = self._score_range(hyps, refs, 0, n)
+        return self.aggregate(segs)
+
+    def _score_range(self, hyps: Sequence[str], refs: Sequence[Sequence[str]], start: int, end: int) -> List[SegmentScore]:
         segs: List[SegmentScore] = []
         block = 512
-        for start in range(0, len(hyps), block):
-            toks_h = [self.tokens(h) for h in hyps[start : start + block]]
-            toks_r = [[self.tokens(stream[i]) for stream in refs] for i in range(start, min(start + block, len(hyps)))]
+        for b in range(start, end, block):
+            e = min(b + block, end)
+            toks_h = [self.tokens(h) for h in hyps[b:e]]
+            toks_r = [[self.tokens(stream[i]) for stream in refs] for i in range(b, e)]
             self.prefetch(toks_h + [r for rs in toks_r for r in rs])
             segs.extend(self.score_tokens(h, rs) for h, rs in zip(toks_h, toks_r))
-        return self.aggregate(segs)
+        return segs
+
+    def _score_parallel(self, hyps: Sequence[str], refs: Sequence[Sequence[str]], jobs: int) -> List[SegmentScore]:
+        import multiprocessing
+
+        global _WORK
+        n = len(hyps)
+        shards = max(jobs * 4, 1)
+        size = max(_MIN_SHARD, -(-n // shards))
+        bounds = [(b, min(b + size, n)) for b in range(0, n, size)]
+        _WORK = (self, hyps, refs)
+        try:
+            ctx = multiprocessing.get_context("fork")
+            with ctx.Pool(jobs, initializer=_worker_init) as pool:
+                parts = pool.map(_worker_score, bounds, chunksize=1)
+        finally:
+            _WORK = None
+        return [s for part in parts for s in part]
+
+    def _reopen(self) -> None:
+        """Give this (forked) process its own connection to the bundle."""
+        if self.bundle is not None:
+            fresh = Bundle.open(self.bundle.path)
+            self.bundle = fresh
+            self.resources.bundle = fresh
 
     def prefetch(self, sentences: Sequence[Sequence[str]]) -> None:
         """Look up the resources of many tokenised sentences at once (fewer, larger queries)."""
@@ -360,6 +399,27 @@ class Meteor:
             f"v:{__version__}",
         ]
         return "|".join(parts)
+
+
+_MIN_SHARD = 64
+_WORK: Optional[Tuple["Meteor", Sequence[str], Sequence[Sequence[str]]]] = None
+
+
+def _mp_start_methods() -> List[str]:
+    import multiprocessing
+
+    return multiprocessing.get_all_start_methods()
+
+
+def _worker_init() -> None:
+    assert _WORK is not None
+    _WORK[0]._reopen()
+
+
+def _worker_score(bounds: Tuple[int, int]) -> List[SegmentScore]:
+    assert _WORK is not None
+    scorer, hyps, refs = _WORK
+    return scorer._score_range(hyps, refs, bounds[0], bounds[1])
 
 
 def _jlen(w: str) -> int:

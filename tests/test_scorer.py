@@ -228,3 +228,18 @@ def test_module_without_resources(tiny_bundle: Path, tmp_path: Path) -> None:
     m = Meteor("en", bundle=bare, quiet=True)  # default modules: those without resources are dropped
     assert m.config.modules == ("exact", "stem") and m.config.weights == (1.0, 0.6)
     assert any("synonym" in w for w in m.warnings)
+
+
+def test_parallel_scoring_gives_identical_results(tiny_bundle: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    vocab = "the a of on car automobile big large mouse mice get rid remove it we many lot".split()
+    hyps = [" ".join(rng.choice(vocab) for _ in range(rng.randint(0, 12))) for _ in range(300)]
+    refs = [" ".join(rng.choice(vocab) for _ in range(rng.randint(1, 12))) for _ in range(300)]
+    m = Meteor("en", bundle=tiny_bundle, quiet=True)
+    one = m.score_corpus(hyps, [refs], jobs=1)
+    two = m.score_corpus(hyps, [refs], jobs=2)
+    assert [s.score for s in one.segments] == [s.score for s in two.segments]
+    assert [s.stats for s in one.segments] == [s.stats for s in two.segments]
+    assert one.score == two.score and 0.0 < one.score < 1.0
