@@ -228,6 +228,17 @@ def resolve(
             raise ConfigError(f"parameters need 4 values (alpha beta gamma delta), got {len(params)}")
         p = tuple(float(x) for x in params)
         custom = True
+        # Meteor 1.5 turns custom parameters into a "custom" task, which takes the
+        # Adequacy weights of the language (any task asked for is ignored).
+        if task is not None and task_name != "adq":
+            warnings.append(f"custom parameters replace task {task_name!r} (as in Meteor 1.5)")
+        if code in _ADQ:
+            base_weights = _ADQ[code][1]
+        elif code in LANGUAGES:
+            warnings.append(
+                f"Meteor 1.5 would weight every module 0 with custom parameters for {code!r}; "
+                "meteor-lite keeps the task's weights"
+            )
     w: Tuple[float, ...] = tuple(base_weights[i] if i < len(base_weights) else 0.0 for i in range(len(mods)))
     if weights is not None:
         w = tuple(float(x) for x in weights)
