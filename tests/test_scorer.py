@@ -243,3 +243,10 @@ def test_parallel_scoring_gives_identical_results(tiny_bundle: Path) -> None:
     assert [s.score for s in one.segments] == [s.score for s in two.segments]
     assert [s.stats for s in one.segments] == [s.stats for s in two.segments]
     assert one.score == two.score and 0.0 < one.score < 1.0
+
+
+def test_custom_parameters_take_adequacy_weights() -> None:
+    # Meteor 1.5 makes -p a "custom" task whose weights are the Adequacy ones (checked with the jar).
+    cfg = resolve_config("en", params=(0.5, 1.0, 0.4, 0.5))
+    assert cfg.weights == (1.0, 1.0, 0.6, 0.8) and cfg.task_description == "Custom"
+    assert resolve_config("en", params=(0.5, 1.0, 0.4, 0.5), weights=[1, 0, 0, 0]).weights == (1.0, 0.0, 0.0, 0.0)
