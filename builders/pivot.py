@@ -65,7 +65,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
 
 from meteor_lite.normalize import tokenize
 
-from .moses import PhraseTableError, open_text, parse_line
+from .moses import PhrasePair, PhraseTableError, open_text, parse_line
 
 #: Parex's default symbol filter (established by probing: every ASCII punctuation character).
 DEFAULT_SYMBOLS: str = string.punctuation
@@ -341,6 +341,7 @@ def pivot_pairs(
     progress: bool = False,
     common_e: Optional[Set[str]] = None,
     common_f: Optional[Set[str]] = None,
+    e_side: str = "tgt",
 ) -> Iterator[Tuple[str, str, float]]:
     """Pivot a phrase table (source F, target E) into ``(e1, e2, p(e2|e1))``, before the final threshold.
 
@@ -348,8 +349,12 @@ def pivot_pairs(
     probability threshold (see :func:`parex`), or first combines several pivot
     languages (see :func:`combine`).  Output is sorted by ``(e1, e2)`` in
     :func:`java_key` order.  ``common_e``/``common_f`` override the word lists
-    computed from the corpora.
+    computed from the corpora.  ``e_side="src"`` reads a table whose *source*
+    side is E (its columns swapped), so one table serves both directions.
     """
+    if e_side not in ("src", "tgt"):
+        raise ValueError(f"e_side must be 'src' or 'tgt', not {e_side!r}")
+    swap = e_side == "src"
     st = stats if stats is not None else PivotStats()
     opts = options
     if common_e is None:
@@ -380,6 +385,8 @@ def pivot_pairs(
                 if not line.strip():
                     continue
                 pp = parse_line(line, f"{phrase_table}:{lineno}")
+                if swap:
+                    pp = PhrasePair(pp.tgt, pp.src, (pp.scores[2], 0.0, pp.scores[0], 0.0))  # only columns 0 and 2 are used
                 st.pt_lines += 1
                 why = bad_f.get(pp.src, "?")
                 if why == "?":
@@ -488,10 +495,12 @@ def parex(
     *,
     stats: Optional[PivotStats] = None,
     progress: bool = False,
+    e_side: str = "tgt",
 ) -> Iterator[Tuple[str, str, float]]:
     """The paraphrase table Parex builds from one phrase table: :func:`pivot_pairs` then the final threshold."""
     return threshold(
-        pivot_pairs(phrase_table, f_corpus, e_corpus, target_corpus, options, stats=stats, progress=progress),
+        pivot_pairs(phrase_table, f_corpus, e_corpus, target_corpus, options, stats=stats, progress=progress,
+                    e_side=e_side),
         options.min_final_prob,
     )
 

@@ -249,3 +249,14 @@ def test_errors(tmp_path):
         list(parex(ok, e, e, write(tmp_path / "t0.txt", ["", "  "])))
     with pytest.raises(PivotError, match="no words"):
         list(parex(ok, write(tmp_path / "f0.txt", [""]), e, t))
+
+
+def test_e_side_src_reads_the_table_the_other_way(tmp_path):
+    rows = [("a", "x", 0.5, 0.6), ("a", "y", 0.5, 0.4), ("b", "x", 0.3, 0.5), ("b", "y", 0.7, 0.5)]
+    fwd = run(tmp_path, rows)
+    pt = write_pt(tmp_path / "rev.gz", [(e, f, pef, pfe) for f, e, pfe, pef in rows])
+    e = write(tmp_path / "e.txt", FILLER)
+    t = write(tmp_path / "t2.txt", ["x", "y"])
+    assert list(parex(pt, e, e, t, e_side="src")) == fwd
+    with pytest.raises(ValueError):
+        list(parex(pt, e, e, t, e_side="left"))
