@@ -477,3 +477,109 @@ def build_phrase_table(
     s_given_t, t_given_s = lexical_tables(aligned)
     inst = phrase_instances(_progress(aligned, "extract", progress, len(aligned), "pair"), options.max_phrase_length)
     yield from score_phrase_pairs(inst, s_given_t, t_given_s, options=options, stats=st, progress=progress)
+
+
+# --------------------------------------------------------------------------- bitexts -> paraphrases
+def tokenize_corpus(
+    path: "os.PathLike[str] | str",
+    lang: str,
+    out: "os.PathLike[str] | str",
+    *,
+    nonbreaking: Optional[Mapping[str, bool]] = None,
+    limit: Optional[int] = None,
+    progress: bool = False,
+) -> int:
+    """Write ``path`` tokenised as the scorer tokenises (normalised, lower-cased), one line per line; return lines.
+
+    These are the corpora the pivot counts common words in and looks target
+    phrases up in, so they must be tokenised like the phrase table.
+    """
+    n = 0
+    try:
+        with open_text(path) as f, open_text(out, "wt") as o:
+            for line in _progress(f, f"tokenise {Path(path).name}", progress, limit, "line"):
+                if limit is not None and n >= limit:
+                    break
+                o.write(" ".join(prepare(line, lang, norm=True, lower=True, nonbreaking=nonbreaking)) + "\n")
+                n += 1
+    except UnicodeDecodeError as exc:
+        raise BitextError(f"{path}: not valid UTF-8 ({exc})") from None
+    if n == 0:
+        raise BitextError(f"{path}: the file is empty")
+    return n
+
+
+@dataclass
+class PivotInput:
+    """One pivot language of :func:`paraphrases_from_bitexts`: its code and its side of the bitext."""
+
+    lang: str
+    path: str
+    #: a prebuilt phrase table for it (source = pivot, target = paraphrased language), if any
+    phrase_table: Optional[str] = None
+
+
+def paraphrases_from_bitexts(
+    lang: str,
+    corpus: "os.PathLike[str] | str",
+    pivots: Sequence[PivotInput],
+    work_dir: "os.PathLike[str] | str",
+    *,
+    bitext_options: BitextOptions = BitextOptions(),
+    pivot_options=None,
+    combine_mode: str = "mean",
+    nonbreaking: Optional[Mapping[str, Mapping[str, bool]]] = None,
+    reuse: bool = True,
+    progress: bool = False,
+    report: Optional[Dict[str, object]] = None,
+) -> Iterator[Tuple[str, str, float]]:
+    """Paraphrases of ``lang`` from sentence-aligned bitexts with one or more pivot languages.
+
+    ``corpus`` is the ``lang`` side; each pivot's file is line-aligned with it
+    (e.g. the 4-way parallel Multi30k).  For each pivot: tokenise, build the
+    phrase table (pivot -> ``lang``; kept in ``work_dir`` and reused when
+    ``reuse``), then pivot it as Parex does with the tokenised corpora (the
+    ``lang`` corpus is also the target corpus).  Several pivots combine with
+    :func:`~meteor_lite_builders.pivot.combine` (``mean`` or ``sum``) before
+    the final threshold.  Yields ``(phrase, paraphrase, prob)`` in table order
+    (sorted by phrase, then paraphrase, in Java's string order).
+    ``nonbreaking`` maps language -> non-breaking prefixes for the normaliser.
+    ``report`` (a dict) receives the statistics of every step.
+    """
+    from .moses import write_phrase_table
+    from .pivot import PivotOptions, PivotStats, combine, pivot_pairs, threshold
+
+    popts = pivot_options or PivotOptions()
+    wd = Path(work_dir)
+    wd.mkdir(parents=True, exist_ok=True)
+    nb = nonbreaking or {}
+    rep = report if report is not None else {}
+    limit = bitext_options.limit
+    tag = "" if limit is None else f".{limit}"
+
+    def tok(path: str, code: str) -> str:
+        out = wd / f"tok.{code}{tag}.txt.gz"
+        if not (reuse and out.exists()):
+            tmp = out.with_name(out.name + ".tmp.gz")
+            tokenize_corpus(path, code, tmp, nonbreaking=nb.get(code), limit=limit, progress=progress)
+            os.replace(tmp, out)
+        return str(out)
+
+    e_tok = tok(str(corpus), lang)
+    streams = []
+    for pv in pivots:
+        f_tok = tok(pv.path, pv.lang)
+        pt = pv.phrase_table or str(wd / f"pt.{pv.lang}-{lang}{tag}.gz")
+        if pv.phrase_table is None and not (reuse and Path(pt).exists()):
+            bst = BitextStats()
+            tmp = pt + ".tmp.gz"
+            write_phrase_table(tmp, build_phrase_table(
+                pv.path, str(corpus), pv.lang, lang, options=bitext_options, src_nonbreaking=nb.get(pv.lang),
+                tgt_nonbreaking=nb.get(lang), stats=bst, progress=progress))
+            os.replace(tmp, pt)
+            rep[f"phrase_table.{pv.lang}-{lang}"] = bst.as_dict()
+        pst = PivotStats()
+        rep[f"pivot.{pv.lang}"] = pst  # filled while the stream is consumed
+        streams.append(pivot_pairs(pt, f_tok, e_tok, e_tok, popts, stats=pst, progress=progress))
+    merged = streams[0] if len(streams) == 1 else combine(streams, combine_mode)
+    yield from threshold(merged, popts.min_final_prob)

@@ -104,6 +104,21 @@ def generate(out: Path, n_lines: int, seed: int) -> dict:
     return {k: str(v) for k, v in paths.items()}
 
 
+def plain_copy(path: str, run_dir: Path) -> str:
+    """``path`` itself if it is plain text, else a decompressed copy in ``run_dir``."""
+    with open(path, "rb") as f:
+        if f.read(2) != b"\x1f\x8b":
+            return path
+    out = run_dir / (Path(path).name.replace(".gz", "") + ".plain")
+    with gzip.open(path, "rb") as src, open(out, "wb") as dst:
+        while True:
+            block = src.read(1 << 20)
+            if not block:
+                break
+            dst.write(block)
+    return str(out)
+
+
 def run_parex(f_corpus, e_corpus, pt, target, outdir: Path, opts: PivotOptions, heap: str) -> dict:
     cmd = ["java", f"-Xmx{heap}", "-cp", str(jar_path()), "Parex", f_corpus, e_corpus, pt, target, str(outdir),
            repr(opts.min_trans_prob), repr(opts.min_rel_freq)]
@@ -160,6 +175,10 @@ def main(argv=None) -> int:
         if not all([args.phrase_table, args.f_corpus, args.e_corpus, args.target]):
             ap.error("give --generate N, or all of --phrase-table --f-corpus --e-corpus --target")
         pt, fc, ec, tc = args.phrase_table, args.f_corpus, args.e_corpus, args.target
+        # Parex reads its corpora as plain text: decompress gzip ones (the phrase table must be gzip)
+        fc, ec, tc = (plain_copy(p, run_dir) for p in (fc, ec, tc))
+        if not open(pt, "rb").read(2) == b"\x1f\x8b":
+            ap.error("Parex reads the phrase table gzipped: give a .gz file")
     opts = PivotOptions(min_trans_prob=args.min_trans_prob, min_rel_freq=args.min_rel_freq,
                         min_final_prob=0.01, memory_mb=args.memory_mb)
 
