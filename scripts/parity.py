@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Full-data agreement between meteor-lite and the official Meteor 1.5 jar (``make parity``).
+
+Sets (all from ``../shared/data``):
+
+* ``system1``, ``system2``: ``meteor-example/system*.hyp`` vs ``reference``, ``-l en -norm``;
+* ``deen-1ref``: WMT21 de-en, every row except system ``ref-B``, against ``ref_A``;
+* ``deen-2ref``: the same rows against ``ref_A`` and ``ref_B`` (two references);
+* ``system1-adq``, ``system1-hter``, ``system1-li``, ``system1-tune``: task presets, ``-norm``;
+* ``system1-lower``: ``-lower`` without ``-norm``.
+
+For each set: the number of segments, the share whose score is within the
+tolerance (1e-6) of the jar's, the share with identical sufficient statistics,
+the largest absolute difference, and both final scores.  Differing segments
+(id, hyp, refs, both scores, both ``-ssOut`` lines) go to
+``bench-out/parity-<name>.jsonl``; a summary to ``bench-out/parity-summary.json``.
+Exits 1 if any set agrees on fewer than 99% of its segments.
+
+Jar results are cached (``bench-out/oracle-cache``), so only the first run
+pays for Java.
+
+    .venv/bin/python scripts/parity.py [--data ../shared/data] [--sets system1,deen-2ref]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from oracle import (  # noqa: E402
+    DEFAULT_DATA_DIR,
+    ROOT,
+    OracleConfig,
+    OracleError,
+    meteor_example,
+    parse_ss_line,
+    run_oracle,
+    wmt21_rows,
+)
+
+OUT_DIR = ROOT / "bench-out"
+TOL = 1e-6
+THRESHOLD = 0.99
+
+#: A data set: segment ids, hypotheses and reference streams.
+Data = Tuple[List[str], List[str], List[List[str]]]
+
+
+@dataclass
+class ParitySet:
+    """One comparison: a name, a jar configuration and a loader of its data."""
+
+    name: str
+    config: OracleConfig
+    load: Callable[[Path], Data]
+
+
+def _example(name: str) -> Callable[[Path], Data]:
+    def load(data: Path) -> Data:
+        hyps = meteor_example(data, name)
+        refs = meteor_example(data, "reference")
+        stem = name.split(".")[0]
+        return [f"{stem}:{i}" for i in range(len(hyps))], hyps, [refs]
+
+    return load
+
+
+def _deen(n_refs: int) -> Callable[[Path], Data]:
+    def load(data: Path) -> Data:
+        rows = [r for r in wmt21_rows(data, "de-en") if r["system"] != "ref-B"]
+        if n_refs == 2:
+            missing = sum(1 for r in rows if not r["ref_B"])
+            if missing:
+                print(f"deen-2ref: {missing} rows have no ref_B (scored against an empty second reference)",
+                      file=sys.stderr)
+        ids = [f"de-en:{r['system']}:{r['seg_id']}" for r in rows]
+        streams = [[r["ref_A"] for r in rows]]
+        if n_refs == 2:
+            streams.append([r["ref_B"] for r in rows])
+        return ids, [r["hyp"] for r in rows], streams
+
+    return load
+
+
+SETS: List[ParitySet] = [
+    ParitySet("system1", OracleConfig(lang="en", norm=True), _example("system1.hyp")),
+    ParitySet("system2", OracleConfig(lang="en", norm=True), _example("system2.hyp")),
+    ParitySet("deen-1ref", OracleConfig(lang="en", norm=True), _deen(1)),
+    ParitySet("deen-2ref", OracleConfig(lang="en", norm=True), _deen(2)),
+    *[ParitySet(f"system1-{t}", OracleConfig(lang="en", task=t, norm=True), _example("system1.hyp"))
+      for t in ("adq", "hter", "li", "tune")],
+    ParitySet("system1-lower", OracleConfig(lang="en", lower=True), _example("system1.hyp")),
+]
+
+
+def compare_set(ps: ParitySet, data_dir: Path, out_dir: Path, tol: float = TOL,
+                limit: Optional[int] = None) -> Dict[str, object]:
+    """Run both sides on one set, write its differing segments, return its summary row."""
+    from meteor_lite import Meteor
+
+    ids, hyps, streams = ps.load(data_dir)
+    if limit:
+        ids, hyps, streams = ids[:limit], hyps[:limit], [s[:limit] for s in streams]
+    t0 = time.perf_counter()
+    jar = run_oracle(hyps, streams, ps.config, with_ss=True)
+    t_jar = time.perf_counter() - t0
+    assert jar.ss_lines is not None
+
+    t0 = time.perf_counter()
+    m = Meteor(quiet=True, **ps.config.meteor_kwargs())
+    corpus = m.score_corpus(hyps, streams)
+    t_ours = time.perf_counter() - t0
+
+    n = len(hyps)
+    within = ss_same = 0
+    max_diff = 0.0
+    diffs: List[Dict[str, object]] = []
+    for i in range(n):
+        seg = corpus.segments[i]
+        ours_ss = seg.stats.to_ss_line()
+        d = abs(seg.score - jar.segment_scores[i])
+        if math.isnan(d):
+            d = math.inf
+        max_diff = max(max_diff, d)
+        ok_score = d <= tol
+        ok_ss = parse_ss_line(ours_ss) == parse_ss_line(jar.ss_lines[i])
+        within += ok_score
+        ss_same += ok_ss
+        if not (ok_score and ok_ss):
+            diffs.append({
+                "id": ids[i],
+                "hyp": hyps[i],
+                "refs": [s[i] for s in streams],
+                "jar_score": jar.segment_scores[i],
+                "our_score": seg.score,
+                "abs_diff": d,
+                "jar_ss": jar.ss_lines[i],
+                "our_ss": ours_ss,
+            })
+    out_dir.mkdir(parents=True, exist_ok=True)
+    diff_file = out_dir / f"parity-{ps.name}.jsonl"
+    with open(diff_file, "w", encoding="utf-8") as f:
+        for d_ in diffs:
+            f.write(json.dumps(d_, ensure_ascii=False) + "\n")
+    return {
+        "set": ps.name,
+        "jar_args": jar.args + (["-r", str(len(streams))] if len(streams) > 1 else []),
+        "segments": n,
+        "within_tol": within,
+        "share_within_tol": within / n if n else 1.0,
+        "ss_identical": ss_same,
+        "share_ss_identical": ss_same / n if n else 1.0,
+        "max_abs_diff": max_diff,
+        "jar_final": jar.final_score,
+        "our_final": corpus.score,
+        "final_abs_diff": abs(corpus.score - jar.final_score),
+        "differing_file": str(diff_file.relative_to(ROOT)) if diff_file.is_relative_to(ROOT) else str(diff_file),
+        "seconds_jar": round(t_jar, 2),
+        "jar_cached": jar.cached,
+        "seconds_ours": round(t_ours, 2),
+    }
+
+
+def print_table(rows: Sequence[Dict[str, object]], tol: float) -> None:
+    """The summary table on stdout."""
+    head = (f"{'set':16s} {'segs':>6s} {'score<=' + format(tol, 'g'):>11s} {'ss same':>8s} "
+            f"{'max |diff|':>10s} {'jar final':>20s} {'ours final':>20s} {'ours s':>7s}")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        print(f"{r['set']:16s} {r['segments']:6d} {100 * r['share_within_tol']:10.2f}% "
+              f"{100 * r['share_ss_identical']:7.2f}% {r['max_abs_diff']:10.3g} "
+              f"{r['jar_final']!r:>20} {r['our_final']!r:>20} {r['seconds_ours']:7.1f}")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Compare every (or the chosen) set; exit 1 below the agreement threshold."""
+    p = argparse.ArgumentParser(description="meteor-lite vs the official Meteor 1.5 jar on the shared data")
+    p.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR)
+    p.add_argument("--sets", default=None, help="comma-separated subset of: " + ", ".join(s.name for s in SETS))
+    p.add_argument("--out", type=Path, default=OUT_DIR)
+    p.add_argument("--tol", type=float, default=TOL)
+    p.add_argument("--threshold", type=float, default=THRESHOLD, help="minimum share within tolerance")
+    p.add_argument("--limit", type=int, default=None, help="first N segments of each set only (debugging)")
+    a = p.parse_args(argv)
+    sets = SETS
+    if a.sets:
+        want = a.sets.split(",")
+        unknown = set(want) - {s.name for s in SETS}
+        if unknown:
+            p.error(f"unknown set(s): {', '.join(sorted(unknown))}")
+        sets = [s for s in SETS if s.name in want]
+    rows = []
+    for ps in sets:
+        print(f"{ps.name}: {' '.join(ps.config.jar_args())} ...", file=sys.stderr, flush=True)
+        try:
+            rows.append(compare_set(ps, a.data, a.out, a.tol, a.limit))
+        except (OracleError, FileNotFoundError) as e:
+            print(f"error: {ps.name}: {e}", file=sys.stderr)
+            return 2
+    print_table(rows, a.tol)
+    a.out.mkdir(parents=True, exist_ok=True)
+    (a.out / "parity-summary.json").write_text(
+        json.dumps({"tolerance": a.tol, "threshold": a.threshold, "sets": rows}, indent=1) + "\n",
+        encoding="utf-8")
+    bad = [r["set"] for r in rows if r["share_within_tol"] < a.threshold]
+    if bad:
+        print(f"FAIL: below {100 * a.threshold:g}% agreement: {', '.join(bad)} "
+              f"(differing segments in {a.out}/parity-<set>.jsonl)", file=sys.stderr)
+        return 1
+    print(f"OK: every set at or above {100 * a.threshold:g}% agreement", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
