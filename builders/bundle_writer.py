@@ -24,7 +24,7 @@ from meteor_lite.bundle import FORMAT_NAME, SCHEMA_SQL, SCHEMA_VERSION, compute_
 WRITE_PRAGMAS: Tuple[str, ...] = (
     "journal_mode=OFF",
     "synchronous=OFF",
-    "cache_size=-262144",  # KiB: 256 MiB
+    "cache_size=-65536",  # KiB: 64 MiB
     "temp_store=FILE",
 )
 

@@ -7,9 +7,10 @@ prefix lists inside) and ``data/paraphrase-en.gz``.  Nothing is downloaded.
 
 from __future__ import annotations
 
+import os
 import zipfile
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 #: Meteor's long language names, keyed by the short codes meteor-lite uses.
 LANGUAGE_NAMES: Dict[str, str] = {
@@ -65,34 +66,53 @@ def paraphrase_path(lang: str = "en") -> Path:
     return p
 
 
-def read_jar_text(member: str) -> str:
+def read_jar_bytes(member: str, jar: "Optional[os.PathLike[str] | str]" = None) -> bytes:
+    """Bytes of one file inside the jar (``jar`` defaults to :func:`jar_path`)."""
+    path = Path(jar) if jar is not None else jar_path()
+    try:
+        with zipfile.ZipFile(path) as z:
+            try:
+                return z.read(member)
+            except KeyError:
+                raise OfficialReleaseError(f"{path}: no member {member!r}") from None
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise OfficialReleaseError(f"{path}: cannot read the jar ({exc})") from None
+
+
+def read_jar_text(member: str, jar: "Optional[os.PathLike[str] | str]" = None) -> str:
     """Text (UTF-8) of one file inside the jar, e.g. ``function/english.words``."""
-    with zipfile.ZipFile(jar_path()) as z:
-        try:
-            return z.read(member).decode("utf-8")
-        except KeyError:
-            raise OfficialReleaseError(f"{jar_path()}: no member {member!r}") from None
+    path = Path(jar) if jar is not None else jar_path()
+    data = read_jar_bytes(member, jar=path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise OfficialReleaseError(f"{path}!{member}: not valid UTF-8 ({exc})") from None
 
 
-def jar_members(prefix: str = "") -> List[str]:
+def jar_members(prefix: str = "", jar: "Optional[os.PathLike[str] | str]" = None) -> List[str]:
     """Names of the jar's files under ``prefix``."""
-    with zipfile.ZipFile(jar_path()) as z:
-        return [n for n in z.namelist() if n.startswith(prefix) and not n.endswith("/")]
+    path = Path(jar) if jar is not None else jar_path()
+    try:
+        with zipfile.ZipFile(path) as z:
+            return [n for n in z.namelist() if n.startswith(prefix) and not n.endswith("/")]
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise OfficialReleaseError(f"{path}: cannot read the jar ({exc})") from None
 
 
-def read_nonbreaking_prefixes(lang: str) -> Dict[str, bool]:
+def read_nonbreaking_prefixes(lang: str, jar: "Optional[os.PathLike[str] | str]" = None) -> Dict[str, bool]:
     """Non-breaking prefixes for ``lang`` (short code): prefix -> numeric_only.
 
     Format as Meteor reads it: one prefix per line, first token; ``#`` starts a
     comment; a second token ``#NUMERIC_ONLY#`` marks a prefix that does not
     break only before a number.  Languages without a list give ``{}``.
+    ``jar`` defaults to :func:`jar_path`.
     """
     name = LANGUAGE_NAMES[lang]
     member = f"nonbreaking/{name}.prefixes"
-    if member not in jar_members("nonbreaking/"):
+    if member not in jar_members("nonbreaking/", jar=jar):
         return {}
     out: Dict[str, bool] = {}
-    for line in read_jar_text(member).splitlines():
+    for line in read_jar_text(member, jar=jar).splitlines():
         toks = line.split()
         if not toks or toks[0].startswith("#"):
             continue
