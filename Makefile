@@ -41,3 +41,26 @@ bench: $(BUNDLES)/en.sqlite
 
 clean:
 	rm -rf $(VENV) $(BUNDLES)/*.sqlite
+
+# Paraphrase tables built from Multi30k (4-way parallel en/de/fr/cs) by pivoting, in bundles that also
+# carry the other resources of the official bundles (English: function words, synonyms, stems,
+# prefixes; German: function words, prefixes).  Needs eflomal (build extra); about 25 min on 2 cores.
+M30K      := $(DATA)/multi30k
+PARA_WORK := build/paraphrases-multi30k
+.PHONY: paraphrases-multi30k
+paraphrases-multi30k: $(BUNDLES)/en-multi30k.sqlite $(BUNDLES)/de-multi30k.sqlite
+
+$(BUNDLES)/de.sqlite: $(VENV)/.installed
+	$(VENV)/bin/meteor-build import-official --lang de --out $@
+
+$(BUNDLES)/en-multi30k.sqlite: $(BUNDLES)/en.sqlite
+	$(VENV)/bin/meteor-build paraphrases --lang en --corpus $(M30K)/train.en.gz \
+	  --pivot de=$(M30K)/train.de.gz --pivot fr=$(M30K)/train.fr.gz --pivot cs=$(M30K)/train.cs.gz \
+	  --base $(BUNDLES)/en.sqlite --name en-multi30k --work-dir $(PARA_WORK)/en \
+	  --meteor-file $(PARA_WORK)/paraphrase-en.gz --out $@
+
+$(BUNDLES)/de-multi30k.sqlite: $(BUNDLES)/de.sqlite
+	$(VENV)/bin/meteor-build paraphrases --lang de --corpus $(M30K)/train.de.gz \
+	  --pivot en=$(M30K)/train.en.gz --pivot fr=$(M30K)/train.fr.gz --pivot cs=$(M30K)/train.cs.gz \
+	  --base $(BUNDLES)/de.sqlite --name de-multi30k --work-dir $(PARA_WORK)/de \
+	  --meteor-file $(PARA_WORK)/paraphrase-de.gz --out $@
