@@ -16,6 +16,7 @@ import importlib
 import sqlite3
 import time
 from contextlib import contextmanager
+from enum import Enum
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple, Type
 
@@ -24,7 +25,13 @@ import typer
 from meteor_lite import __version__
 from meteor_lite.bundle import Bundle, BundleError
 
-from .import_official import OFFICIAL_LANGUAGES, ImportOfficialError, build_official_bundle, default_bundle_path
+from .import_official import (
+    FUNCTION_WORD_CHOICES,
+    OFFICIAL_LANGUAGES,
+    ImportOfficialError,
+    build_official_bundle,
+    default_bundle_path,
+)
 from .official import OfficialReleaseError
 
 app = typer.Typer(
@@ -32,6 +39,8 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Build meteor-lite resource bundles (versioned SQLite files) from official releases and corpora.",
 )
+
+FunctionWords = Enum("FunctionWords", {c: c for c in FUNCTION_WORD_CHOICES}, type=str)  # type: ignore[misc]
 
 #: Where bundles go unless told otherwise (relative to the working directory).
 DEFAULT_OUT_DIR = Path("resources") / "bundles"
@@ -100,6 +109,14 @@ def import_official(
     max_paraphrases: Optional[int] = typer.Option(
         None, "--max-paraphrases", min=0, help="Import only the first N pairs of the paraphrase table (for quick builds)."
     ),
+    function_words: FunctionWords = typer.Option(
+        FUNCTION_WORD_CHOICES[0],
+        "--function-words",
+        help=(
+            "meteor: the list Meteor 1.5 applies (its English list, whatever the language); "
+            "language: the jar's own list for the language (does not reproduce Meteor 1.5's scores)."
+        ),
+    ),
     progress: bool = typer.Option(
         True, "--progress/--no-progress", help="Progress bars on long steps (shown only when stderr is a terminal)."
     ),
@@ -131,7 +148,13 @@ def import_official(
         started = time.perf_counter()
         with library_errors(code):
             try:
-                build_official_bundle(code, path, progress=progress, max_paraphrases=max_paraphrases)
+                build_official_bundle(
+                    code,
+                    path,
+                    progress=progress,
+                    max_paraphrases=max_paraphrases,
+                    function_words=FunctionWords(function_words).value,
+                )
             except KeyboardInterrupt:
                 typer.echo(f"meteor-build: interrupted: {code}: no bundle written", err=True)
                 raise typer.Exit(130) from None

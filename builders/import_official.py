@@ -9,6 +9,9 @@ File formats (as the official release ships them):
 
 ``function/<language>.words``
     one function word per line; the whole line is the word, empty lines are skipped.
+    Meteor 1.5 itself applies ``function/english.words`` whatever the language
+    (measured with the jar), so by default every bundle gets that list; see
+    ``function_words`` in :func:`build_official_bundle`.
 ``synonym/english.synsets``
     alternating lines: a word, then its space-separated synset ids (integers).
 ``synonym/english.exceptions``
@@ -55,6 +58,12 @@ OFFICIAL_LANGUAGES: Tuple[str, ...] = tuple(official.LANGUAGE_NAMES)
 
 #: Pairs handed to SQLite per ``executemany`` call while importing the paraphrase table.
 PARAPHRASE_BATCH = 100_000
+
+#: What ``function_words=`` takes: the list Meteor 1.5 applies, or the jar's list for the language.
+FUNCTION_WORD_CHOICES: Tuple[str, ...] = ("meteor", "language")
+
+#: Meteor 1.5 applies ``function/english.words`` whatever ``-l`` says (measured with the jar).
+METEOR_FUNCTION_WORDS_LANGUAGE = "english"
 
 #: Licences of the official resources.
 METEOR_LICENCE = "LGPL-2.1"
@@ -395,6 +404,7 @@ def build_official_bundle(
     max_paraphrases: Optional[int] = None,
     jar: "os.PathLike[str] | str | None" = None,
     paraphrase_file: "os.PathLike[str] | str | None" = None,
+    function_words: str = "meteor",
 ) -> Path:
     """Build the bundle of Meteor 1.5's resources for ``lang`` at ``out``; return ``out``.
 
@@ -402,11 +412,20 @@ def build_official_bundle(
     gets function words, WordNet synsets and morphological exceptions, the
     paraphrase table (its first ``max_paraphrases`` pairs when given), non-breaking
     prefixes and a Snowball stem map over the vocabulary of those resources; the
-    other languages get what the jar has for them (function words, non-breaking
-    prefixes) and the record of their Snowball stemmer, if ``snowballstemmer``
-    has one.  ``jar`` and ``paraphrase_file`` replace the files taken from
-    ``pycocoevalcap`` (for tests and other copies of the release).
-    ``progress`` shows tqdm bars on long steps (only when stderr is a terminal).
+    other languages get function words, their non-breaking prefixes (where the
+    jar has them) and the record of their Snowball stemmer, if
+    ``snowballstemmer`` has one.
+
+    ``function_words`` (one of :data:`FUNCTION_WORD_CHOICES`): ``"meteor"`` stores
+    the list Meteor 1.5 applies, which is ``function/english.words`` whatever the
+    language (measured with the jar: ``-l de``, ``fr``, ``es``, ``cz``, ``ru``,
+    ``da``, ``tr`` all count English function words, none of their own list);
+    ``"language"`` stores the jar's list for ``lang`` (empty for da fi hu it nl
+    no pt ro se tr), which does not reproduce Meteor 1.5's scores.
+
+    ``jar`` and ``paraphrase_file`` replace the files taken from ``pycocoevalcap``
+    (for tests and other copies of the release).  ``progress`` shows tqdm bars on
+    long steps (only when stderr is a terminal).
 
     The bundle is written atomically: after any error or interruption there is
     no file at ``out`` (an older bundle there is left untouched).  Raises
@@ -418,28 +437,42 @@ def build_official_bundle(
         raise ImportOfficialError(f"unknown language {lang!r}: Meteor's languages are {', '.join(OFFICIAL_LANGUAGES)}")
     if max_paraphrases is not None and max_paraphrases < 0:
         raise ImportOfficialError(f"max_paraphrases must be >= 0 (got {max_paraphrases})")
+    if function_words not in FUNCTION_WORD_CHOICES:
+        raise ImportOfficialError(
+            f"function_words must be one of {', '.join(FUNCTION_WORD_CHOICES)} (got {function_words!r})"
+        )
     out = Path(out)
     name = official.LANGUAGE_NAMES[lang]
     rel = _locate(lang, None if jar is None else Path(jar), None if paraphrase_file is None else Path(paraphrase_file))
     snowball = snowball_language(lang)
 
     members = set(official.jar_members("", jar=rel.jar))
-    fw_member = f"function/{name}.words"
+    fw_member = f"function/{METEOR_FUNCTION_WORDS_LANGUAGE if function_words == 'meteor' else name}.words"
     nb_member = f"nonbreaking/{name}.prefixes"
-    function_words = parse_function_words(rel.read(fw_member), rel.member(fw_member)) if fw_member in members else []
+    fwords = parse_function_words(rel.read(fw_member), rel.member(fw_member)) if fw_member in members else []
     prefixes = official.read_nonbreaking_prefixes(lang, jar=rel.jar)
     used = [m for m in (fw_member, nb_member) if m in members]
 
     params: Dict[str, object] = {"builder": "meteor-build import-official", "language_name": name}
     params["jar_members"] = used
+    params["function_words"] = {
+        "choice": function_words,
+        "member": fw_member if fw_member in members else None,
+        "note": (
+            "the list Meteor 1.5 applies: function/english.words for every language (checked with the jar)"
+            if function_words == "meteor"
+            else f"the jar's list for {name} (Meteor 1.5 itself applies function/english.words)"
+        ),
+    }
     resources: List[str] = []
-    if function_words:
-        resources.append("function words")
+    if fwords:
+        english_for_all = lang != "en" and function_words == "meteor"
+        resources.append("function words" + (" (English: Meteor 1.5 applies them to every language)" if english_for_all else ""))
     if prefixes:
         resources.append("non-breaking prefixes")
 
     with BundleWriter(out, language=lang, name=lang, version=OFFICIAL_BUNDLE_VERSION) as w:
-        w.add_function_words(function_words)
+        w.add_function_words(fwords)
         w.add_nonbreaking_prefixes(sorted(prefixes.items()))
 
         vocab: Set[str] = set()
@@ -504,7 +537,7 @@ def build_official_bundle(
         else:
             params["stemmer"] = None
         if lang == "en" and snowball is not None:
-            vocab.update(function_words)
+            vocab.update(fwords)
             vocab.discard("")
             words = sorted(vocab)
             stem_words = make_stemmer(snowball)

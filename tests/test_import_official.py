@@ -359,18 +359,31 @@ def test_real_english_provenance(real_en: Path) -> None:
 
 @needs_release
 @pytest.mark.parametrize(
-    "lang, function_words, stemmer",
+    "lang, own_function_words, stemmer",
     [("de", 92, "german"), ("cz", 68, None), ("fr", 85, "french"), ("da", 0, "danish"), ("se", 0, "swedish")],
 )
-def test_real_other_languages(tmp_path: Path, lang: str, function_words: int, stemmer: Optional[str]) -> None:
-    out = build_official_bundle(lang, tmp_path / f"{lang}.sqlite", progress=False)
-    with Bundle.open(out) as b:
-        counts = b.counts()
-        assert counts["function_words"] == function_words
-        assert counts["paraphrases"] == counts["stems"] == counts["synsets"] == 0
-        assert (b.stemmer or {}).get("language") == stemmer
-        assert b.language == lang and b.version == "1.5.0" and b.verify() == []
-        assert counts["nonbreaking_prefixes"] == len(official.read_nonbreaking_prefixes(lang))
+def test_real_other_languages(tmp_path: Path, lang: str, own_function_words: int, stemmer: Optional[str]) -> None:
+    english = set(parse_function_words(jar_text("function/english.words")))
+    own = set(parse_function_words(jar_text(f"function/{official.LANGUAGE_NAMES[lang]}.words")))
+    assert len(own) == own_function_words
+    meteor = build_official_bundle(lang, tmp_path / f"{lang}.sqlite", progress=False)
+    language = build_official_bundle(lang, tmp_path / f"{lang}-own.sqlite", progress=False, function_words="language")
+    for path, expected in ((meteor, english), (language, own)):
+        with Bundle.open(path) as b:
+            counts = b.counts()
+            assert b.function_words() == frozenset(expected)
+            assert counts["paraphrases"] == counts["stems"] == counts["synsets"] == 0
+            assert (b.stemmer or {}).get("language") == stemmer
+            assert b.language == lang and b.version == "1.5.0" and b.verify() == []
+            assert counts["nonbreaking_prefixes"] == len(official.read_nonbreaking_prefixes(lang))
+    assert Bundle.open(meteor).info()["build_params"]["function_words"]["member"] == "function/english.words"
+    assert Bundle.open(meteor).checksum != Bundle.open(language).checksum
+
+
+def test_function_words_choice_is_checked(tmp_path: Path, release) -> None:
+    jar, _ = release
+    with pytest.raises(ImportOfficialError, match="function_words must be one of meteor, language"):
+        build_official_bundle("de", tmp_path / "x.sqlite", jar=jar, function_words="german")
 
 
 # -- the CLI -----------------------------------------------------------------------------------------
@@ -392,6 +405,21 @@ def test_cli_import_one_language(tmp_path: Path, fake_official) -> None:
     assert re.search(r"^en: wrote .*en\.sqlite \(.*4 paraphrases.*\) in [0-9.]+ s$", r.stdout.strip())
     with Bundle.open(out) as b:
         assert b.counts()["paraphrases"] == 4
+
+
+def test_cli_function_words_option(tmp_path: Path, fake_official) -> None:
+    jar, _ = fake_official
+    make_jar(jar, {**GOOD, "function/german.words": "die\nder\n"})
+    r = runner.invoke(app, ["import-official", "--lang", "de", "--out-dir", str(tmp_path), "--function-words", "language"])
+    assert r.exit_code == 0, r.output
+    with Bundle.open(tmp_path / "de.sqlite") as b:
+        assert b.function_words() == frozenset(["die", "der"])
+    r = runner.invoke(app, ["import-official", "--lang", "de", "--out-dir", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    with Bundle.open(tmp_path / "de.sqlite") as b:
+        assert b.function_words() == frozenset(["the", ",", "'s", "’"])  # the fake jar's English list
+    r = runner.invoke(app, ["import-official", "--lang", "de", "--out-dir", str(tmp_path), "--function-words", "german"])
+    assert r.exit_code == 2
 
 
 def test_cli_max_paraphrases(tmp_path: Path, fake_official) -> None:
