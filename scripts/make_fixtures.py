@@ -196,6 +196,44 @@ EDGE_EN: List[Tuple[str, str, str]] = [
     ("the cat sat on the mat with another cat and a third cat", "cat", "long-hyp-short-ref"),
     ("New York City is large", "new york city is big", "case-and-synonym"),
     ("(parenthesised) [bracketed] {braced} <angled>", "parenthesised bracketed braced angled", "brackets"),
+    # Words whose Java String.hashCode() collide: the jar matches them (observed, see the parity report).
+    ("the matter is closed", "the Hütter is closed", "hash-collision-matter-hutter"),
+    ("a grand hotel", "a Gmünd hotel", "hash-collision-grand-gmund"),
+    ("32 people came", "1p people came", "hash-collision-32-1p"),
+]
+
+#: Edge cases per other language (hyp, ref, tag): hash collisions, stemmer-version words.
+EDGE_LANG: Dict[str, List[Tuple[str, str, str]]] = {
+    "fr": [
+        ("il le fait", "il n'a fait", "hash-collision-le-n'"),
+        ("je pense", "l'ami pense", "hash-collision-je-l'"),
+        ("les discussions", "n'est discussion", "stem-hash-collision-les-n'"),
+        ("ce n’est pas le cas", "ce n'est pas le cas", "curly-apostrophe"),
+        ("l'homme qu'il a vu", "l' homme qu' il a vu", "elisions"),
+    ],
+    "de": [
+        ("die Ergebnisse waren gut", "das Ergebnis war gut", "stemmer-nisse"),
+        ("neue Erkenntnissen", "neue Erkenntnis", "stemmer-nissen"),
+        ("Straße und Strasse", "Strasse und Straße", "eszett"),
+        ("Häuser über Bäume", "Hauser uber Baume", "umlauts"),
+    ],
+    "ru": [
+        ("её дом", "ее дом", "stemmer-yo"),
+        ("всё хорошо", "все хорошо", "stemmer-yo-2"),
+        ("он пришёл домой", "он пришел домой", "stemmer-yo-3"),
+        ("ЁЛКА и Ёлка", "ёлка и елка", "yo-case"),
+    ],
+    "cz": [
+        ("Příliš žluťoučký kůň", "příliš žluťoučký kůň úpěl", "diacritics"),
+    ],
+}
+
+#: Case-sensitive collisions for the raw (no -norm, no -lower) English set.
+EDGE_EN_RAW: List[Tuple[str, str, str]] = [
+    ("Aa", "BB", "hash-collision-Aa-BB"),
+    ("AaAa BBBB", "BBBB AaAa", "hash-collision-long"),
+    ("The Cat sat", "the cat sat", "case-sensitive"),
+    ("the cat sat .", "the cat sat.", "no-tokenisation"),
 ]
 
 #: Edge cases for the two-reference set: (hyp, [ref1, ref2], tag).
@@ -244,6 +282,8 @@ def en_sets() -> List[SetSpec]:
         # Task presets on system1 (-norm).
         *[SetSpec(f"task-{t}", "parity_tasks.jsonl", OracleConfig(norm=True, task=t, **en), "system1",
                   {"para": 4, "syn": 3, "stem": 3, "length": 2, "frag": 2}, 4) for t in ("adq", "hter", "li", "tune")],
+        SetSpec("en-raw", "parity_options.jsonl", OracleConfig(**en), "example",
+                {"caps": 3, "punct": 3, "para": 3}, 5, edge_items(EDGE_EN_RAW)),
         SetSpec("lower", "parity_options.jsonl", OracleConfig(lower=True, **en), "example",
                 {"caps": 5, "punct": 5, "para": 5, "syn": 3, "length": 2}, 6,
                 edge_items([c for c in EDGE_EN if c[2] in {
@@ -284,6 +324,15 @@ def en_sets() -> List[SetSpec]:
 
 def other_lang_sets() -> List[SetSpec]:
     """Other target languages with the resources the jar ships (no paraphrase tables)."""
+    specs = _other_lang_specs()
+    for spec in specs:
+        if spec.name.endswith("-exact-stem") or spec.name == "cz-exact":
+            if not spec.name.startswith("de-lower"):
+                spec.edges = edge_items(EDGE_LANG.get(spec.config.lang, []))
+    return specs
+
+
+def _other_lang_specs() -> List[SetSpec]:
     return [
         SetSpec("de-exact-stem", "parity_langs.jsonl",
                 OracleConfig(lang="de", norm=True, modules=["exact", "stem"]), "en-de",
