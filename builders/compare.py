@@ -337,7 +337,9 @@ def run_synonym_comparison(
         with tempfile.TemporaryDirectory(prefix="meteor-lite-compare-") as tmp:
             out = Path(keep_bundle) if keep_bundle is not None else Path(tmp) / "en-ours.sqlite"
             t1 = time.monotonic()
-            res = build_bundle("en", out, synonyms=syn, base=base_path, name="en-synonyms-under-test")
+            res = build_bundle(
+                "en", out, synonyms=syn, base=base_path, name="en-synonyms-under-test", show_progress=show_progress
+            )
             report["bundle_build_seconds"] = round(time.monotonic() - t1, 2)
             report["scores"] = score_files(hyp, refs, {"official synonyms": base_path, "our synonyms": res.path})
     return report

@@ -36,7 +36,7 @@ from meteor_lite.bundle import Bundle, BundleError
 
 from .bundle_writer import BundleWriter
 from .function_words import FunctionWords
-from .inputs import Source, SourceError
+from .inputs import Source, SourceError, progress
 from .stems import StemMap
 from .wordnet import Synonyms
 
@@ -231,7 +231,40 @@ def _base_resource_sources(base: Bundle) -> Dict[str, Set[str]]:
     return out
 
 
-def _copy_from_base(w: BundleWriter, base: Bundle, resources: Sequence[str]) -> Dict[str, Dict[str, object]]:
+#: Primary-key columns of the resource tables (copies go in key order, in chunks).
+_KEYS: Dict[str, Tuple[str, ...]] = {
+    "function_words": ("word",),
+    "stems": ("word",),
+    "synsets": ("word", "synset"),
+    "synonym_exceptions": ("form", "base"),
+    "paraphrases": ("phrase", "seq"),
+    "paraphrase_prefixes": ("prefix",),
+    "nonbreaking_prefixes": ("prefix",),
+}
+
+
+def _copy_table(conn: sqlite3.Connection, table: str, bar: object, chunk: int = 250_000) -> int:
+    """Copy ``base.<table>`` into ``main.<table>`` in key order, ``chunk`` rows at a time; return the rows copied."""
+    cols = ", ".join(_KEYS[table])
+    marks = ", ".join("?" * len(_KEYS[table]))
+    desc = ", ".join(f"{c} DESC" for c in _KEYS[table])
+    last: Tuple[object, ...] = ()
+    copied = 0
+    while True:
+        where = f"WHERE ({cols}) > ({marks})" if last else ""
+        before = conn.total_changes
+        conn.execute(f"INSERT INTO main.{table} SELECT * FROM base.{table} {where} ORDER BY {cols} LIMIT {chunk}", last)
+        n = conn.total_changes - before
+        copied += n
+        bar.update(n)  # type: ignore[attr-defined]
+        if n < chunk:
+            return copied
+        last = tuple(conn.execute(f"SELECT {cols} FROM main.{table} ORDER BY {desc} LIMIT 1").fetchone())
+
+
+def _copy_from_base(
+    w: BundleWriter, base: Bundle, resources: Sequence[str], show_progress: bool = True
+) -> Dict[str, Dict[str, object]]:
     """Copy the tables of ``resources`` (and the sources that fed them) from ``base``."""
     conn = w.conn
     params_out: Dict[str, Dict[str, object]] = {}
@@ -239,12 +272,16 @@ def _copy_from_base(w: BundleWriter, base: Bundle, resources: Sequence[str]) -> 
     recorded = base_params.get("resources", {}) if isinstance(base_params, dict) else {}
     feeds = _base_resource_sources(base)
     keep_sources: Set[str] = set()
+    counts = base.counts()
+    total = sum(counts[t] for res in resources for t in RESOURCES[res])
     conn.execute("ATTACH DATABASE ? AS base", (str(base.path),))
     try:
+        with progress(show_progress and total > 200_000, total=total, unit="row", unit_scale=True, desc="copying base bundle") as bar:
+            for res in resources:
+                for table in RESOURCES[res]:
+                    _copy_table(conn, table, bar)
+                keep_sources |= feeds[res]
         for res in resources:
-            for table in RESOURCES[res]:
-                conn.execute(f"INSERT INTO main.{table} SELECT * FROM base.{table}")
-            keep_sources |= feeds[res]
             p = recorded.get(res) if isinstance(recorded, dict) else None
             params_out[res] = {
                 "from_bundle": f"{base.name} {base.version} ({base.checksum[:16]})",
@@ -257,8 +294,14 @@ def _copy_from_base(w: BundleWriter, base: Bundle, resources: Sequence[str]) -> 
             if row[0] in keep_sources:
                 conn.execute("INSERT OR REPLACE INTO main.sources VALUES (?,?,?,?,?,?)", row)
         conn.commit()
+    except BaseException:
+        conn.rollback()  # the writer then discards the whole file
+        raise
     finally:
-        conn.execute("DETACH DATABASE base")
+        try:
+            conn.execute("DETACH DATABASE base")
+        except sqlite3.Error:  # pragma: no cover - only after an error, which is what propagates
+            pass
     if "stems" in resources and base.meta.get("stemmer"):
         w.set_meta("stemmer", base.meta["stemmer"])
     if "paraphrases" in resources and base.paraphrase_max_length():
@@ -283,6 +326,7 @@ def build_bundle(
     version: str = DEFAULT_VERSION,
     description: Optional[str] = None,
     extra_params: Optional[Mapping[str, object]] = None,
+    show_progress: bool = True,
 ) -> BuildResult:
     """Write a bundle for ``lang`` at ``out`` holding the given resources.
 
@@ -290,7 +334,8 @@ def build_bundle(
     ``out``) when it has them, with the sources that fed them; otherwise the
     bundle lacks them.  ``name`` defaults to ``lang``.  The bundle's content
     checksum depends only on the resources, their sources and parameters (not
-    on the time), so the same inputs give the same checksum.
+    on the time), so the same inputs give the same checksum.  ``show_progress``
+    shows a bar while a large base bundle is copied (on a terminal only).
 
     Raises :class:`~.inputs.SourceError` (bad arguments, unusable base bundle).
     The bundle is written atomically: nothing is left at ``out`` (and an older
@@ -325,7 +370,7 @@ def build_bundle(
         res_params: Dict[str, Dict[str, object]] = {}
         with BundleWriter(out, language=lang, name=name or lang, version=version) as w:
             if base_bundle is not None and from_base:
-                res_params.update(_copy_from_base(w, base_bundle, from_base))
+                res_params.update(_copy_from_base(w, base_bundle, from_base, show_progress))
             if nonbreaking is not None:
                 res_params["nonbreaking"] = write_nonbreaking(w, nonbreaking)
             if function_words is not None:

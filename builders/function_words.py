@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _pkg_version
 from pathlib import Path
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from meteor_lite.normalize import prepare
 
@@ -305,29 +305,3 @@ def function_words_from_wordfreq(
         "words": len(words),
     }
     return FunctionWords(words=words, frequencies={w: projected[w] for w in words}, sources=[src], params=params)
-
-
-def read_word_list(path: "os.PathLike[str] | str") -> List[str]:
-    """Words of a one-word-per-line file (Meteor's ``function/*.words`` format); empty lines skipped."""
-    words: List[str] = []
-    for lineno, line in iter_text_lines(path):
-        w = line.strip()
-        if not w:
-            continue
-        if len(w.split()) > 1:
-            raise MalformedSourceError(str(path), lineno, f"{w!r} holds more than one word")
-        words.append(w)
-    return words
-
-
-def overlap(ours: Iterable[str], theirs: Iterable[str]) -> Dict[str, object]:
-    """Overlap of two word lists: sizes, intersection and its share of each."""
-    a, b = set(ours), set(theirs)
-    inter = a & b
-    return {
-        "ours": len(a),
-        "theirs": len(b),
-        "both": len(inter),
-        "of_theirs": len(inter) / len(b) if b else None,
-        "of_ours": len(inter) / len(a) if a else None,
-    }

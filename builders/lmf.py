@@ -36,7 +36,7 @@ from xml.parsers import expat
 
 from meteor_lite.normalize import java_lower
 
-from .inputs import MalformedSourceError, Source, SourceError, file_source, open_binary, progress
+from .inputs import MalformedSourceError, SourceError, file_source, open_binary, progress
 from .wordnet import POS_DIGIT, Synonyms
 
 __all__ = ["ID_SCHEMES", "LexiconInfo", "read_lmf", "lmf_lemma"]

@@ -193,6 +193,7 @@ def _build(
             base=base,
             name=name,
             version=version or DEFAULT_VERSION,
+            show_progress=show_progress,
         )
     typer.echo(f"wrote {res.summary()}; {time.perf_counter() - started:.1f} s in all")
 

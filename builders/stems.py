@@ -20,7 +20,6 @@ Vocabularies (sets of tokens as the scorer sees them, i.e. after
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _pkg_version

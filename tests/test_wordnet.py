@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import json
-import shutil
 from pathlib import Path
 from typing import Dict, List
 
