@@ -67,7 +67,6 @@ _SNOWBALL_BY_CODE: Dict[str, str] = {
     "ne": "nepali",
     "no": "norwegian",
     "nb": "norwegian",
-    "nn": "norwegian",
     "pt": "portuguese",
     "ro": "romanian",
     "ru": "russian",
