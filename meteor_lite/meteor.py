@@ -429,15 +429,12 @@ def _jlen(w: str) -> int:
 
 def _snowball_name(lang: str) -> Optional[str]:
     """Snowball stemmer name for a code Meteor does not know (e.g. 'el' -> 'greek'), if any."""
-    try:
-        import snowballstemmer
-    except ImportError:  # pragma: no cover
-        return None
-    names = set(snowballstemmer.algorithms())
+    from .resources import snowball_classes
+
     guess = {"el": "greek", "hi": "hindi", "id": "indonesian", "ga": "irish", "lt": "lithuanian",
              "ne": "nepali", "sr": "serbian", "ta": "tamil", "ca": "catalan", "eu": "basque",
              "hy": "armenian", "yi": "yiddish", "ar": "arabic"}.get(lang, lang)
-    return guess if guess in names else None
+    return guess if guess in snowball_classes() else None
 
 
 __all__ = ["Meteor", "SegmentScore", "CorpusScore", "ConfigError", "BundleError"]

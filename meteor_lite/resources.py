@@ -30,16 +30,30 @@ def morph_candidates(word: str) -> List[str]:
     return [word[: len(word) - len(suf)] + end for suf, end in MORPH_RULES if word.endswith(suf)]
 
 
-def _snowball(lang_stemmer: Optional[str]) -> Optional[Callable[[str], str]]:
-    if not lang_stemmer:
-        return None
+def snowball_classes() -> Dict[str, type]:
+    """The pure-Python stemmer classes of ``snowballstemmer``, by algorithm name.
+
+    ``snowballstemmer.stemmer()`` silently switches to PyStemmer (another
+    Snowball release) when that is installed; scores must not depend on it.
+    """
     import snowballstemmer
 
-    try:
-        st = snowballstemmer.stemmer(lang_stemmer)
-    except KeyError:
+    langs = getattr(snowballstemmer, "_languages", None)
+    if isinstance(langs, dict):
+        return dict(langs)
+    return {
+        n: getattr(snowballstemmer, n.capitalize() + "Stemmer")
+        for n in snowballstemmer.algorithms()
+        if hasattr(snowballstemmer, n.capitalize() + "Stemmer")
+    }
+
+
+def snowball_stem_function(name: Optional[str]) -> Optional[Callable[[str], str]]:
+    """``stemWord`` of the pure-Python snowball algorithm ``name``, or None if there is none."""
+    if not name:
         return None
-    return st.stemWord
+    cls = snowball_classes().get(name)
+    return cls().stemWord if cls is not None else None
 
 
 class Resources:
@@ -47,7 +61,7 @@ class Resources:
 
     def __init__(self, bundle: Optional[Bundle], stemmer_name: Optional[str]):
         self.bundle = bundle
-        self._stem_fn = _snowball(stemmer_name)
+        self._stem_fn = snowball_stem_function(stemmer_name)
         self.function_words: FrozenSet[str] = bundle.function_words() if bundle is not None else frozenset()
         self.nonbreaking: Dict[str, bool] = bundle.nonbreaking_prefixes() if bundle is not None else {}
         self.has_stem_map = bundle is not None and bundle.has("stems")
