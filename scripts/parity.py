@@ -7,7 +7,9 @@ Sets (all from ``../shared/data``):
 * ``deen-1ref``: WMT21 de-en, every row except system ``ref-B``, against ``ref_A``;
 * ``deen-2ref``: the same rows against ``ref_A`` and ``ref_B`` (two references);
 * ``system1-adq``, ``system1-hter``, ``system1-li``, ``system1-tune``: task presets, ``-norm``;
-* ``system1-lower``: ``-lower`` without ``-norm``.
+* ``system1-lower``: ``-lower`` without ``-norm``;
+* with ``--extra``: WMT21 en-de, de-fr (``-m 'exact stem'``), en-cs (``-m exact``), en-ru
+  (``-m 'exact stem'``), every system against ``ref_A``, ``-norm``.
 
 For each set: the number of segments, the share whose score is within the
 tolerance (1e-6) of the jar's, the share with identical sufficient statistics,
@@ -100,6 +102,25 @@ SETS: List[ParitySet] = [
 ]
 
 
+def _wmt_target(lp: str) -> Callable[[Path], Data]:
+    def load(data: Path) -> Data:
+        rows = wmt21_rows(data, lp)
+        return ([f"{lp}:{r['system']}:{r['seg_id']}" for r in rows], [r["hyp"] for r in rows],
+                [[r["ref_A"] for r in rows]])
+
+    return load
+
+
+#: Not run by default (``--extra`` or ``--sets``): other target languages, every system of WMT21,
+#: with the modules the jar has resources for.
+EXTRA_SETS: List[ParitySet] = [
+    ParitySet("en-de", OracleConfig(lang="de", norm=True, modules=["exact", "stem"]), _wmt_target("en-de")),
+    ParitySet("de-fr", OracleConfig(lang="fr", norm=True, modules=["exact", "stem"]), _wmt_target("de-fr")),
+    ParitySet("en-cs", OracleConfig(lang="cz", norm=True, modules=["exact"]), _wmt_target("en-cs")),
+    ParitySet("en-ru", OracleConfig(lang="ru", norm=True, modules=["exact", "stem"]), _wmt_target("en-ru")),
+]
+
+
 def compare_set(ps: ParitySet, data_dir: Path, out_dir: Path, tol: float = TOL,
                 limit: Optional[int] = None) -> Dict[str, object]:
     """Run both sides on one set, write its differing segments, return its summary row."""
@@ -184,19 +205,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Compare every (or the chosen) set; exit 1 below the agreement threshold."""
     p = argparse.ArgumentParser(description="meteor-lite vs the official Meteor 1.5 jar on the shared data")
     p.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR)
-    p.add_argument("--sets", default=None, help="comma-separated subset of: " + ", ".join(s.name for s in SETS))
+    p.add_argument("--sets", default=None,
+                   help="comma-separated subset of: " + ", ".join(s.name for s in SETS + EXTRA_SETS))
+    p.add_argument("--extra", action="store_true",
+                   help="also the other-language sets: " + ", ".join(s.name for s in EXTRA_SETS))
     p.add_argument("--out", type=Path, default=OUT_DIR)
     p.add_argument("--tol", type=float, default=TOL)
     p.add_argument("--threshold", type=float, default=THRESHOLD, help="minimum share within tolerance")
     p.add_argument("--limit", type=int, default=None, help="first N segments of each set only (debugging)")
     a = p.parse_args(argv)
-    sets = SETS
+    sets = SETS + (EXTRA_SETS if a.extra else [])
     if a.sets:
         want = a.sets.split(",")
-        unknown = set(want) - {s.name for s in SETS}
+        every = SETS + EXTRA_SETS
+        unknown = set(want) - {s.name for s in every}
         if unknown:
             p.error(f"unknown set(s): {', '.join(sorted(unknown))}")
-        sets = [s for s in SETS if s.name in want]
+        sets = [s for s in every if s.name in want]
     rows = []
     for ps in sets:
         print(f"{ps.name}: {' '.join(ps.config.jar_args())} ...", file=sys.stderr, flush=True)
