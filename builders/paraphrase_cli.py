@@ -115,6 +115,7 @@ def register(app: typer.Typer) -> None:
         t0 = time.perf_counter()
         show = progress and sys.stderr.isatty()
         tmp = out.with_name(out.name + ".tmp" + (".gz" if out.name.endswith(".gz") else ""))
+        out.parent.mkdir(parents=True, exist_ok=True)
         with _errors():
             try:
                 n = write_phrase_table(tmp, build_phrase_table(
@@ -157,6 +158,7 @@ def register(app: typer.Typer) -> None:
         opts = _pivot_options(min_trans_prob, min_rel_freq, min_final_prob, symbols, memory_mb, tmp_dir)
         show = progress and sys.stderr.isatty()
         t0 = time.perf_counter()
+        out.parent.mkdir(parents=True, exist_ok=True)
         with _errors():
             stats = [PivotStats() for _ in phrase_table]
             streams = [pivot_pairs(pt, fc, e_corpus, target, opts, stats=s, progress=show, e_side=e_side)
@@ -214,6 +216,7 @@ def register(app: typer.Typer) -> None:
                                             combine_mode=combine_mode, nonbreaking=nb, reuse=reuse, progress=show,
                                             report=report)
             if meteor_file is not None:
+                meteor_file.parent.mkdir(parents=True, exist_ok=True)
                 rows = _tee_meteor_file(rows, meteor_file)
             params = {
                 "method": "bitext -> eflomal + grow-diag-final-and -> phrase tables -> Parex-style pivot",

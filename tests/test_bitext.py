@@ -244,3 +244,44 @@ def test_eflomal_end_to_end(tmp_path):
         if p.src in de and (p.src not in best or p.scores[2] > best[p.src].scores[2]):
             best[p.src] = p
     assert {s: best[s].tgt for s in de} == dict(zip(de, en))
+
+
+def test_cli_phrase_table_bad_input(tmp_path):
+    from typer.testing import CliRunner
+
+    from meteor_lite_builders.cli import app
+
+    src = write(tmp_path / "s.txt", ["a", "b"])
+    tgt = write(tmp_path / "t.txt", ["a"])
+    out = tmp_path / "pt.gz"
+    r = CliRunner().invoke(app, ["phrase-table", "--src", src, "--src-lang", "de", "--tgt", tgt, "--tgt-lang", "en",
+                                 "-o", str(out), "--nonbreaking", "none"])
+    assert r.exit_code == 1 and "2 lines but" in r.output
+    assert not out.exists() and not list(tmp_path.glob("pt.gz.tmp*"))
+
+
+@pytest.mark.skipif(not _have_eflomal(), reason="eflomal (build extra) is not installed")
+def test_cli_paraphrases_bundle(tmp_path):
+    from typer.testing import CliRunner
+
+    from meteor_lite.bundle import Bundle
+    from meteor_lite_builders.cli import app
+
+    de = ["hund", "katze", "haus", "baum", "auto"]
+    en = [["dog", "hound"], ["cat", "kitty"], ["house", "home"], ["tree", "trunk"], ["car", "auto"]]
+    src, tgt = [], []
+    for k in range(300):
+        i = k % 5
+        src.append(f"{de[i]} {de[(i + 1) % 5]}")
+        tgt.append(f"{en[i][k % 2]} {en[(i + 1) % 5][(k // 2) % 2]}")
+    s = write(tmp_path / "c.de", src)
+    t = write(tmp_path / "c.en", tgt)
+    out = tmp_path / "b.sqlite"
+    r = CliRunner().invoke(app, ["paraphrases", "--lang", "en", "--corpus", t, "--pivot", f"de={s}", "-o", str(out),
+                                 "--work-dir", str(tmp_path / "w"), "--nonbreaking", "none",
+                                 "--min-rel-freq", "0.9",  # a tiny corpus: every word would be common
+                                 "--meteor-file", str(tmp_path / "m" / "p.gz")])
+    assert r.exit_code == 0, r.output
+    with Bundle.open(out) as b:
+        paras = b.paraphrases(["dog", "cat"])
+    assert "hound" in paras["dog"] and "kitty" in paras["cat"]

@@ -260,3 +260,41 @@ def test_e_side_src_reads_the_table_the_other_way(tmp_path):
     assert list(parex(pt, e, e, t, e_side="src")) == fwd
     with pytest.raises(ValueError):
         list(parex(pt, e, e, t, e_side="left"))
+
+
+# --------------------------------------------------------------------------- the command line
+def test_cli_pivot_writes_meteor_file(tmp_path):
+    from typer.testing import CliRunner
+
+    from meteor_lite_builders.cli import app
+
+    rows = [("a", "x", 0.5, 0.6), ("a", "y", 0.5, 0.4), ("b", "x", 0.3, 0.5), ("b", "y", 0.7, 0.5)]
+    pt = write_pt(tmp_path / "pt.gz", rows)
+    e = write(tmp_path / "e.txt", FILLER)
+    t = write(tmp_path / "t.txt", ["x y"])
+    out = tmp_path / "sub" / "para.gz"
+    r = CliRunner().invoke(app, ["pivot", "-t", pt, "--f-corpus", e, "--e-corpus", e, "--target", t, "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "2 paraphrase pairs" in r.output
+    assert list(read_meteor_paraphrases(out)) == run(tmp_path, rows)
+    out2 = tmp_path / "para.txt"
+    r = CliRunner().invoke(app, ["pivot", "-t", pt, "-t", pt, "--f-corpus", e, "--f-corpus", e, "--e-corpus", e,
+                                 "--target", t, "-o", str(out2), "--format", "parex", "--combine", "sum"])
+    assert r.exit_code == 0, r.output
+    assert [p for _a, _b, p in read_parex_table(out2)] == [2 * p for _a, _b, p in run(tmp_path, rows)]
+
+
+def test_cli_pivot_errors(tmp_path):
+    from typer.testing import CliRunner
+
+    from meteor_lite_builders.cli import app
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a ||| x\n", encoding="utf-8")
+    e = write(tmp_path / "e.txt", FILLER)
+    r = CliRunner().invoke(app, ["pivot", "-t", str(bad), "--f-corpus", e, "--e-corpus", e, "--target", e,
+                                 "-o", str(tmp_path / "o.gz")])
+    assert r.exit_code == 1 and "bad.txt:1" in r.output
+    r = CliRunner().invoke(app, ["pivot", "-t", str(bad), "--f-corpus", e, "--f-corpus", e, "--e-corpus", e,
+                                 "--target", e, "-o", str(tmp_path / "o.gz")])
+    assert r.exit_code == 2
