@@ -16,6 +16,8 @@ release (each was checked against the jar):
 * a candidate's position distance is charged to the path that *skips* it
   (and to later siblings), not to the path that takes it;
 * a reference identical to the hypothesis is matched by the first module only;
+* words and stems are compared by their Java hash codes (``String.hashCode``),
+  so the rare different words with equal hashes match as if identical;
 * candidate order (module, then reference position, then hypothesis position;
   paraphrases in table order, reference-side phrases before hypothesis-side
   ones) decides ties, exactly as the official matcher orders them.
@@ -53,37 +55,64 @@ class Match:
         return f"Match(m{self.module} ref {self.rstart}+{self.rlen} ~ hyp {self.hstart}+{self.hlen})"
 
 
-def _positions(words: Sequence[str]) -> Dict[str, List[int]]:
-    pos: Dict[str, List[int]] = {}
+def _positions(words: Sequence) -> Dict[object, List[int]]:
+    pos: Dict[object, List[int]] = {}
     for i, w in enumerate(words):
         pos.setdefault(w, []).append(i)
     return pos
 
 
+_HASHES: Dict[str, int] = {}
+
+
+def java_hash(word: str) -> int:
+    """Java's ``String.hashCode()`` (over UTF-16 code units, as a signed 32-bit int).
+
+    Meteor 1.5 compares words (and stems) by these hash codes, so two different
+    words with the same hash match exactly; reproducing that keeps scores equal.
+    """
+    h = _HASHES.get(word)
+    if h is None:
+        data = word.encode("utf-16-be")
+        acc = 0
+        for k in range(0, len(data), 2):
+            acc = (acc * 31 + (data[k] << 8 | data[k + 1])) & 0xFFFFFFFF
+        h = acc - (1 << 32) if acc & 0x80000000 else acc
+        if len(_HASHES) > 2_000_000:
+            _HASHES.clear()
+        _HASHES[word] = h
+    return h
+
+
 def collect_matches(
     hyp: Sequence[str], ref: Sequence[str], modules: Sequence[str], res: Resources
 ) -> List[List[Match]]:
-    """All candidate matches, grouped by reference start position, in Meteor's order."""
+    """All candidate matches, grouped by reference start position, in Meteor's order.
+
+    Words and stems are compared by their Java hash codes, as Meteor 1.5 does.
+    """
     n1, n2 = len(hyp), len(ref)
     cands: List[List[Match]] = [[] for _ in range(n2)]
+    hk = [java_hash(w) for w in hyp]
+    rk = [java_hash(w) for w in ref]
     used_modules = modules
-    if n1 == n2 and list(hyp) == list(ref):
+    if n1 == n2 and hk == rk:
         used_modules = modules[:1]
     hpos = None
     for mi, mod in enumerate(used_modules):
         if mod == "exact":
-            hpos = hpos or _positions(hyp)
-            for j, w in enumerate(ref):
+            hpos = hpos or _positions(hk)
+            for j, w in enumerate(rk):
                 for i in hpos.get(w, ()):
                     cands[j].append(Match(mi, j, 1, i, 1, True))
         elif mod == "stem":
-            sh = res.stems(hyp)
-            sr = res.stems(ref)
+            sh = [java_hash(x) for x in res.stems(hyp)]
+            sr = [java_hash(x) for x in res.stems(ref)]
             spos = _positions(sh)
             for j, s in enumerate(sr):
-                rw = ref[j]
+                rw = rk[j]
                 for i in spos.get(s, ()):
-                    if hyp[i] != rw:
+                    if hk[i] != rw:
                         cands[j].append(Match(mi, j, 1, i, 1, False))
         elif mod == "synonym":
             yh = res.synsets(hyp)
@@ -91,9 +120,9 @@ def collect_matches(
             for j, sj in enumerate(yr):
                 if not sj:
                     continue
-                rw = ref[j]
+                rw = rk[j]
                 for i, si in enumerate(yh):
-                    if si and hyp[i] != rw and not si.isdisjoint(sj):
+                    if si and hk[i] != rw and not si.isdisjoint(sj):
                         cands[j].append(Match(mi, j, 1, i, 1, False))
         elif mod == "paraphrase":
             _paraphrase_matches(mi, hyp, ref, res, cands)

@@ -250,3 +250,14 @@ def test_custom_parameters_take_adequacy_weights() -> None:
     cfg = resolve_config("en", params=(0.5, 1.0, 0.4, 0.5))
     assert cfg.weights == (1.0, 1.0, 0.6, 0.8) and cfg.task_description == "Custom"
     assert resolve_config("en", params=(0.5, 1.0, 0.4, 0.5), weights=[1, 0, 0, 0]).weights == (1.0, 0.0, 0.0, 0.0)
+
+
+def test_java_hash_and_collisions(empty_bundle: Path) -> None:
+    from meteor_lite.align import java_hash
+
+    assert java_hash("hello") == 99162322 and java_hash("") == 0
+    assert java_hash("Aa") == java_hash("BB") == 2112
+    assert java_hash("\U0001F600") == 1772899  # computed over UTF-16 code units
+    # Meteor 1.5 compares words by hash code: colliding words match exactly (checked with the jar).
+    m = Meteor("en", bundle=empty_bundle, modules=["exact"], weights=[1.0], quiet=True)
+    assert m.score_segment("Aa", ["BB"]).score == 1.0
