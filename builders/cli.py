@@ -117,6 +117,14 @@ def import_official(
             "language: the jar's own list for the language (does not reproduce Meteor 1.5's scores)."
         ),
     ),
+    stems: str = typer.Option(
+        "auto",
+        "--stems",
+        help=(
+            "Non-English stem maps. jar: store the words on which Meteor 1.5's own stemmer (run from the jar, "
+            "needs Java) differs from snowballstemmer; snowball: none; auto: jar when java is found."
+        ),
+    ),
     progress: bool = typer.Option(
         True, "--progress/--no-progress", help="Progress bars on long steps (shown only when stderr is a terminal)."
     ),
@@ -154,6 +162,7 @@ def import_official(
                     progress=progress,
                     max_paraphrases=max_paraphrases,
                     function_words=FunctionWords(function_words).value,
+                    stems=stems,
                 )
             except KeyboardInterrupt:
                 typer.echo(f"meteor-build: interrupted: {code}: no bundle written", err=True)

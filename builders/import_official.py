@@ -396,6 +396,74 @@ def _import_paraphrases(w: BundleWriter, rel: _Release, *, limit: Optional[int],
     return n, tokens
 
 
+# -- Meteor 1.5's own stemmer, run as a black box ------------------------------------
+
+#: wordfreq's codes for Meteor's language codes (where they differ).
+WORDFREQ_CODES = {"no": "nb", "se": "sv"}
+#: How many of wordfreq's most frequent words the stem corrections cover.
+STEM_VOCABULARY_SIZE = 200_000
+STEM_CHOICES = ("auto", "jar", "snowball")
+
+
+def jar_stems(words: List[str], snowball_name: str, jar: Path) -> List[str]:
+    """Stems of ``words`` by the Snowball stemmer inside meteor-1.5.jar (its ``Stemmer`` program).
+
+    Needs ``java``; raises :class:`ImportOfficialError` when it is missing or fails.
+    """
+    import shutil
+    import subprocess
+
+    java = shutil.which("java")
+    if java is None:
+        raise ImportOfficialError("java not found: Meteor 1.5's own stemmer runs only with Java (use --stems snowball)")
+    clean = [w for w in words if w and not any(c.isspace() for c in w)]
+    if len(clean) != len(words):
+        raise ImportOfficialError("stem vocabulary words must be non-empty and contain no white space")
+    proc = subprocess.run(
+        [java, "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-Dstdout.encoding=UTF-8",
+         "-cp", str(jar), "Stemmer", snowball_name],
+        input="\n".join(words) + "\n", capture_output=True, text=True, encoding="utf-8",
+    )
+    out = proc.stdout.split("\n")
+    if out and out[-1] == "":
+        out.pop()
+    if proc.returncode != 0 or len(out) != len(words):
+        raise ImportOfficialError(
+            f"meteor-1.5.jar Stemmer {snowball_name} failed (exit {proc.returncode}, "
+            f"{len(out)} stems for {len(words)} words): {proc.stderr.strip()[:200]}"
+        )
+    return out
+
+
+def stem_corrections(lang: str, snowball_name: str, jar: Path, size: int = STEM_VOCABULARY_SIZE) -> Tuple[List[Tuple[str, str]], Dict[str, object]]:
+    """(word, stem) pairs where Meteor 1.5's Java stemmer and snowballstemmer disagree.
+
+    The vocabulary is wordfreq's ``size`` most frequent words of ``lang`` and their
+    capitalised forms.  Meteor's jar carries an older Snowball release: for German
+    (-nisse), Russian (ё), French, Finnish, Hungarian and Portuguese its stems
+    differ from snowballstemmer 2.2.0 on some words; a bundle that lists those
+    words makes the scorer stem them as Meteor 1.5 does.
+    """
+    try:
+        import wordfreq
+    except ImportError:
+        raise ImportOfficialError("stem corrections need wordfreq: install the build extra") from None
+    code = WORDFREQ_CODES.get(lang, lang)
+    base = [w for w in wordfreq.top_n_list(code, size) if w and not any(c.isspace() for c in w)]
+    words = sorted(set(base) | {w[:1].upper() + w[1:] for w in base})
+    theirs = jar_stems(words, snowball_name, jar)
+    ours = make_stemmer(snowball_name)(words)
+    pairs = [(w, t) for w, t, o in zip(words, theirs, ours) if t != o]
+    info = {
+        "vocabulary": f"wordfreq {_package_version('wordfreq')} top {size} words of {code!r} and their capitalised forms",
+        "words_checked": len(words),
+        "corrections": len(pairs),
+        "stemmer": "Meteor 1.5's Snowball stemmer (java -cp meteor-1.5.jar Stemmer), stored where it differs from "
+        f"snowballstemmer {_package_version(STEMMER_PACKAGE)}",
+    }
+    return pairs, info
+
+
 def build_official_bundle(
     lang: str,
     out: "os.PathLike[str] | str",
@@ -405,6 +473,7 @@ def build_official_bundle(
     jar: "os.PathLike[str] | str | None" = None,
     paraphrase_file: "os.PathLike[str] | str | None" = None,
     function_words: str = "meteor",
+    stems: str = "auto",
 ) -> Path:
     """Build the bundle of Meteor 1.5's resources for ``lang`` at ``out``; return ``out``.
 
@@ -423,6 +492,12 @@ def build_official_bundle(
     ``"language"`` stores the jar's list for ``lang`` (empty for da fi hu it nl
     no pt ro se tr), which does not reproduce Meteor 1.5's scores.
 
+    ``stems`` (one of :data:`STEM_CHOICES`), for languages other than English:
+    ``"jar"`` adds a stem map of the words (wordfreq's most frequent ones) on which
+    Meteor 1.5's own stemmer, run from the jar with Java, differs from
+    ``snowballstemmer``; ``"snowball"`` adds none; ``"auto"`` is ``"jar"`` when
+    ``java`` is on the PATH.  (English needs no corrections: the two stemmers agree.)
+
     ``jar`` and ``paraphrase_file`` replace the files taken from ``pycocoevalcap``
     (for tests and other copies of the release).  ``progress`` shows tqdm bars on
     long steps (only when stderr is a terminal).
@@ -437,6 +512,8 @@ def build_official_bundle(
         raise ImportOfficialError(f"unknown language {lang!r}: Meteor's languages are {', '.join(OFFICIAL_LANGUAGES)}")
     if max_paraphrases is not None and max_paraphrases < 0:
         raise ImportOfficialError(f"max_paraphrases must be >= 0 (got {max_paraphrases})")
+    if stems not in STEM_CHOICES:
+        raise ImportOfficialError(f"stems must be one of {', '.join(STEM_CHOICES)} (got {stems!r})")
     if function_words not in FUNCTION_WORD_CHOICES:
         raise ImportOfficialError(
             f"function_words must be one of {', '.join(FUNCTION_WORD_CHOICES)} (got {function_words!r})"
@@ -551,6 +628,25 @@ def build_official_bundle(
                 "sources": ["paraphrase-table tokens", "synset words without '_'", "function words"],
                 "words": len(words),
             }
+        elif snowball is not None:
+            import shutil
+
+            use_jar = stems == "jar" or (stems == "auto" and shutil.which("java") is not None)
+            if use_jar:
+                pairs, info = stem_corrections(lang, snowball, rel.jar)
+                w.add_stems(pairs)
+                w.add_source(
+                    "wordfreq",
+                    kind="word-list",
+                    description=f"vocabulary of the stem corrections: {info['vocabulary']}",
+                    licence="wordfreq: Apache-2.0 code; data CC BY-SA 4.0",
+                    sha256=hashlib.sha256("\n".join(sorted({p[0] for p in pairs})).encode("utf-8")).hexdigest(),
+                    location=f"pypi:wordfreq=={_package_version('wordfreq')}",
+                )
+                params["stem_corrections"] = info
+                resources.append(f"stem corrections ({len(pairs)} words where Meteor 1.5's stemmer differs)")
+            else:
+                params["stem_corrections"] = None
 
         w.set_meta(
             "description",

@@ -261,3 +261,29 @@ def test_java_hash_and_collisions(empty_bundle: Path) -> None:
     # Meteor 1.5 compares words by hash code: colliding words match exactly (checked with the jar).
     m = Meteor("en", bundle=empty_bundle, modules=["exact"], weights=[1.0], quiet=True)
     assert m.score_segment("Aa", ["BB"]).score == 1.0
+
+
+def test_bundle_stem_map_overrides_stemmer(tmp_path: Path) -> None:
+    # Meteor 1.5's older German Snowball stemmer keeps "-niss" (ergebnisse -> ergebniss) where
+    # snowballstemmer 2.2.0 gives "ergebnis"; a bundle stem map carries Meteor's stem.
+    plain = make_empty_bundle(tmp_path / "plain.sqlite", language="de")
+    fixed = tmp_path / "fixed.sqlite"
+    with BundleWriter(fixed, language="de", name="de", version="0.0.1") as w:
+        w.add_stems([("ergebnisse", "ergebniss")])
+    kw = dict(modules=["exact", "stem"], weights=[1.0, 0.8], quiet=True)
+    with_map = Meteor("de", bundle=fixed, **kw).score_segment("ergebnisse", ["ergebnis"])
+    without = Meteor("de", bundle=plain, **kw).score_segment("ergebnisse", ["ergebnis"])
+    assert with_map.score == 0.0
+    assert without.score > 0.0 and without.stats.test_content[1] == 1
+
+
+@pytest.mark.skipif(__import__("shutil").which("java") is None, reason="needs java to run Meteor 1.5's own stemmer")
+def test_jar_stemmer_differs_from_snowballstemmer_where_expected() -> None:
+    from meteor_lite_builders.import_official import jar_stems, make_stemmer
+    from meteor_lite_builders.official import jar_path
+
+    words = ["ergebnisse", "ergebnis", "haus", "häuser"]
+    theirs = jar_stems(words, "german", jar_path())
+    ours = make_stemmer("german")(words)
+    assert theirs[0] == "ergebniss" and ours[0] == "ergebnis"
+    assert theirs[1:] == ours[1:]
