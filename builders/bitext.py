@@ -532,6 +532,7 @@ def paraphrases_from_bitexts(
     reuse: bool = True,
     progress: bool = False,
     report: Optional[Dict[str, object]] = None,
+    common_words: Optional[Mapping[str, Set[str]]] = None,
 ) -> Iterator[Tuple[str, str, float]]:
     """Paraphrases of ``lang`` from sentence-aligned bitexts with one or more pivot languages.
 
@@ -544,7 +545,11 @@ def paraphrases_from_bitexts(
     the final threshold.  Yields ``(phrase, paraphrase, prob)`` in table order
     (sorted by phrase, then paraphrase, in Java's string order).
     ``nonbreaking`` maps language -> non-breaking prefixes for the normaliser.
-    ``report`` (a dict) receives the statistics of every step.
+    ``report`` (a dict) receives the statistics of every step.  ``common_words``
+    (language -> words) replaces Parex's common-word lists, which are otherwise
+    counted on the corpora (relative frequency > ``min_rel_freq``); on a small
+    corpus that list holds frequent content words too (in Multi30k: dog, man,
+    woman), whose phrases Parex's filter then drops.
     """
     from .moses import write_phrase_table
     from .pivot import PivotOptions, PivotStats, combine, pivot_pairs, threshold
@@ -580,6 +585,8 @@ def paraphrases_from_bitexts(
             rep[f"phrase_table.{pv.lang}-{lang}"] = bst.as_dict()
         pst = PivotStats()
         rep[f"pivot.{pv.lang}"] = pst  # filled while the stream is consumed
-        streams.append(pivot_pairs(pt, f_tok, e_tok, e_tok, popts, stats=pst, progress=progress))
+        cw = common_words or {}
+        streams.append(pivot_pairs(pt, f_tok, e_tok, e_tok, popts, stats=pst, progress=progress,
+                                   common_e=cw.get(lang), common_f=cw.get(pv.lang)))
     merged = streams[0] if len(streams) == 1 else combine(streams, combine_mode)
     yield from threshold(merged, popts.min_final_prob)

@@ -193,6 +193,8 @@ def register(app: typer.Typer) -> None:
         memory_mb: float = _MEMORY,
         tmp_dir: Optional[Path] = _TMP,
         nonbreaking: str = _NB,
+        common_words: str = typer.Option("corpus", "--common-words",
+                                          help="Common words for the filter: 'corpus' (Parex: relative frequency in the corpora > --min-rel-freq) or 'meteor' (Meteor 1.5's function-word lists, from the jar)."),
         progress: bool = _PROGRESS,
     ) -> None:
         """Bitext(s) -> phrase tables -> pivoted, filtered paraphrase table -> bundle, in one command."""
@@ -212,9 +214,12 @@ def register(app: typer.Typer) -> None:
         report: Dict[str, object] = {}
         with _errors():
             nb = {code: _nonbreaking(code, nonbreaking) for code in [lang] + [p.lang for p in pivots]}
+            if common_words not in ("corpus", "meteor"):
+                raise typer.BadParameter("'corpus' or 'meteor'", param_hint="--common-words")
+            cw = {c: _meteor_function_words(c) for c in nb} if common_words == "meteor" else None
             rows = paraphrases_from_bitexts(lang, corpus, pivots, work_dir, bitext_options=bopts, pivot_options=popts,
                                             combine_mode=combine_mode, nonbreaking=nb, reuse=reuse, progress=show,
-                                            report=report)
+                                            report=report, common_words=cw)
             if meteor_file is not None:
                 meteor_file.parent.mkdir(parents=True, exist_ok=True)
                 rows = _tee_meteor_file(rows, meteor_file)
@@ -223,7 +228,7 @@ def register(app: typer.Typer) -> None:
                 "pivots": [p.lang for p in pivots], "combine": combine_mode, "limit": limit,
                 "max_phrase_length": max_phrase_length, "min_trans_prob": popts.min_trans_prob,
                 "min_rel_freq": popts.min_rel_freq, "min_final_prob": popts.min_final_prob, "symbols": popts.symbols,
-                "aligner": "eflomal " + _version("eflomal"),
+                "aligner": "eflomal " + _version("eflomal"), "common_words": common_words,
             }
             sources = [file_source(corpus, kind="parallel-corpus", description=f"{lang} side of the parallel corpus",
                                    licence="see the corpus", name=f"corpus.{lang}")]
@@ -235,6 +240,17 @@ def register(app: typer.Typer) -> None:
             d = v.as_dict() if hasattr(v, "as_dict") else v
             typer.echo(f"{k}: {json.dumps(d, default=str)}", err=True)
         typer.echo(f"{result.summary()} [total {time.perf_counter() - t0:.1f} s]")
+
+
+def _meteor_function_words(lang: str) -> set:
+    """Meteor 1.5's function-word list for ``lang`` (``function/<language>.words`` in the jar)."""
+    from .official import LANGUAGE_NAMES, OfficialReleaseError, read_jar_text
+
+    name = LANGUAGE_NAMES.get({"cs": "cz"}.get(lang, lang))
+    words = set(read_jar_text(f"function/{name}.words").split()) if name else set()
+    if not words:
+        raise OfficialReleaseError(f"Meteor 1.5 has no function-word list for {lang!r}: use --common-words corpus")
+    return words
 
 
 def _tee_meteor_file(rows, path: Path):

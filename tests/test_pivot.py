@@ -298,3 +298,14 @@ def test_cli_pivot_errors(tmp_path):
     r = CliRunner().invoke(app, ["pivot", "-t", str(bad), "--f-corpus", e, "--f-corpus", e, "--e-corpus", e,
                                  "--target", e, "-o", str(tmp_path / "o.gz")])
     assert r.exit_code == 2
+
+
+def test_common_word_lists_can_be_given(tmp_path):
+    rows = [("a", "dog", 0.5, 0.5), ("a", "hound", 0.5, 0.5)]
+    pt = write_pt(tmp_path / "pt.gz", rows)
+    e = write(tmp_path / "e.txt", ["dog dog dog hound hound"])  # tiny corpus: every word is common
+    f = write(tmp_path / "f.txt", FILLER)
+    t = write(tmp_path / "t.txt", ["dog hound"])
+    assert list(pivot_pairs(pt, f, e, t)) == []
+    out = list(pivot_pairs(pt, f, e, t, common_e={"the"}, common_f=set()))
+    assert [(a, b) for a, b, _ in out] == [("dog", "hound"), ("hound", "dog")]
