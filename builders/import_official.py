@@ -45,6 +45,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
+from meteor_lite.resources import snowball_classes
 from meteor_lite.bundle import BUNDLE_SUFFIX
 
 from . import official
@@ -240,31 +241,14 @@ def iter_paraphrases(
 
 def snowball_language(lang: str) -> Optional[str]:
     """Snowball algorithm name for a Meteor language code, or None when ``snowballstemmer`` has none."""
-    import snowballstemmer
-
     name = official.LANGUAGE_NAMES[lang]
-    return name if name in _pure_python_stemmers(snowballstemmer) else None
-
-
-def _pure_python_stemmers(module: object) -> Dict[str, type]:
-    # snowballstemmer.stemmer() silently switches to PyStemmer (a different Snowball
-    # release) when that is installed; stem maps must come from the pinned pure-Python one.
-    langs = getattr(module, "_languages", None)
-    if isinstance(langs, dict):
-        return langs
-    return {
-        n: getattr(module, n.capitalize() + "Stemmer")
-        for n in module.algorithms()  # type: ignore[attr-defined]
-        if hasattr(module, n.capitalize() + "Stemmer")
-    }
+    return name if name in snowball_classes() else None
 
 
 def make_stemmer(snowball_name: str) -> Callable[[List[str]], List[str]]:
-    """``stemWords`` of the pure-Python snowballstemmer algorithm ``snowball_name``."""
-    import snowballstemmer
-
+    """``stemWords`` of the pure-Python snowballstemmer algorithm ``snowball_name`` (never PyStemmer)."""
     try:
-        cls = _pure_python_stemmers(snowballstemmer)[snowball_name]
+        cls = snowball_classes()[snowball_name]
     except KeyError:
         raise ImportOfficialError(f"snowballstemmer has no {snowball_name!r} stemmer") from None
     return cls().stemWords

@@ -26,7 +26,8 @@ from importlib.metadata import version as _pkg_version
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from meteor_lite.normalize import prepare
-from meteor_lite.params import LANGUAGE_ALIASES, LANGUAGES
+from meteor_lite.params import LANGUAGE_ALIASES, LANGUAGES, SNOWBALL_BY_CODE
+from meteor_lite.resources import snowball_classes
 
 from .inputs import Source, SourceError, progress
 
@@ -45,39 +46,9 @@ __all__ = [
 
 STEMMER_PACKAGE = "snowballstemmer"
 
-#: ISO 639-1 codes (and other spellings) of the Snowball algorithms, beyond Meteor's languages.
-_SNOWBALL_BY_CODE: Dict[str, str] = {
-    "ar": "arabic",
-    "hy": "armenian",
-    "eu": "basque",
-    "ca": "catalan",
-    "da": "danish",
-    "nl": "dutch",
-    "en": "english",
-    "fi": "finnish",
-    "fr": "french",
-    "de": "german",
-    "el": "greek",
-    "hi": "hindi",
-    "hu": "hungarian",
-    "id": "indonesian",
-    "ga": "irish",
-    "it": "italian",
-    "lt": "lithuanian",
-    "ne": "nepali",
-    "no": "norwegian",
-    "nb": "norwegian",
-    "pt": "portuguese",
-    "ro": "romanian",
-    "ru": "russian",
-    "sr": "serbian",
-    "es": "spanish",
-    "se": "swedish",
-    "sv": "swedish",
-    "ta": "tamil",
-    "tr": "turkish",
-    "yi": "yiddish",
-}
+#: ISO 639-1 codes (and other spellings) of the Snowball algorithms, beyond Meteor's languages:
+#: the scorer's own table, so that stem maps and the scorer's fallback stemmer agree.
+_SNOWBALL_BY_CODE: Dict[str, str] = {**SNOWBALL_BY_CODE, **{c: n for c, (_, n) in LANGUAGES.items() if n}}
 
 
 @dataclass(frozen=True)
@@ -100,16 +71,7 @@ class StemMap:
 
 
 def _pure_python_classes() -> Dict[str, type]:
-    import snowballstemmer
-
-    langs = getattr(snowballstemmer, "_languages", None)
-    if isinstance(langs, dict):
-        return dict(langs)
-    return {  # pragma: no cover - other snowballstemmer layouts
-        n: getattr(snowballstemmer, n.capitalize() + "Stemmer")
-        for n in snowballstemmer.algorithms()
-        if hasattr(snowballstemmer, n.capitalize() + "Stemmer")
-    }
+    return snowball_classes()
 
 
 def snowball_algorithms() -> List[str]:

@@ -13,7 +13,7 @@ from .align import Match, collect_matches, count_chunks, resolve
 from .bundle import Bundle, BundleError, find_bundle
 from .params import LANGUAGES, ConfigError, MeteorConfig
 from .params import resolve as resolve_config
-from .resources import Resources, warn
+from .resources import Resources, snowball_algorithm_for, snowball_classes, warn
 from .stats import Metrics, Stats, compute
 
 MODULE_SIG = {"exact": "exact", "stem": "stem", "synonym": "syn", "paraphrase": "para"}
@@ -148,9 +148,9 @@ class Meteor:
             )
         if self.bundle is not None and self.bundle.language and self.bundle.language != cfg.lang:
             self.warnings.append(f"bundle {self.bundle.path} is for language {self.bundle.language!r}, not {cfg.lang!r}")
-        stemmer_name = LANGUAGES.get(cfg.lang, (None, None))[1]
-        if stemmer_name is None and cfg.lang not in LANGUAGES:
-            stemmer_name = _snowball_name(cfg.lang)
+        # The stemmer recorded with the bundle's stem map, else the language's own.
+        recorded = (self.bundle.stemmer or {}).get("language") if self.bundle is not None else None
+        stemmer_name = recorded if recorded in snowball_classes() else snowball_algorithm_for(cfg.lang)
         self.resources = Resources(self.bundle, stemmer_name)
         self._check_stemmer_version()
         cfg = self._fit_modules(cfg, explicit=modules is not None)
@@ -425,16 +425,6 @@ def _worker_score(bounds: Tuple[int, int]) -> List[SegmentScore]:
 def _jlen(w: str) -> int:
     """Java String.length(): UTF-16 code units."""
     return len(w.encode("utf-16-le")) // 2
-
-
-def _snowball_name(lang: str) -> Optional[str]:
-    """Snowball stemmer name for a code Meteor does not know (e.g. 'el' -> 'greek'), if any."""
-    from .resources import snowball_classes
-
-    guess = {"el": "greek", "hi": "hindi", "id": "indonesian", "ga": "irish", "lt": "lithuanian",
-             "ne": "nepali", "sr": "serbian", "ta": "tamil", "ca": "catalan", "eu": "basque",
-             "hy": "armenian", "yi": "yiddish", "ar": "arabic"}.get(lang, lang)
-    return guess if guess in snowball_classes() else None
 
 
 __all__ = ["Meteor", "SegmentScore", "CorpusScore", "ConfigError", "BundleError"]

@@ -37,6 +37,14 @@ LANGUAGES: Dict[str, Tuple[str, Optional[str]]] = {
     "se": ("swedish", "swedish"),
 }
 
+#: Snowball algorithms of languages Meteor 1.5 does not know (ISO 639-1 codes), for bundles
+#: built by meteor-build; the scorer's fallback stemmer and the builders' stem maps use this table.
+SNOWBALL_BY_CODE: Dict[str, str] = {
+    "hy": "armenian", "eu": "basque", "ca": "catalan", "el": "greek", "hi": "hindi",
+    "id": "indonesian", "ga": "irish", "lt": "lithuanian", "ne": "nepali", "nb": "norwegian",
+    "sr": "serbian", "sv": "swedish", "ta": "tamil", "yi": "yiddish",
+}
+
 #: Other spellings accepted for a language code.
 LANGUAGE_ALIASES: Dict[str, str] = {
     "cs": "cz",

@@ -48,6 +48,14 @@ def snowball_classes() -> Dict[str, type]:
     }
 
 
+def snowball_algorithm_for(lang: str) -> Optional[str]:
+    """The snowball algorithm the scorer uses for a language code, if snowballstemmer has it."""
+    from .params import LANGUAGES, SNOWBALL_BY_CODE
+
+    name = LANGUAGES[lang][1] if lang in LANGUAGES else SNOWBALL_BY_CODE.get(lang)
+    return name if name is not None and name in snowball_classes() else None
+
+
 def snowball_stem_function(name: Optional[str]) -> Optional[Callable[[str], str]]:
     """``stemWord`` of the pure-Python snowball algorithm ``name``, or None if there is none."""
     if not name:

@@ -366,8 +366,11 @@ def test_real_other_languages(tmp_path: Path, lang: str, own_function_words: int
     english = set(parse_function_words(jar_text("function/english.words")))
     own = set(parse_function_words(jar_text(f"function/{official.LANGUAGE_NAMES[lang]}.words")))
     assert len(own) == own_function_words
-    meteor = build_official_bundle(lang, tmp_path / f"{lang}.sqlite", progress=False)
-    language = build_official_bundle(lang, tmp_path / f"{lang}-own.sqlite", progress=False, function_words="language")
+    # stems="snowball": no stem corrections from the jar's stemmer (tested in test_scorer.py)
+    meteor = build_official_bundle(lang, tmp_path / f"{lang}.sqlite", progress=False, stems="snowball")
+    language = build_official_bundle(
+        lang, tmp_path / f"{lang}-own.sqlite", progress=False, function_words="language", stems="snowball"
+    )
     for path, expected in ((meteor, english), (language, own)):
         with Bundle.open(path) as b:
             counts = b.counts()
@@ -410,11 +413,14 @@ def test_cli_import_one_language(tmp_path: Path, fake_official) -> None:
 def test_cli_function_words_option(tmp_path: Path, fake_official) -> None:
     jar, _ = fake_official
     make_jar(jar, {**GOOD, "function/german.words": "die\nder\n"})
-    r = runner.invoke(app, ["import-official", "--lang", "de", "--out-dir", str(tmp_path), "--function-words", "language"])
+    # --stems snowball: the fake jar has no Stemmer program to run
+    r = runner.invoke(
+        app, ["import-official", "--lang", "de", "--out-dir", str(tmp_path), "--function-words", "language", "--stems", "snowball"]
+    )
     assert r.exit_code == 0, r.output
     with Bundle.open(tmp_path / "de.sqlite") as b:
         assert b.function_words() == frozenset(["die", "der"])
-    r = runner.invoke(app, ["import-official", "--lang", "de", "--out-dir", str(tmp_path)])
+    r = runner.invoke(app, ["import-official", "--lang", "de", "--out-dir", str(tmp_path), "--stems", "snowball"])
     assert r.exit_code == 0, r.output
     with Bundle.open(tmp_path / "de.sqlite") as b:
         assert b.function_words() == frozenset(["the", ",", "'s", "’"])  # the fake jar's English list
@@ -439,6 +445,7 @@ def test_cli_all_languages_and_skip_existing(tmp_path: Path, monkeypatch: pytest
         if lang == "en":  # already built once for this module: save the time
             shutil.copy(real_en, out)
             return out
+        kw["stems"] = "snowball"  # Meteor's own stemmer (Java, 400k words per language) is tested elsewhere
         return original(lang, out, **kw)
 
     monkeypatch.setattr("meteor_lite_builders.cli.build_official_bundle", small)
