@@ -527,7 +527,7 @@ def paraphrases_from_bitexts(
     *,
     bitext_options: BitextOptions = BitextOptions(),
     pivot_options=None,
-    combine_mode: str = "mean",
+    combine_mode: str = "sum",
     nonbreaking: Optional[Mapping[str, Mapping[str, bool]]] = None,
     reuse: bool = True,
     progress: bool = False,
