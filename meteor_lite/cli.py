@@ -53,7 +53,9 @@ def score(
     lang: str = typer.Option("en", "--lang", "-l", help="Language code (en cz de es fr ru da fi hu it nl no pt ro se tr ...)."),
     task: Optional[str] = typer.Option(None, "--task", "-t", help=f"Parameter preset: {', '.join(TASKS)} (default: the language's)."),
     params: Optional[str] = typer.Option(None, "--params", "-p", help="Custom 'alpha beta gamma delta'."),
-    modules: Optional[str] = typer.Option(None, "--modules", "-m", help=f"Matchers, in order, from: {' '.join(MODULES)}."),
+    modules: Optional[List[str]] = typer.Option(
+        None, "--modules", "-m", help=f"Matchers, in order, from: {' '.join(MODULES)} ('exact stem' or -m exact -m stem)."
+    ),
     weights: Optional[str] = typer.Option(None, "--weights", "-w", help="One weight per module."),
     beam: int = typer.Option(DEFAULT_BEAM, "--beam", "-x", help="Alignment search beam size."),
     norm: bool = typer.Option(False, "--norm", help="Meteor's tokeniser and punctuation normaliser, then lower-case."),
@@ -73,7 +75,7 @@ def score(
             lang,
             task=task,
             params=_floats("--params", params),
-            modules=modules.split() if modules is not None else None,
+            modules=[m for group in modules for m in group.replace(",", " ").split()] if modules else None,
             weights=_floats("--weights", weights),
             beam=beam,
             norm=norm,

@@ -122,3 +122,13 @@ def test_bundle_info_and_verify(files) -> None:
     assert data["counts"]["synsets"] == 6 and data["schema_version"] == 1
     ok = run("bundle", "verify", str(bundle))
     assert ok.exit_code == 0 and "ok" in ok.stdout
+
+
+def test_modules_option_forms_agree(files) -> None:
+    _, bundle, hyp, ref, _ = files
+    joined = run("score", str(hyp), str(ref), "--bundle", str(bundle), "-q", "--modules", "exact synonym")
+    repeated = run("score", str(hyp), str(ref), "--bundle", str(bundle), "-q", "-m", "exact", "-m", "synonym")
+    only_exact = run("score", str(hyp), str(ref), "--bundle", str(bundle), "-q", "-m", "exact")
+    assert joined.exit_code == repeated.exit_code == only_exact.exit_code == 0
+    assert joined.stdout == repeated.stdout
+    assert float(joined.stdout) > float(only_exact.stdout)  # the synonym module adds big~large, car~automobile
