@@ -23,6 +23,15 @@ $(BUNDLES)/en.sqlite: $(VENV)/.installed
 bundles: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-build import-official --lang all --out-dir $(BUNDLES) --skip-existing
 
+# Bundles from the declarative recipes of resources/recipes (one per language): <lang>-wordfreq.sqlite
+# for Meteor 1.5's languages (beside the official imports, which stay the defaults that reproduce
+# Meteor 1.5), <lang>.sqlite for the other languages with a Snowball stemmer and a wordfreq list.
+# Every source's checksum is verified; a bundle whose recipe did not change is kept.
+RECIPES := resources/recipes
+RESOURCE_JOBS ?= 2
+resources: bundles
+	$(VENV)/bin/meteor-build recipe $(RECIPES) --out-dir $(BUNDLES) --skip-up-to-date --jobs $(RESOURCE_JOBS)
+
 # README command 1: install, build the default English bundle, score the official example.
 demo: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-lite score $(DATA)/meteor-example/system1.hyp $(DATA)/meteor-example/reference --lang en --norm

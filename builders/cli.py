@@ -188,7 +188,7 @@ def _root(
 
 #: Modules of this package that add commands to :data:`app` through their ``register(app)``;
 #: a module not present in this installation is skipped.
-COMMAND_MODULES: Tuple[str, ...] = ("resource_cli", "paraphrase_cli")
+COMMAND_MODULES: Tuple[str, ...] = ("resource_cli", "paraphrase_cli", "recipe_cli")
 
 
 def _register_command_modules() -> None:

@@ -56,7 +56,8 @@ DEFAULT_THRESHOLD = 1e-3
 WORDFREQ_LICENCE = "CC-BY-SA-4.0 (wordfreq data files; sources listed in wordfreq's NOTICE)"
 
 #: meteor-lite language codes that wordfreq spells differently.
-_WORDFREQ_CODES: Dict[str, str] = {"cz": "cs", "se": "sv", "no": "nb", "czech": "cs", "swedish": "sv"}
+#: Serbian (``sr``) reads wordfreq's Serbo-Croatian list (``sh``, Latin script).
+_WORDFREQ_CODES: Dict[str, str] = {"cz": "cs", "se": "sv", "no": "nb", "czech": "cs", "swedish": "sv", "sr": "sh"}
 
 #: What the normaliser is called with, recorded in the bundle's build parameters.
 NORMALISER = "meteor_lite.normalize.prepare(norm=True, lower=True, keep_punct=True)"

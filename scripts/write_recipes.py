@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""(Re)write the recipes of ``resources/recipes/`` that ``make resources`` builds.
+
+One recipe per language, written with ``meteor-build new-recipe`` (checksums of the installed
+inputs filled in):
+
+* every language of Meteor 1.5 (en cz de es fr da fi hu it nl no pt ro ru se tr): bundle
+  ``<lang>-wordfreq`` -- the language's own function words from wordfreq (relative frequency
+  >= 1e-3), a Snowball stem map over wordfreq's whole list, Meteor 1.5's non-breaking prefixes
+  where the jar has them; English also gets WordNet synonyms when ``/usr/share/wordnet`` exists
+  (an optional source).  The name keeps them apart from ``<lang>.sqlite``, the import of the
+  official release, which stays the default that reproduces Meteor 1.5's numbers.  Czech has no
+  Snowball stemmer: function words only.
+* every other language with both a Snowball stemmer in snowballstemmer 2.2.0 and a wordfreq list
+  (ca el hi id lt sr ta, and ar): bundle ``<lang>`` (found by ``meteor-lite score --lang <lang>``),
+  except Arabic: ``ar-wordfreq``, because ``-l ar`` means Meteor 1.5's Buckwalter-transliterated
+  Arabic, not Arabic script.
+
+Run it after upgrading wordfreq or the official release (the recipes' checksums pin them):
+
+    .venv/bin/python scripts/write_recipes.py [--out-dir resources/recipes] [--check]
+
+``--check`` lists the languages that have both a stemmer and a wordfreq list and says which
+recipe covers each (exit 1 if one is missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Meteor 1.5's languages (short codes as the scorer spells them).
+METEOR_LANGUAGES = ("en", "cz", "de", "es", "fr", "da", "fi", "hu", "it", "nl", "no", "pt", "ro", "ru", "se", "tr")
+
+#: Languages beyond Meteor's: code -> English name.
+NEW_LANGUAGES: Dict[str, str] = {
+    "ar": "Arabic (Arabic script)",
+    "ca": "Catalan",
+    "el": "Greek",
+    "hi": "Hindi",
+    "id": "Indonesian",
+    "lt": "Lithuanian",
+    "sr": "Serbian (Latin script, from wordfreq's Serbo-Croatian list 'sh')",
+    "ta": "Tamil",
+}
+
+ENGLISH_NAMES = {
+    "en": "English", "cz": "Czech", "de": "German", "es": "Spanish", "fr": "French", "da": "Danish",
+    "fi": "Finnish", "hu": "Hungarian", "it": "Italian", "nl": "Dutch", "no": "Norwegian (Bokmål)",
+    "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "se": "Swedish", "tr": "Turkish",
+}
+
+WORDNET_DIR = Path("/usr/share/wordnet")
+
+
+def recipe_args(lang: str) -> Dict[str, object]:
+    """Keyword arguments of ``_new_recipe`` for a language."""
+    meteor = lang in METEOR_LANGUAGES
+    name = f"{lang}-wordfreq" if meteor or lang == "ar" else lang
+    label = ENGLISH_NAMES.get(lang) or NEW_LANGUAGES[lang]
+    stems = lang != "cz"
+    what = "function words (wordfreq, relative frequency >= 1e-3)" + (
+        " and a Snowball stem map over wordfreq's list" if stems else "; no stem map (Snowball has no Czech stemmer)"
+    )
+    if lang == "en":
+        what += "; WordNet synonyms when the WordNet database is installed"
+    note = f"; not Meteor 1.5's resources (those are {lang}.sqlite)" if meteor else ""
+    return {
+        "lang": lang,
+        "name": name,
+        "version": "1.0.0",
+        "description": f"{label}: {what}{note}",
+        "wordfreq": True,
+        "corpus": [],
+        "corpus_licence": "",
+        "fw_from": "wordfreq",
+        "threshold": 1e-3,
+        "stems": stems,
+        "stemmer": "arabic" if lang == "ar" else None,  # the scorer's "ar" is Buckwalter Arabic, with no stemmer
+        "wordfreq_top": None,
+        "wordnet": WORDNET_DIR if lang == "en" and (WORDNET_DIR / "data.noun").is_file() else None,
+        "lmf": None,
+        "synonym_licence": None,
+        "paraphrases": None,
+        "paraphrase_licence": "",
+        "prefixes": "auto",
+        "optional": ["wordnet"] if lang == "en" and (WORDNET_DIR / "data.noun").is_file() else [],
+    }
+
+
+#: ISO 639-1 code of each Snowball algorithm of snowballstemmer 2.2.0 (``porter`` is English too).
+SNOWBALL_ISO: Dict[str, str] = {
+    "arabic": "ar", "armenian": "hy", "basque": "eu", "catalan": "ca", "danish": "da", "dutch": "nl",
+    "english": "en", "finnish": "fi", "french": "fr", "german": "de", "greek": "el", "hindi": "hi",
+    "hungarian": "hu", "indonesian": "id", "irish": "ga", "italian": "it", "lithuanian": "lt",
+    "nepali": "ne", "norwegian": "nb", "portuguese": "pt", "romanian": "ro", "russian": "ru",
+    "serbian": "sr", "spanish": "es", "swedish": "sv", "tamil": "ta", "turkish": "tr", "yiddish": "yi",
+}
+
+
+def covered_languages() -> List[str]:
+    """ISO codes of the languages with both a pure-Python Snowball stemmer and a wordfreq list."""
+    import wordfreq
+
+    from meteor_lite.resources import snowball_classes
+    from meteor_lite_builders.function_words import _WORDFREQ_CODES
+
+    have_wf = set(wordfreq.available_languages(wordlist="best"))
+    return sorted(
+        code for alg, code in SNOWBALL_ISO.items()
+        if alg in snowball_classes() and _WORDFREQ_CODES.get(code, code) in have_wf
+    )
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out-dir", type=Path, default=ROOT / "resources" / "recipes")
+    ap.add_argument("--check", action="store_true", help="only check that every eligible language has a recipe")
+    args = ap.parse_args(argv)
+
+    from meteor_lite.params import canonical_language
+
+    if args.check:
+        from meteor_lite_builders.recipes import load_recipe
+
+        have = {canonical_language(load_recipe(p).language): p.name for p in sorted(args.out_dir.glob("*.toml"))}
+        missing = [code for code in covered_languages() if canonical_language(code) not in have]
+        for code in covered_languages():
+            print(f"{code:3} {have.get(canonical_language(code), 'MISSING')}")
+        for lang in METEOR_LANGUAGES:
+            if lang not in have:
+                missing.append(lang)
+                print(f"{lang:3} MISSING (a Meteor 1.5 language)")
+        print(f"{len(have)} recipes; {len(covered_languages())} languages with a stemmer and a wordfreq list")
+        return 1 if missing else 0
+
+    from meteor_lite_builders.recipe_cli import _new_recipe
+    from meteor_lite_builders.recipes import RECIPE_FORMAT, RECIPE_FORMAT_VERSION, write_recipe
+
+    for lang in (*METEOR_LANGUAGES, *NEW_LANGUAGES):
+        out = args.out_dir / f"{lang}.toml"
+        data = _new_recipe(out=out, **recipe_args(lang))  # type: ignore[arg-type]
+        data["format"], data["format_version"] = RECIPE_FORMAT, RECIPE_FORMAT_VERSION
+        write_recipe(
+            data,
+            out,
+            header=(
+                f"meteor-lite bundle recipe: {data['bundle']['description']}\n"
+                f"Build: meteor-build recipe resources/recipes/{lang}.toml  (make resources builds them all)\n"
+                "Written by scripts/write_recipes.py; the sha256 values pin wordfreq 3.1.1 and pycocoevalcap 1.2."
+            ),
+        )
+        print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
