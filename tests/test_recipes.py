@@ -399,3 +399,20 @@ def test_shipped_recipe_is_reproducible(tmp_path: Path) -> None:
         assert seg.stats.to_dict() and seg.score > 0
     finally:
         del os.environ["METEOR_LITE_BUNDLE_PATH"]
+
+
+def test_cli_recipes_in_parallel(tmp_path: Path) -> None:
+    """Several recipes with --jobs 2 (one process each): each bundle as a single build makes it."""
+    files = _inputs(tmp_path)
+    one = tmp_path / "one.toml"
+    one.write_text(_recipe_text(files), encoding="utf-8")
+    two = tmp_path / "two.toml"
+    two.write_text(_recipe_text(files).replace('name = "en-test"', 'name = "en-test2"'), encoding="utf-8")
+    out_dir = tmp_path / "bundles"
+    r = runner.invoke(app, ["recipe", str(one), str(two), "--out-dir", str(out_dir), "--jobs", "2"])
+    assert r.exit_code == 0, r.output
+    assert "2 of 2 recipes built" in r.output
+    single = build_recipe(one, tmp_path / "single.sqlite", show_progress=False)
+    with Bundle.open(out_dir / "en-test.sqlite") as b:
+        assert b.checksum == single.checksum
+    assert (out_dir / "en-test2.sqlite").exists()
