@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
@@ -100,7 +101,8 @@ class Meteor:
     (one per module), ``beam`` (search beam, default 40), ``norm`` (Meteor's
     tokeniser and punctuation normaliser, with lower-casing), ``lower``
     (lower-case only), ``no_punct`` (drop punctuation; with ``norm``) and
-    ``bundle`` (a bundle path; default: the language's bundle on the search
+    ``bundle`` (a bundle path, or the name of a bundle on the search path such as
+    ``de-wordfreq``; default: the language's bundle on the search
     path, see :func:`meteor_lite.bundle.bundle_search_path`).
 
     Resources a module needs but the bundle lacks: if the module was asked for
@@ -131,7 +133,8 @@ class Meteor:
         if isinstance(bundle, Bundle):
             self.bundle: Optional[Bundle] = bundle
         elif bundle is not None:
-            self.bundle = Bundle.open(bundle)
+            named = find_bundle(str(bundle)) if not Path(bundle).exists() and os.sep not in str(bundle) else None
+            self.bundle = Bundle.open(named if named is not None else bundle)
         else:
             path = find_bundle(cfg.lang)
             self.bundle = Bundle.open(path) if path is not None else None

@@ -132,3 +132,13 @@ def test_modules_option_forms_agree(files) -> None:
     assert joined.exit_code == repeated.exit_code == only_exact.exit_code == 0
     assert joined.stdout == repeated.stdout
     assert float(joined.stdout) > float(only_exact.stdout)  # the synonym module adds big~large, car~automobile
+
+
+def test_bundle_by_name_on_search_path(files, monkeypatch) -> None:
+    tmp, bundle, hyp, ref, _ = files
+    monkeypatch.setenv("METEOR_LITE_BUNDLE_PATH", str(tmp))
+    by_name = run("score", str(hyp), str(ref), "--bundle", "en", "-q")  # tmp/en.sqlite
+    by_path = run("score", str(hyp), str(ref), "--bundle", str(bundle), "-q")
+    assert by_name.exit_code == 0 and by_name.stdout == by_path.stdout
+    missing = run("score", str(hyp), str(ref), "--bundle", "no-such-bundle")
+    assert missing.exit_code == 1 and "bundle not found" in missing.stderr
