@@ -563,15 +563,14 @@ def write_meteor_paraphrases(path: "os.PathLike[str] | str", triples: Iterable[T
 
 
 def read_meteor_paraphrases(path: "os.PathLike[str] | str") -> Iterator[Tuple[str, str, float]]:
-    """Read a Meteor paraphrase file (three lines per pair: prob, phrase, paraphrase; plain or gzip)."""
+    """Read a Meteor paraphrase file (three lines per pair: prob, phrase, paraphrase; plain or gzip).
+
+    Uses the importer's strict parser: a malformed file raises an error naming the line.
+    """
+    from .import_official import iter_paraphrases
+
     with open_text(path) as f:
-        while True:
-            p = f.readline()
-            if not p:
-                return
-            e1 = f.readline().rstrip("\n")
-            e2 = f.readline().rstrip("\n")
-            yield e1, e2, float(p)
+        yield from iter_paraphrases(f, str(path))
 
 
 def write_word_list(path: "os.PathLike[str] | str", words: Iterable[str]) -> None:

@@ -309,3 +309,15 @@ def test_common_word_lists_can_be_given(tmp_path):
     assert list(pivot_pairs(pt, f, e, t)) == []
     out = list(pivot_pairs(pt, f, e, t, common_e={"the"}, common_f=set()))
     assert [(a, b) for a, b, _ in out] == [("dog", "hound"), ("hound", "dog")]
+
+
+def test_read_meteor_paraphrases_rejects_truncated_file(tmp_path: Path) -> None:
+    import gzip as _gzip
+
+    from meteor_lite_builders.import_official import MalformedInputError
+
+    bad = tmp_path / "cut.gz"
+    with _gzip.open(bad, "wt", encoding="utf-8") as f:
+        f.write("0.5\na b\nc d\n0.25\ne f\n")
+    with pytest.raises(MalformedInputError, match="line 5"):
+        list(read_meteor_paraphrases(bad))
