@@ -1,20 +1,41 @@
-"""meteor-lite: a pure-Python METEOR scorer that reproduces Meteor 1.5."""
+"""meteor-lite: a pure-Python METEOR scorer that reproduces Meteor 1.5.
 
-__version__ = "0.1.0"
+The public API: :class:`Meteor` (a configured scorer), its results
+:class:`SegmentScore` and :class:`CorpusScore`, :class:`Stats` (sufficient
+statistics), :class:`Bundle` (a resource bundle), :class:`MeteorConfig`, and
+the errors (all derived from :class:`MeteorLiteError`) and
+:class:`MeteorLiteWarning`.
+"""
 
-from .bundle import Bundle, BundleError  # noqa: E402
-from .meteor import CorpusScore, Meteor, SegmentScore  # noqa: E402
-from .params import ConfigError, MeteorConfig  # noqa: E402
-from .stats import Stats  # noqa: E402
+from .config import MeteorConfig
+from .errors import (
+    BundleError,
+    BundleNotFoundError,
+    ConfigError,
+    InputError,
+    MeteorLiteError,
+    MeteorLiteWarning,
+    MissingResourcesError,
+)
+from .meteor import Meteor
+from .resources.bundle import Bundle
+from .scores import CorpusScore, SegmentScore
+from .stats import Stats
+from .version import __version__
 
 __all__ = [
     "__version__",
     "Bundle",
     "BundleError",
+    "BundleNotFoundError",
     "ConfigError",
     "CorpusScore",
+    "InputError",
     "Meteor",
     "MeteorConfig",
+    "MeteorLiteError",
+    "MeteorLiteWarning",
+    "MissingResourcesError",
     "SegmentScore",
     "Stats",
 ]

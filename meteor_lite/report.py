@@ -1,87 +1,87 @@
-"""Formatting: Java-style numbers and Meteor 1.5's text report, and JSON."""
+"""Meteor 1.5's plaintext report (header, segment scores, statistics table, final score).
+
+The report reads a corpus result through :class:`ReportSource` (what
+:class:`~meteor_lite.scores.CorpusScore` provides), so it does not depend on
+the score classes.
+"""
 
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING, List
+from typing import List, Protocol, Sequence
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .meteor import CorpusScore
+from .config import MeteorConfig
+from .jarcompat import java_double, java_min_format
+from .languages import long_name
+from .signature import reproduces_meteor
+from .stats import Metrics, Stats
 
-
-def java_double(x: float) -> str:
-    """Format ``x`` as Java's ``Double.toString`` does (``1.0``, ``0.3204832379614146``, ``1.0E-4``, ``NaN``).
-
-    Uses the shortest repr digits, which is what Java prints for all values
-    METEOR produces in practice.
-    """
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    if x == 0.0:
-        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
-    sign = "-" if x < 0 else ""
-    ax = abs(x)
-    digits, exp = _shortest_digits(ax)  # ax = 0.d1d2d3... * 10**exp
-    if 1e-3 <= ax < 1e7:
-        if exp <= 0:
-            s = "0." + "0" * (-exp) + digits
-        elif exp >= len(digits):
-            s = digits + "0" * (exp - len(digits)) + ".0"
-        else:
-            s = digits[:exp] + "." + digits[exp:]
-        return sign + s
-    mant = digits[0] + "." + (digits[1:] or "0")
-    return f"{sign}{mant}E{exp - 1}"
+__all__ = ["text_report", "ReportSource"]
 
 
-def _shortest_digits(ax: float):
-    """Shortest round-trip digits of ``ax`` > 0 and exponent e with ax = 0.DIGITS * 10**e."""
-    mant, _, e = repr(ax).partition("e")
-    intpart, _, frac = mant.partition(".")
-    digits = intpart + frac
-    lead = len(digits) - len(digits.lstrip("0"))
-    exp = len(intpart) + (int(e) if e else 0) - lead
-    return digits.strip("0") or "0", exp
+class ScoredSegment(Protocol):
+    """A segment result: its score is all the report shows."""
+
+    @property
+    def score(self) -> float: ...
 
 
-def java_min_format(x: float) -> str:
-    """Meteor's ``#.##########`` DecimalFormat (counts in the statistics table)."""
-    r = round(x, 10)
-    if r == int(r):
-        return str(int(r))
-    return f"{r:.10f}".rstrip("0").rstrip(".")
+class ReportSource(Protocol):
+    """What the report needs of a corpus result."""
+
+    @property
+    def config(self) -> MeteorConfig: ...
+
+    @property
+    def signature(self) -> str: ...
+
+    @property
+    def segments(self) -> Sequence[ScoredSegment]: ...
+
+    @property
+    def stats(self) -> Stats: ...
+
+    @property
+    def metrics(self) -> Metrics: ...
 
 
-def text_report(result: "CorpusScore", *, header: bool = True, segments: bool = True) -> str:
+def text_report(result: ReportSource, *, header: bool = True, segments: bool = True) -> str:
     """Meteor 1.5's plaintext report: header, ``Segment N score:`` lines, statistics block."""
-    cfg = result.config
     out: List[str] = []
     if header:
-        from .params import LANGUAGES
-
-        long_name = LANGUAGES.get(cfg.lang, ("other", None))[0]
-        out += [
-            "Meteor version: 1.5 (meteor-lite)",
-            "",
-            f"Eval ID:        {cfg.eval_id()}",
-            "",
-            f"Language:       {long_name[:1].upper() + long_name[1:]}",
-            "Format:         plaintext",
-            f"Task:           {cfg.task_description}",
-            f"Modules:        {' '.join(cfg.modules)}",
-            f"Weights:        {' '.join(java_double(w) for w in cfg.weights)}",
-            f"Parameters:     {' '.join(java_double(p) for p in cfg.params)}",
-            f"Signature:      {result.signature}",
-            "",
-        ]
+        out += _header(result.config, result.signature)
     if segments:
         for i, seg in enumerate(result.segments, 1):
             out.append(f"Segment {i} score:\t{java_double(seg.score)}")
-    st = result.stats
-    unit = "char" if cfg.char_based else "word"
-    out += [
+    out += _stage_table(result.config, result.stats)
+    out += _summary(result.config, result.stats, result.metrics)
+    return "\n".join(out) + "\n"
+
+
+#: The first header line when the configuration cannot reproduce Meteor 1.5 (no resources).
+REDUCED_VERSION_LINE = "Meteor version: none (meteor-lite without resources: not Meteor 1.5's numbers)"
+
+
+def _header(cfg: MeteorConfig, signature: str) -> List[str]:
+    name = long_name(cfg.lang)
+    return [
+        "Meteor version: 1.5 (meteor-lite)" if reproduces_meteor(signature) else REDUCED_VERSION_LINE,
+        "",
+        f"Eval ID:        {cfg.eval_id()}",
+        "",
+        f"Language:       {name[:1].upper() + name[1:]}",
+        "Format:         plaintext",
+        f"Task:           {cfg.task_description}",
+        f"Modules:        {' '.join(cfg.modules)}",
+        f"Weights:        {' '.join(java_double(w) for w in cfg.weights)}",
+        f"Parameters:     {' '.join(java_double(p) for p in cfg.params)}",
+        f"Signature:      {signature}",
+        "",
+    ]
+
+
+def _stage_table(cfg: MeteorConfig, st: Stats) -> List[str]:
+    """System level statistics: matches per stage (module), content / function / total."""
+    out = [
         "",
         "System level statistics:",
         "",
@@ -107,8 +107,12 @@ def text_report(result: "CorpusScore", *, header: bool = True, segments: bool = 
         % (java_min_format(tc), java_min_format(tf), java_min_format(tc + tf),
            java_min_format(rc), java_min_format(rf), java_min_format(rc + rf))
     )
-    m = result.metrics
-    out += [
+    return out
+
+
+def _summary(cfg: MeteorConfig, st: Stats, m: Metrics) -> List[str]:
+    unit = "char" if cfg.char_based else "word"
+    return [
         "",
         f"Test {unit}s:             {java_min_format(st.test_length)}",
         f"Reference {unit}s:        {java_min_format(st.ref_length)}",
@@ -121,4 +125,3 @@ def text_report(result: "CorpusScore", *, header: bool = True, segments: bool = 
         "",
         f"Final score:            {java_double(m.score)}",
     ]
-    return "\n".join(out) + "\n"

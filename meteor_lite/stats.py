@@ -9,31 +9,15 @@ results agree with the official jar to the last bits in almost all cases.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Dict, List, Sequence
 
+from .jarcompat import java_double, jdiv, jpow
+
+__all__ = ["Stats", "Metrics", "compute", "SS_STAGES"]
+
 #: Stages in the -ssOut line (Meteor always prints four).
 SS_STAGES = 4
-
-
-def jdiv(a: float, b: float) -> float:
-    """Java double division: x/0 is +-Infinity, 0/0 and NaN/0 are NaN."""
-    if b == 0.0:
-        if a == 0.0 or math.isnan(a):
-            return math.nan
-        return math.copysign(math.inf, a) * math.copysign(1.0, b)
-    return a / b
-
-
-def jpow(a: float, b: float) -> float:
-    """Java Math.pow for the non-negative bases METEOR uses."""
-    if math.isnan(a):
-        return 1.0 if b == 0.0 else math.nan
-    try:
-        return math.pow(a, b)
-    except (OverflowError, ValueError):
-        return math.inf
 
 
 @dataclass
@@ -57,10 +41,12 @@ class Stats:
 
     @property
     def test_total_matches(self) -> float:
+        """Hypothesis words matched by any module (content + function)."""
         return sum(self.test_content) + sum(self.test_function)
 
     @property
     def ref_total_matches(self) -> float:
+        """Reference words matched by any module (content + function)."""
         return sum(self.ref_content) + sum(self.ref_function)
 
     def is_perfect(self) -> bool:
@@ -96,8 +82,6 @@ class Stats:
 
     def to_ss_line(self) -> str:
         """The 23 numbers Meteor 1.5 prints with ``-ssOut``, in its format."""
-        from .report import java_double
-
         vals: List[float] = [self.test_length, self.ref_length, self.test_function_words, self.ref_function_words]
         for i in range(SS_STAGES):
             if i < len(self.test_content):
@@ -124,6 +108,7 @@ class Stats:
         return s
 
     def to_dict(self) -> Dict[str, object]:
+        """JSON-ready dict of every statistic."""
         return {
             "test_length": self.test_length,
             "ref_length": self.ref_length,

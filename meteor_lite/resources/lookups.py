@@ -7,10 +7,15 @@ queries per new word and no whole table is ever loaded into memory.
 
 from __future__ import annotations
 
-import sys
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .bundle import Bundle
+from .stemming import snowball_stem_function
+
+__all__ = ["Resources", "morph_candidates", "MORPH_RULES"]
+
+#: Paraphrases of a phrase, each as a token tuple, in table order.
+Paraphrases = Tuple[Tuple[str, ...], ...]
 
 EMPTY: FrozenSet[int] = frozenset()
 
@@ -30,40 +35,6 @@ def morph_candidates(word: str) -> List[str]:
     return [word[: len(word) - len(suf)] + end for suf, end in MORPH_RULES if word.endswith(suf)]
 
 
-def snowball_classes() -> Dict[str, type]:
-    """The pure-Python stemmer classes of ``snowballstemmer``, by algorithm name.
-
-    ``snowballstemmer.stemmer()`` silently switches to PyStemmer (another
-    Snowball release) when that is installed; scores must not depend on it.
-    """
-    import snowballstemmer
-
-    langs = getattr(snowballstemmer, "_languages", None)
-    if isinstance(langs, dict):
-        return dict(langs)
-    return {
-        n: getattr(snowballstemmer, n.capitalize() + "Stemmer")
-        for n in snowballstemmer.algorithms()
-        if hasattr(snowballstemmer, n.capitalize() + "Stemmer")
-    }
-
-
-def snowball_algorithm_for(lang: str) -> Optional[str]:
-    """The snowball algorithm the scorer uses for a language code, if snowballstemmer has it."""
-    from .params import LANGUAGES, SNOWBALL_BY_CODE
-
-    name = LANGUAGES[lang][1] if lang in LANGUAGES else SNOWBALL_BY_CODE.get(lang)
-    return name if name is not None and name in snowball_classes() else None
-
-
-def snowball_stem_function(name: Optional[str]) -> Optional[Callable[[str], str]]:
-    """``stemWord`` of the pure-Python snowball algorithm ``name``, or None if there is none."""
-    if not name:
-        return None
-    cls = snowball_classes().get(name)
-    return cls().stemWord if cls is not None else None
-
-
 class Resources:
     """Cached lookups of stems, synonym sets and paraphrases for one language."""
 
@@ -75,14 +46,20 @@ class Resources:
         self.has_stem_map = bundle is not None and bundle.has("stems")
         self.has_synonyms = bundle is not None and bundle.has("synsets")
         self.has_paraphrases = bundle is not None and bundle.has("paraphrases")
-        self.paraphrase_max_len = bundle.paraphrase_max_length() if self.has_paraphrases else 0
+        self.paraphrase_max_len = bundle.paraphrase_max_length() if bundle is not None and self.has_paraphrases else 0
         self._stems: Dict[str, str] = {}
         self._syn: Dict[str, FrozenSet[int]] = {}
-        self._para: Dict[str, Tuple[Tuple[str, ...], ...]] = {}
+        self._para: Dict[str, Paraphrases] = {}
         self._para_prefix: Dict[str, bool] = {}
+
+    def _db(self) -> Bundle:
+        """The bundle (only called when a resource flag says there is one)."""
+        assert self.bundle is not None
+        return self.bundle
 
     @property
     def can_stem(self) -> bool:
+        """True when words can be stemmed (a snowball stemmer or the bundle's stem map)."""
         return self._stem_fn is not None or self.has_stem_map
 
     # -- stems -----------------------------------------------------------------
@@ -91,7 +68,7 @@ class Resources:
         cache = self._stems
         missing = {w for w in words if w not in cache}
         if missing:
-            found = self.bundle.stems(missing) if self.has_stem_map else {}
+            found = self._db().stems(missing) if self.has_stem_map else {}
             for w in missing:
                 s = found.get(w)
                 if s is None:
@@ -138,16 +115,16 @@ class Resources:
 
     # -- paraphrases -------------------------------------------------------------
     @property
-    def paraphrase_cache(self) -> Tuple[Dict[str, Tuple[Tuple[str, ...], ...]], Dict[str, bool]]:
+    def paraphrase_cache(self) -> Tuple[Dict[str, Paraphrases], Dict[str, bool]]:
         """The caches filled by :meth:`paraphrase_table` and :meth:`phrase`."""
         return self._para, self._para_prefix
 
-    def phrase(self, g: str) -> Tuple[Tuple[str, ...], ...]:
+    def phrase(self, g: str) -> Paraphrases:
         """Paraphrases of one phrase (looked up and cached if not prefetched)."""
         found = self._para.get(g)
         if found is None:
             if self.has_paraphrases:
-                paras, begins = self.bundle.paraphrase_lookup([g])
+                paras, begins = self._db().paraphrase_lookup([g])
                 found = tuple(tuple(x.split(" ")) for x in paras.get(g, ()))
                 self._para_prefix[g] = g in begins
             else:
@@ -156,7 +133,7 @@ class Resources:
             self._para[g] = found
         return found
 
-    def paraphrase_table(self, sentences: Sequence[Sequence[str]]) -> Tuple[Dict[str, Tuple[Tuple[str, ...], ...]], Dict[str, bool]]:
+    def paraphrase_table(self, sentences: Sequence[Sequence[str]]) -> Tuple[Dict[str, Paraphrases], Dict[str, bool]]:
         """Look up every n-gram of ``sentences`` that can be a phrase of the paraphrase table.
 
         Walks the table like a trie, one length at a time: an n-gram is looked up
@@ -176,7 +153,7 @@ class Resources:
             grams = [(s, i, " ".join(s[i : i + n])) for s, i in active if i + n <= len(s)]
             unknown = list({g for _, _, g in grams if g not in paras})
             if unknown:
-                found, begins = self.bundle.paraphrase_lookup(unknown)
+                found, begins = self._db().paraphrase_lookup(unknown)
                 for g in unknown:
                     paras[g] = tuple(tuple(x.split(" ")) for x in found.get(g, ()))
                     prefix[g] = g in begins
@@ -184,7 +161,3 @@ class Resources:
             n += 1
         return paras, prefix
 
-
-def warn(msg: str) -> None:
-    """Print a warning line on stderr."""
-    print(f"meteor-lite: warning: {msg}", file=sys.stderr)

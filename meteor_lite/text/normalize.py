@@ -11,7 +11,7 @@ release does to a segment before matching:
 * :func:`prepare` -- the per-line pipeline (normalise, lowercase, split).
 
 The behaviour was established by running the official ``meteor-1.5.jar`` on
-Java 17 as a black box (``scripts/normalizer_parity.py`` compares the two on
+Java 17 as a black box (``meteor-build check normalizer`` compares the two on
 tens of thousands of real segments); nothing here is translated from Meteor's
 source.  Standard library only.
 
@@ -42,35 +42,13 @@ import re
 import unicodedata
 from typing import Dict, List, Mapping, Optional, Tuple
 
+from ..languages import LANGUAGES, default_tokenizer, language_alias
+
 __all__ = ["WESTERN_LANGS", "NON_WESTERN_LANGS", "normalize", "java_lower", "tokenize", "prepare"]
 
 # ---------------------------------------------------------------------------
 # Languages
 # ---------------------------------------------------------------------------
-
-#: Meteor's long language names -> the short codes used here.
-_LONG_NAMES: Dict[str, str] = {
-    "english": "en",
-    "czech": "cz",
-    "german": "de",
-    "spanish": "es",
-    "french": "fr",
-    "russian": "ru",
-    "danish": "da",
-    "finnish": "fi",
-    "hungarian": "hu",
-    "italian": "it",
-    "dutch": "nl",
-    "norwegian": "no",
-    "portuguese": "pt",
-    "romanian": "ro",
-    "swedish": "se",
-    "turkish": "tr",
-    "arabic-buckwalter-reduced": "ar-bw-red",
-}
-
-#: Aliases of short codes (Meteor accepts ``cs`` for Czech and ``sv`` for Swedish).
-_ALIASES: Dict[str, str] = {"cs": "cz", "sv": "se", "xx": "other"}
 
 #: Languages normalised with the western rules (short codes, their aliases and
 #: Meteor's long names).  Meteor itself normalises only en, cz, de, es, fr, ru;
@@ -92,7 +70,7 @@ WESTERN_LANGS: frozenset = frozenset(
         "nb", "nn", "oc", "pl", "rm", "sk", "sl", "sq", "sr", "sw", "tg", "tk", "tl", "uk",
         "wa", "zu",
     }
-    | {name for name, code in _LONG_NAMES.items() if code != "ar-bw-red"}
+    | {name for code, (name, _stem) in LANGUAGES.items() if code != "ar-bw-red"}
 )
 
 #: Codes that get the non-western rules explicitly (any code outside
@@ -105,10 +83,8 @@ NON_WESTERN_LANGS: frozenset = frozenset(
 
 
 def _canon_lang(lang: str) -> str:
-    """Short code for ``lang`` (lower-cased, long names and aliases resolved)."""
-    key = lang.strip().lower()
-    key = _LONG_NAMES.get(key, key)
-    return _ALIASES.get(key, key)
+    """Short code for ``lang`` (lower-cased, long names and aliases resolved by the language table)."""
+    return language_alias(lang)
 
 
 # ---------------------------------------------------------------------------
@@ -514,6 +490,7 @@ def prepare(
     lower: bool,
     keep_punct: bool = True,
     nonbreaking: Optional[Mapping[str, bool]] = None,
+    tokenizer: Optional[str] = None,
 ) -> List[str]:
     """Meteor's per-segment preprocessing: the list of words it aligns.
 
@@ -531,6 +508,9 @@ def prepare(
         lower: Meteor's ``-lower`` (implied by ``norm``).
         keep_punct: ``False`` for Meteor's ``-noPunct`` (only used with ``norm``).
         nonbreaking: non-breaking prefixes for :func:`normalize`.
+        tokenizer: the last step's tokeniser (:mod:`meteor_lite.text.tokenizers`); ``None``: the
+            language's default, which is Meteor's white-space split (:func:`tokenize`) for
+            every language except those of :data:`meteor_lite.languages.SCRIPT_LANGUAGES`.
 
     Returns:
         The tokens.
@@ -541,4 +521,9 @@ def prepare(
         line = line.strip(_TRIM_CHARS)  # Meteor String.trim()s the raw line
     if norm or lower:
         line = java_lower(line)
-    return tokenize(line)
+    name = tokenizer if tokenizer is not None else default_tokenizer(lang)
+    if name == "meteor":
+        return tokenize(line)
+    from .tokenizers import get_tokenizer
+
+    return get_tokenizer(name)(line)

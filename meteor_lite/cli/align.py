@@ -1,0 +1,109 @@
+"""``meteor-lite align``: which words matched, by which module, line by line (Meteor 1.5's aligner).
+
+Text output is the format of the jar's aligner (``java -cp meteor-1.5.jar Matcher``): per segment
+``Alignment N``, the hypothesis and reference tokens, a column header and one row per match
+(``refStart:len``, ``hypStart:len``, module index in the module list, score ``1.0``), in reference
+order, then an empty line.  ``--format json`` writes one JSON object per segment (JSON Lines) with the
+tokens, each match with its module name and words, the chunks, the statistics and the score.
+Only the aligner's ``maxcov`` alignment (the one Meteor scores with) is available.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+
+from ..errors import ConfigError, InputError
+from .errors import Parser, reported_errors
+
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+
+    from ..meteor import Meteor
+    from ..scores import SegmentScore
+
+__all__ = ["run", "build_parser", "alignment_record", "matcher_block"]
+
+FORMATS = ("text", "json")
+
+
+def build_parser() -> "argparse.ArgumentParser":
+    """The ``meteor-lite align`` argument parser."""
+    p = Parser(prog="meteor-lite align", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("hypothesis", metavar="HYPOTHESIS", help="Hypothesis file, one segment per line (UTF-8); '-': stdin.")
+    p.add_argument("reference", metavar="REFERENCE", help="Reference file, parallel to HYPOTHESIS.")
+    p.add_argument("--lang", "-l", default="en", help="Language code. Default: en.")
+    p.add_argument("--modules", "-m", metavar="MODULES", help="Matchers, in order (quoted list). Default: the language's.")
+    p.add_argument("--type", "-t", dest="align_type", default="maxcov", choices=("maxcov", "maxacc"),
+                   help="Alignment type; only maxcov (Meteor's scoring alignment) is implemented.")
+    p.add_argument("--beam", "-x", type=int, default=40, help="Alignment search beam size. Default: 40.")
+    p.add_argument("--norm", action="store_true", help="Meteor's tokeniser and punctuation normaliser, then lower-case.")
+    p.add_argument("--lower", action="store_true", help="Lower-case only.")
+    p.add_argument("--no-punct", action="store_true", help="Drop punctuation (with --norm).")
+    p.add_argument("--bundle", metavar="PATH|NAME", help="Resource bundle (default: the language's).")
+    p.add_argument("--format", dest="fmt", choices=FORMATS, default="text",
+                   help="text: the jar aligner's format; json: one JSON object per segment. Default: text.")
+    return p
+
+
+def matcher_block(n: int, seg: "SegmentScore", hyp: Sequence[str], ref: Sequence[str]) -> str:
+    """One segment in the format of the jar's ``Matcher`` (ends with the empty separator line)."""
+    lines = [f"Alignment {n}", " ".join(hyp), " ".join(ref), "Line2Start:Length\tLine1Start:Length\tModule\t\tScore"]
+    for module, rstart, rlen, hstart, hlen in sorted(seg.alignment, key=lambda t: (t[1], t[3])):
+        lines.append(f"{rstart}:{rlen}\t\t\t{hstart}:{hlen}\t\t\t{module}\t\t1.0")
+    return "\n".join(lines) + "\n\n"
+
+
+def alignment_record(n: int, seg: "SegmentScore", hyp: Sequence[str], ref: Sequence[str],
+                     modules: Sequence[str]) -> Dict[str, Any]:
+    """One segment as a JSON-ready dict: tokens, matches (module, spans, words), chunks, statistics, score."""
+    matches = []
+    for module, rstart, rlen, hstart, hlen in sorted(seg.alignment, key=lambda t: (t[1], t[3])):
+        matches.append({
+            "module": modules[module],
+            "hyp": [hstart, hlen],
+            "ref": [rstart, rlen],
+            "hyp_words": " ".join(hyp[hstart : hstart + hlen]),
+            "ref_words": " ".join(ref[rstart : rstart + rlen]),
+        })
+    d = seg.to_dict()
+    return {"segment": n, "hyp_tokens": list(hyp), "ref_tokens": list(ref), "matches": matches,
+            "chunks": seg.stats.chunks, "score": d["score"], "precision": d["precision"], "recall": d["recall"],
+            "frag_penalty": d["frag_penalty"], "stats": d["stats"]}
+
+
+def _scorer(args: "argparse.Namespace") -> "Meteor":
+    from ..meteor import Meteor
+
+    return Meteor(args.lang, modules=args.modules.split() if args.modules else None, beam=args.beam,
+                  norm=args.norm, lower=args.lower, no_punct=args.no_punct, bundle=args.bundle, quiet=True)
+
+
+def _write(out: IO[str], scorer: "Meteor", hyps: List[str], refs: List[str], fmt: str) -> None:
+    modules = scorer.config.modules
+    for i, (h, r) in enumerate(zip(hyps, refs), 1):
+        hyp, ref = scorer.tokens(h), scorer.tokens(r)
+        scorer.prefetch([hyp, ref])
+        seg = scorer.score_tokens(hyp, [ref])
+        if fmt == "json":
+            out.write(json.dumps(alignment_record(i, seg, hyp, ref, modules), ensure_ascii=False) + "\n")
+        else:
+            out.write(matcher_block(i, seg, hyp, ref))
+
+
+def run(argv: Optional[List[str]] = None) -> int:
+    """Run ``meteor-lite align`` with ``argv``; the exit code."""
+    args = build_parser().parse_args(argv)
+    with reported_errors():
+        if args.align_type != "maxcov":
+            raise ConfigError("--type maxacc is not implemented (only maxcov, the alignment Meteor scores with)")
+        from ..text.io import read_lines
+
+        hyps = read_lines("/dev/stdin" if args.hypothesis == "-" else args.hypothesis)
+        refs = read_lines(args.reference)
+        if len(hyps) != len(refs):
+            raise InputError(f"{args.reference}: {len(refs)} lines, but the hypothesis file has {len(hyps)}")
+        _write(sys.stdout, _scorer(args), hyps, refs, args.fmt)
+    return 0
+

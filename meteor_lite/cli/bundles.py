@@ -1,0 +1,164 @@
+"""``meteor-lite bundle info|verify|list|install|remove``: inspect, install and remove resource bundles."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Dict, List
+
+from .errors import EXIT_ERROR, Parser, fail
+
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+
+__all__ = ["run", "build_parser", "bundle_info", "bundle_verify", "bundle_list", "bundle_install", "bundle_remove"]
+
+_LIST_HELP = """Bundles the scorer can find, in lookup order, with where each comes from.
+
+'*' marks the bundle '--lang X' uses for the language X it is named after (the
+first <X>.sqlite in this order): $METEOR_LITE_BUNDLE_PATH (env path), then the
+user bundle directory (user dir), then installed packs (pack DIST), then this
+checkout's resources/bundles (checkout)."""
+
+
+def build_parser() -> "argparse.ArgumentParser":
+    """The ``meteor-lite bundle`` argument parser and its sub-commands."""
+    p = Parser(prog="meteor-lite bundle", description="Inspect, install and remove resource bundles.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+    info = sub.add_parser("info", help="Language, versions, provenance, table counts and checksum of a bundle.")
+    info.add_argument("path", metavar="PATH", help="Bundle file.")
+    info.add_argument("--json", dest="as_json", action="store_true", help="Print JSON.")
+    verify = sub.add_parser("verify", help="Check a bundle's integrity, schema and content checksum.")
+    verify.add_argument("path", metavar="PATH", help="Bundle file.")
+    sub.add_parser(
+        "list", help="Bundles the scorer can find, where each comes from, and which one --lang uses.",
+        description=_LIST_HELP,
+    )
+    inst = sub.add_parser(
+        "install", help="Install a bundle file (plain, .xz, .zst) from a path or URL into the user bundle directory.",
+        description="Download or copy SOURCE (a path or an http(s) URL; plain, .xz, or .zst with the zstandard module) "
+        "into the user bundle directory ($XDG_DATA_HOME/meteor-lite/bundles, default ~/.local/share/meteor-lite/bundles): "
+        "the file's --sha256 and the bundle's content checksum are verified before it is moved into place; "
+        "on any error nothing is left behind.",
+    )
+    inst.add_argument("source", metavar="SOURCE", help="Bundle file path or URL.")
+    inst.add_argument("--sha256", metavar="HEX", help="Expected SHA-256 of the file as given (compressed, if it is).")
+    inst.add_argument("--name", help="Install as <NAME>.sqlite (default: from SOURCE, e.g. en.sqlite.xz -> en).")
+    remove = sub.add_parser("remove", help="Delete a bundle from the user bundle directory.")
+    remove.add_argument("name", metavar="NAME", help="Bundle name (en, or en.sqlite).")
+    return p
+
+
+def run(argv: List[str]) -> int:
+    """``meteor-lite bundle COMMAND ...``; return the exit code."""
+    a = build_parser().parse_args(argv)
+    if a.command == "info":
+        bundle_info(a.path, a.as_json)
+    elif a.command == "verify":
+        bundle_verify(a.path)
+    elif a.command == "list":
+        bundle_list()
+    elif a.command == "install":
+        bundle_install(a.source, a.sha256, a.name)
+    else:
+        bundle_remove(a.name)
+    return 0
+
+
+def bundle_info(path: str, as_json: bool = False) -> None:
+    """Language, versions, provenance, table counts and checksum of a bundle."""
+    from ..errors import BundleError
+    from ..resources.bundle import Bundle
+
+    try:
+        with Bundle.open(path) as b:
+            info = b.info()
+    except BundleError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        import json
+
+        print(json.dumps(info, indent=1, ensure_ascii=False))
+        return
+    print(f"{info['path']}")
+    for key in ("language", "name", "version", "schema_version", "created_by", "content_checksum"):
+        print(f"  {key + ':':17} {info[key]}")
+    if info["stemmer"]:
+        st: Dict[str, str] = info["stemmer"]  # type: ignore[assignment]
+        print(f"  {'stemmer:':17} {st.get('package')} {st.get('version')} ({st.get('language')})")
+    print("  counts:")
+    counts: Dict[str, int] = info["counts"]  # type: ignore[assignment]
+    for table, n in counts.items():
+        print(f"    {table:22} {n}")
+    print("  sources:")
+    sources: List[Dict[str, str]] = info["sources"]  # type: ignore[assignment]
+    for s in sources:
+        print(f"    {s['name']}: {s['description']} [{s['licence']}] sha256:{s['sha256'][:12]}")
+
+
+def bundle_verify(path: str) -> None:
+    """Check a bundle's integrity, schema and content checksum."""
+    from ..errors import BundleError
+    from ..resources.bundle import Bundle
+
+    try:
+        with Bundle.open(path) as b:
+            problems = b.verify()
+    except BundleError as exc:
+        raise fail(str(exc)) from None
+    if problems:
+        for p in problems:
+            print(f"{path}: {p}", file=sys.stderr)
+        raise SystemExit(EXIT_ERROR)
+    print(f"{path}: ok")
+
+
+def bundle_list() -> None:
+    """Bundles the scorer can find, in lookup order; ``*`` marks the one ``--lang <name>`` uses."""
+    from ..errors import BundleError
+    from ..resources.bundle import Bundle
+    from ..resources.locate import bundle_search_path, locate_bundles
+
+    names = set()
+    found = False
+    for loc in locate_bundles():
+        first = loc.name not in names
+        names.add(loc.name)
+        try:
+            with Bundle.open(loc.path) as b:
+                lang, desc = b.language, f"{b.name} {b.version} @{b.checksum[:8]}"
+        except BundleError as exc:
+            print(f"  ?    {loc.path}  (unreadable: {exc})  [{loc.describe()}]")
+            continue
+        found = True
+        mark = "*" if first and lang == loc.name else ""
+        print(f"{mark:1} {lang:4} {desc:28} {loc.path}  [{loc.describe()}]")
+    if not found:
+        print("no bundles found; searched: " + ", ".join(str(d) for d in bundle_search_path()) + ", installed packs")
+
+
+def bundle_install(source: str, sha256: "str | None" = None, name: "str | None" = None) -> None:
+    """Install a bundle file from a path or URL into the user bundle directory (verified, atomic)."""
+    from ..errors import BundleError
+    from ..resources.install import install_bundle
+
+    try:
+        done = install_bundle(source, sha256=sha256, name=name)
+    except BundleError as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted: nothing installed", 130) from None
+    verb = "replaced" if done.replaced else "installed"
+    print(f"{verb} {done.path} ({done.bundle_name} {done.version} @{done.checksum[:8]}, {done.size / 1e6:.1f} MB, checksum verified)")
+
+
+def bundle_remove(name: str) -> None:
+    """Delete a bundle from the user bundle directory (pack bundles: pip uninstall the pack)."""
+    from ..errors import BundleError
+    from ..resources.install import remove_bundle
+
+    try:
+        path = remove_bundle(name)
+    except BundleError as exc:
+        raise fail(str(exc)) from None
+    print(f"removed {path}")

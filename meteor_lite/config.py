@@ -1,0 +1,218 @@
+"""Scoring configurations: a language, a task preset and overrides resolved as Meteor 1.5 does.
+
+The language table and the presets are in :mod:`meteor_lite.languages`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Tuple
+
+from .errors import ConfigError
+from .jarcompat import java_double
+from .languages import (
+    ADEQUACY,
+    LANGUAGES,
+    MODULE_SHORT,
+    MODULES,
+    TASK_DESCRIPTIONS,
+    Params,
+    canonical_language,
+    default_modules,
+    default_task,
+    preset,
+)
+
+__all__ = ["MeteorConfig", "resolve_config", "ConfigError", "PARAM_DOMAINS", "check_domain"]
+
+#: Each parameter's domain in Meteor's formula (Lavie & Denkowski): name, low, high (None: unbounded).
+#: Meteor 1.5 accepts any number and then computes scores outside [0, 1] (or NaN); meteor-lite refuses.
+PARAM_DOMAINS: Tuple[Tuple[str, float, Optional[float]], ...] = (
+    ("alpha", 0.0, 1.0),
+    ("beta", 0.0, None),
+    ("gamma", 0.0, 1.0),
+    ("delta", 0.0, 1.0),
+)
+
+
+@dataclass(frozen=True)
+class MeteorConfig:
+    """A fully resolved scoring configuration (language + task preset + overrides)."""
+
+    lang: str
+    task: str
+    alpha: float
+    beta: float
+    gamma: float
+    delta: float
+    modules: Tuple[str, ...]
+    weights: Tuple[float, ...]
+    beam: int = 40
+    norm: bool = False
+    lower: bool = False
+    no_punct: bool = False
+    char_based: bool = False  # -ch: character-based precision and recall (never implied by -t util)
+    custom: bool = False
+    warnings: Tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def params(self) -> Params:
+        """(alpha, beta, gamma, delta)."""
+        return (self.alpha, self.beta, self.gamma, self.delta)
+
+    @property
+    def task_description(self) -> str:
+        """The task's name in Meteor's report header (``Ranking``, ``Custom``, ...)."""
+        return TASK_DESCRIPTIONS["custom" if self.custom else self.task]
+
+    @property
+    def normalization(self) -> str:
+        """Meteor's name for the normalisation mode."""
+        if self.norm:
+            return "norm_nopunct" if self.no_punct else "norm"
+        return "lc_only" if self.lower else "no_norm"
+
+    def eval_id(self) -> str:
+        """Meteor 1.5's ``Eval ID`` string for this configuration."""
+        return "-".join(
+            [
+                "meteor-1.5",
+                "ch" if self.char_based else "wo",
+                self.lang,
+                self.normalization,
+                "_".join(java_double(p) for p in self.params),
+                "_".join(MODULE_SHORT[m] for m in self.modules),
+                "_".join(java_double(w) for w in self.weights),
+            ]
+        )
+
+
+def resolve_config(
+    lang: str = "en",
+    *,
+    task: Optional[str] = None,
+    params: Optional[Sequence[float]] = None,
+    modules: Optional[Sequence[str]] = None,
+    weights: Optional[Sequence[float]] = None,
+    beam: int = 40,
+    norm: bool = False,
+    lower: bool = False,
+    no_punct: bool = False,
+    char_based: bool = False,
+) -> MeteorConfig:
+    """Resolve language, task and overrides into a :class:`MeteorConfig`, as Meteor 1.5 does.
+
+    Order: the language's default task; the task's parameters, modules and
+    weights; then explicit ``params``, ``weights`` and ``modules`` (weights are
+    cut or padded with 0.0 to the module count, with a warning when padded).
+    ``char_based`` is the jar's ``-ch`` (character-based precision and recall).
+    The jar's usage text says ``-t util`` implies ``-ch``, but the jar does not
+    apply it unless ``-ch`` is given, and neither does this function.
+    """
+    code = canonical_language(lang)
+    task_name = (task or default_task(code)).lower()
+    if task_name == "default":
+        task_name = default_task(code)
+    base_params, base_weights = preset(code, task_name)
+    mods = default_modules(code, task_name)
+    warnings: List[str] = []
+    p: Params = base_params
+    if params is not None:
+        p, base_weights = _custom_params(code, task_name, task is not None, params, base_weights, warnings)
+    w: Tuple[float, ...] = tuple(base_weights[i] if i < len(base_weights) else 0.0 for i in range(len(mods)))
+    if weights is not None:
+        w = tuple(float(x) for x in weights)
+    if modules is not None:
+        mods = _module_list(modules)
+    w = _fit_weights(w, mods, weights_given=weights is not None, modules_given=modules is not None, warnings=warnings)
+    if beam < 1:
+        raise ConfigError(f"beam size must be at least 1, got {beam}")
+    check_domain(p, w, mods)
+    alpha, beta, gamma, delta = p
+    return MeteorConfig(
+        lang=code,
+        task=task_name,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+        delta=delta,
+        modules=tuple(mods),
+        weights=w,
+        beam=int(beam),
+        norm=norm,
+        lower=lower or norm,
+        no_punct=no_punct,
+        char_based=char_based,
+        custom=params is not None or weights is not None or modules is not None,
+        warnings=tuple(warnings),
+    )
+
+
+def check_domain(params: Sequence[float], weights: Sequence[float], modules: Sequence[str]) -> None:
+    """Refuse parameters outside the formula's domain with a :class:`ConfigError` naming the parameter.
+
+    alpha, gamma and delta in [0, 1], beta >= 0, module weights >= 0, every value finite.
+    """
+    for (name, low, high), value in zip(PARAM_DOMAINS, params):
+        domain = f"in [{low:g}, {high:g}]" if high is not None else f"a finite number >= {low:g}"
+        if not math.isfinite(value) or value < low or (high is not None and value > high):
+            raise ConfigError(f"parameter {name} must be {domain}, got {value!r}")
+    for module, value in zip(modules, weights):
+        if not math.isfinite(value) or value < 0:
+            raise ConfigError(f"weight of module {module!r} must be a finite number >= 0, got {value!r}")
+
+
+def _custom_params(
+    code: str,
+    task_name: str,
+    task_given: bool,
+    params: Sequence[float],
+    base_weights: Tuple[float, ...],
+    warnings: List[str],
+) -> Tuple[Params, Tuple[float, ...]]:
+    """Custom (alpha, beta, gamma, delta) and the weights Meteor 1.5 gives them."""
+    if len(params) != 4:
+        raise ConfigError(f"parameters need 4 values (alpha beta gamma delta), got {len(params)}")
+    a, b, g, d = (float(x) for x in params)
+    # Meteor 1.5 turns custom parameters into a "custom" task, which takes the
+    # Adequacy weights of the language (any task asked for is ignored).
+    if task_given and task_name != "adq":
+        warnings.append(f"custom parameters replace task {task_name!r} (as in Meteor 1.5)")
+    if code in ADEQUACY:
+        base_weights = ADEQUACY[code][1]
+    elif code in LANGUAGES:
+        warnings.append(
+            f"Meteor 1.5 would weight every module 0 with custom parameters for {code!r}; "
+            "meteor-lite keeps the task's weights"
+        )
+    return (a, b, g, d), base_weights
+
+
+def _module_list(modules: Sequence[str]) -> Tuple[str, ...]:
+    """Validated, lower-cased module names."""
+    mods_list = []
+    for m in modules:
+        name = m.strip().lower()
+        if name not in MODULES:
+            raise ConfigError(f"unknown module {m!r} (choose from {', '.join(MODULES)})")
+        if name in mods_list:
+            raise ConfigError(f"module {name!r} given twice (each module can be used once)")
+        mods_list.append(name)
+    if not mods_list:
+        raise ConfigError("at least one module is needed")
+    return tuple(mods_list)
+
+
+def _fit_weights(
+    w: Tuple[float, ...], mods: Tuple[str, ...], *, weights_given: bool, modules_given: bool, warnings: List[str]
+) -> Tuple[float, ...]:
+    """Pad (with a warning) or cut the weights to one per module."""
+    if len(w) < len(mods):
+        warnings.append("more modules than weights: modules with no weight are not counted")
+        return w + (0.0,) * (len(mods) - len(w))
+    if len(w) > len(mods):
+        if weights_given and not modules_given:
+            raise ConfigError(f"{len(w)} weights given for {len(mods)} modules ({' '.join(mods)})")
+        return w[: len(mods)]
+    return w

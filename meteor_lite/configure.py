@@ -1,0 +1,232 @@
+"""Fitting a resolved configuration to the bundle and resources at hand (the scorer's set-up).
+
+Each function appends the user-facing conditions it finds to a ``notes`` list
+(the scorer turns them into warnings) and raises :class:`ConfigError` or
+:class:`BundleError` (:class:`MissingResourcesError` when the resources the
+modules need are on no bundle) for conditions that stop scoring.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional, Union
+
+from .config import MeteorConfig
+from .errors import ConfigError, MissingResourcesError
+from .languages import LANGUAGES, SCRIPT_LANGUAGES, language_alias, long_name
+from .resources.bundle import Bundle
+from .resources.locate import checkout_root, find_bundle
+from .resources.lookups import Resources
+from .resources.stemming import snowball_algorithm_for, snowball_classes
+
+__all__ = [
+    "BundleArg",
+    "open_bundle",
+    "check_language",
+    "stemmer_name",
+    "stemmer_version_note",
+    "fit_modules",
+    "missing_resources_message",
+]
+
+#: What the scorer accepts as a bundle: an open one, a path, a name on the search path, or None.
+BundleArg = Union[str, "os.PathLike[str]", Bundle, None]
+
+
+def open_bundle(bundle: BundleArg, lang: str, norm: bool, notes: List[str]) -> Optional[Bundle]:
+    """The bundle to score with: ``bundle`` itself, the file or search-path name it gives, or the language's.
+
+    No bundle for the language is not an error here: :func:`fit_modules` refuses it
+    unless the modules were chosen explicitly (then a note says what is missing).
+    """
+    if isinstance(bundle, Bundle):
+        return bundle
+    if bundle is not None:
+        named = find_bundle(str(bundle)) if not Path(bundle).exists() and os.sep not in str(bundle) else None
+        return _verified(Bundle.open(named if named is not None else bundle))
+    path = find_bundle(lang)
+    found = _verified(Bundle.open(path)) if path is not None else None
+    if found is None:
+        notes.append(
+            f"no bundle found for language {lang!r}: scoring without function words"
+            + (" and non-breaking prefixes" if norm else "")
+            + " (res:none; not Meteor 1.5's numbers)"
+        )
+    return found
+
+
+def _verified(bundle: Bundle) -> Bundle:
+    """``bundle``, once its file is known to be what was built (:mod:`meteor_lite.resources.integrity`).
+
+    The full check runs the first time a bundle file is used and is remembered by the file's
+    identity; a damaged or changed bundle is a :class:`~meteor_lite.errors.BundleError`.
+    ``METEOR_LITE_VERIFY_BUNDLES=0`` skips it.  A bundle without a recorded checksum is not checked.
+    """
+    if not bundle.checksum or os.environ.get("METEOR_LITE_VERIFY_BUNDLES", "1") == "0":
+        return bundle
+    from .resources.integrity import ensure_verified
+
+    try:
+        ensure_verified(bundle.path, bundle.checksum, bundle.verify)
+    except BaseException:
+        bundle.close()
+        raise
+    return bundle
+
+
+def check_language(
+    requested: str, lang: str, bundle: Optional[Bundle], notes: List[str], allow_other_language: bool = False
+) -> None:
+    """Refuse a language neither Meteor 1.5 nor the bundle knows, and a bundle of another language.
+
+    A bundle of another language is a :class:`ConfigError` (its function words, stems and
+    synonyms would silently score the text as that language) unless ``allow_other_language``;
+    then it is a note.
+    """
+    if lang not in LANGUAGES and lang not in SCRIPT_LANGUAGES and (bundle is None or bundle.language != lang):
+        raise ConfigError(
+            f"unknown language {requested!r}: not a Meteor 1.5 language, and no bundle for it was found "
+            "(build one with meteor-build, or see `meteor-lite bundle list`)"
+        )
+    if bundle is not None and bundle.language and language_alias(bundle.language) != lang:
+        if not allow_other_language:
+            raise ConfigError(
+                f"bundle {bundle.path} is for language {bundle.language!r}, not {lang!r}: score with "
+                f"--lang {bundle.language}, use the {lang!r} bundle, or allow it with --allow-other-language "
+                "(allow_other_language=True)"
+            )
+        notes.append(f"bundle {bundle.path} is for language {bundle.language!r}, not {lang!r}")
+
+
+def stemmer_name(bundle: Optional[Bundle], lang: str) -> Optional[str]:
+    """The stemmer recorded with the bundle's stem map, else the language's own."""
+    recorded = (bundle.stemmer or {}).get("language") if bundle is not None else None
+    return recorded if recorded in snowball_classes() else snowball_algorithm_for(lang)
+
+
+def stemmer_version_note(bundle: Optional[Bundle]) -> Optional[str]:
+    """A note when the bundle's stem map was built with another version of the stemmer than the installed one."""
+    if bundle is None or bundle.stemmer is None:
+        return None
+    rec = bundle.stemmer
+    installed = installed_version(rec.get("package", "snowballstemmer"))
+    if installed is None:  # pragma: no cover - metadata missing
+        return None
+    if rec.get("version") and installed != rec["version"]:
+        return (
+            f"bundle stem map was built with {rec.get('package')} {rec['version']}, "
+            f"{installed} is installed: words outside the map may stem differently"
+        )
+    return None
+
+
+def installed_version(package: str) -> Optional[str]:
+    """The installed version of ``package``, or None.
+
+    Read from the ``<package>-<version>.dist-info`` directory beside the imported
+    module when there is one (cheap), else through :mod:`importlib.metadata`
+    (which costs tens of milliseconds to import: too much for every start).
+    """
+    module = sys.modules.get(package)
+    where = getattr(module, "__file__", None) if module is not None else None
+    if where:
+        prefix = package.replace("-", "_") + "-"
+        for d in Path(where).resolve().parent.parent.glob(prefix + "*.dist-info"):
+            return d.name[len(prefix) : -len(".dist-info")]
+    try:
+        from importlib.metadata import version
+
+        return version(package)
+    except Exception:  # pragma: no cover - metadata missing
+        return None
+
+
+#: What each module needs from a bundle (stemming also works without one, through snowballstemmer).
+_NEEDS = {"synonym": "WordNet synonyms", "paraphrase": "a paraphrase table", "stem": "a stemmer or stem map"}
+
+
+def fit_modules(
+    cfg: MeteorConfig, resources: Resources, bundle: Optional[Bundle], explicit: bool, notes: List[str]
+) -> MeteorConfig:
+    """Check that the bundle has what the modules need; never score with fewer modules than asked for.
+
+    Missing resources raise :class:`MissingResourcesError`: for the language's default
+    modules (or with no bundle at all) the message says how to get the resources; for
+    modules chosen explicitly it names the module and the bundle.  With explicitly chosen
+    modules and no bundle, scoring goes on without function words (``res:none``).
+    """
+    available = {
+        "exact": True,
+        "stem": resources.can_stem,
+        "synonym": resources.has_synonyms,
+        "paraphrase": resources.has_paraphrases,
+    }
+    missing = [m for m in cfg.modules if not available[m]]
+    if explicit:
+        if missing:
+            where = f"bundle {bundle.path}" if bundle is not None else "no bundle (none was found)"
+            raise MissingResourcesError(f"module(s) {', '.join(missing)} need resources that {where} lacks")
+        return cfg
+    if bundle is None or missing:
+        raise MissingResourcesError(missing_resources_message(cfg, bundle, missing))
+    return cfg
+
+
+def missing_resources_message(cfg: MeteorConfig, bundle: Optional[Bundle], missing: List[str]) -> str:
+    """One line: what the language's default modules lack, how to get it, how to score with fewer modules."""
+    name = SCRIPT_LANGUAGES[cfg.lang][0] if cfg.lang in SCRIPT_LANGUAGES else long_name(cfg.lang)
+    name = name[:1].upper() + name[1:]
+    mods = " ".join(cfg.modules)
+    needs = ", ".join(_NEEDS[m] for m in missing)
+    reduced = "exact stem" if "stem" in cfg.modules and "stem" not in missing else "exact"
+    ask = f"or choose the modules explicitly for a reduced score (--modules '{reduced}' / modules=[...])"
+    if bundle is not None:
+        what = f"the default modules of {name} ({mods}) need {needs}, which bundle {bundle.path} lacks"
+        if cfg.lang != "en" and "paraphrase" in missing:
+            return f"{what} (the official release meteor-lite imports has an English paraphrase table only): build one " \
+                   f"(meteor-build paraphrases) {ask}"
+        return f"{what}: {_how_to_get(cfg.lang)}; {ask}"
+    what = f"no resource bundle found for {name} ({cfg.lang!r}; Meteor 1.5's defaults need function words"
+    what += f", {needs})" if needs else ")"
+    if cfg.lang != "en" and "paraphrase" in missing:
+        ask = f"its bundle has no paraphrase table (the official release meteor-lite imports has an English one only), " \
+              f"so score with --modules '{reduced}' / modules=[...]"
+    return f"{what}: {_how_to_get(cfg.lang)}; {ask}"
+
+
+def _how_to_get(lang: str) -> str:
+    """How to install or build the bundle of a Meteor 1.5 language (``make bundles`` only in a checkout)."""
+    if lang in SCRIPT_LANGUAGES:
+        return _how_to_build(lang)
+    if lang == "ar-bw-red":
+        return (
+            "Meteor 1.5's Arabic resources are not in the release meteor-lite imports: build a bundle with meteor-build "
+            "(pip install 'meteor-lite[build]'; see 'Building resources for a new language' in the README)"
+        )
+    pack = f"meteor_lite_pack_{lang}"
+    java = "; needs Java for Meteor's own stems" if lang != "en" else ""
+    text = (
+        f"install its pack (pip install {pack}-1.5.0-py3-none-any.whl, or meteor-lite bundle install FILE|URL) "
+        f"or build it (pip install 'meteor-lite[build]'{java}; meteor-build import-official --lang {lang} writes it "
+        f"where the scorer looks; meteor-build pack {lang} --out DIR makes a pack of it)"
+    )
+    root = checkout_root()
+    if root is not None and (root / "Makefile").is_file():
+        text += " (in this checkout: make bundles)"
+    return text
+
+
+def _how_to_build(lang: str) -> str:
+    """How to get the bundle of a language beyond Meteor 1.5 (its recipe, when the checkout ships one)."""
+    root = checkout_root()
+    if root is not None and (root / "resources" / "recipes" / f"{lang}.toml").is_file():
+        return (
+            f"build it from its recipe (pip install 'meteor-lite[build]'; meteor-build recipe "
+            f"resources/recipes/{lang}.toml; in this checkout: make resources), or install its pack"
+        )
+    return (
+        f"build one (pip install 'meteor-lite[build]'; meteor-build new-recipe --lang {lang} ..., then "
+        "meteor-build recipe; see docs/languages.md), or install its pack"
+    )

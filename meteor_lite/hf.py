@@ -1,0 +1,108 @@
+"""Hugging Face ``evaluate``-style METEOR with the official Meteor 1.5 number.
+
+::
+
+    from meteor_lite import hf
+
+    hf.compute(predictions=["It is a guide to action which ensures that the military always obeys the commands of the party"],
+               references=["It is a guide to action that ensures that the military will forever heed Party commands"])
+    # {'meteor': 0.44736091739438233, 'scores': [0.44736091739438233], 'signature': 'meteor-lite|lang:en|norm|...'}
+
+``references`` is one entry per prediction: a string, or a list of strings
+(several references, the best one counts).  ``meteor`` is Meteor 1.5's corpus
+score (from the summed statistics of all predictions, what the jar prints as
+``Final score`` and pycocoevalcap returns), not the mean of the sentence
+scores; ``scores`` holds the sentence scores.  The default options are the jar's
+``-l en -norm``, as in pycocoevalcap; ``evaluate``'s own ``meteor`` is NLTK's
+re-implementation, whose numbers differ (0.7398 on the example above, huggingface/evaluate#115).
+
+:class:`Meteor` is the metric object (``add``, ``add_batch``, ``compute``), as
+``evaluate.load("meteor")`` returns one; :func:`compute` uses one per set of options.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from .inputs import hypothesis_list, segment_references
+from .meteor import Meteor as _Meteor
+
+__all__ = ["Meteor", "compute", "load"]
+
+Reference = Union[str, Sequence[str]]
+
+
+class Meteor:
+    """A METEOR metric object with ``evaluate``'s interface; options are :class:`meteor_lite.Meteor`'s.
+
+    The default is ``lang="en", norm=True`` (the jar's ``-l en -norm``).
+    """
+
+    def __init__(self, lang: str = "en", *, norm: bool = True, **options: Any) -> None:
+        self.scorer = _Meteor(lang, norm=norm, **options)
+        self._predictions: List[str] = []
+        self._references: List[Reference] = []
+
+    def add(self, *, prediction: str, reference: Reference) -> None:
+        """Queue one prediction and its reference(s) for the next :meth:`compute`."""
+        self.add_batch(predictions=[prediction], references=[reference])
+
+    def add_batch(self, *, predictions: Sequence[str], references: Sequence[Reference]) -> None:
+        """Queue predictions and their references for the next :meth:`compute`."""
+        self._predictions.extend(hypothesis_list(predictions, "predictions"))
+        self._references.extend(_listed(references))
+
+    def compute(
+        self,
+        *,
+        predictions: Optional[Sequence[str]] = None,
+        references: Optional[Sequence[Reference]] = None,
+        jobs: int = 1,
+    ) -> Dict[str, Any]:
+        """``{"meteor": corpus score, "scores": sentence scores, "signature": ...}`` of everything added."""
+        if predictions is not None or references is not None:
+            if predictions is None or references is None:
+                raise TypeError("compute() takes both predictions and references, or neither (after add/add_batch)")
+            self.add_batch(predictions=predictions, references=references)
+        preds, refs = self._predictions, self._references
+        self._predictions, self._references = [], []
+        if len(preds) != len(refs):
+            raise ValueError(f"{len(preds)} predictions but {len(refs)} references: give one entry per prediction")
+        per_seg = [segment_references(r, f"references[{i}]") for i, r in enumerate(refs)]
+        corpus = self.scorer.score_corpus(preds, per_seg, layout="segments", jobs=jobs)
+        return {
+            "meteor": corpus.score,
+            "scores": [s.score for s in corpus.segments],
+            "signature": corpus.signature,
+        }
+
+
+def _listed(references: Sequence[Reference]) -> List[Reference]:
+    if isinstance(references, str):
+        raise TypeError("references must be a list with one entry (a string or a list of strings) per prediction, not a string")
+    return list(references)
+
+
+_CACHE: Dict[Tuple[Any, ...], Meteor] = {}
+
+
+def load(lang: str = "en", *, norm: bool = True, **options: Any) -> Meteor:
+    """A :class:`Meteor` metric object (like ``evaluate.load("meteor")``); one per set of options is kept."""
+    key = (lang, norm, *sorted((k, _hashable(v)) for k, v in options.items()))
+    if key not in _CACHE:
+        _CACHE[key] = Meteor(lang, norm=norm, **options)
+    return _CACHE[key]
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(v) for v in value)
+    return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+
+
+def compute(
+    *, predictions: Sequence[str], references: Sequence[Reference], lang: str = "en", norm: bool = True, **options: Any
+) -> Dict[str, Any]:
+    """Score ``predictions`` against ``references`` (one entry per prediction); see the module docstring."""
+    jobs = options.pop("jobs", 1)
+    return load(lang, norm=norm, **options).compute(predictions=predictions, references=references, jobs=jobs)

@@ -1,0 +1,104 @@
+"""``meteor-jar``: Meteor 1.5's command line and ``-stdio`` protocol, in pure Python.
+
+A wrapper that runs ``java -Xmx2G -jar meteor-1.5.jar <args>`` switches by running
+``meteor-jar <args>`` instead: same arguments, same output on stdout/stderr, same files
+(``-sgml`` ``.scr`` files, ``-writeAlignments``), same exit codes.  Deliberate differences:
+errors are one line on stderr (``meteor-jar: ...``) instead of a Java stack trace, and
+options meteor-lite cannot honour fail with one line and exit 1.  See the README section
+"Drop-in for the jar".
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from typing import IO, List, Optional, Sequence
+
+from ..errors import MeteorLiteError
+from .options import USAGE, JarOptions, MissingValueError, UnknownOptionError, UsageError, parse_args
+from .setup import JarCliError, build_scorer, jar_config, jar_header
+
+__all__ = ["main", "run"]
+
+PROG = "meteor-jar"
+
+
+def _text_stream(stream: IO[str]) -> IO[str]:
+    """``stream`` writing UTF-8 with ``\\n`` line ends, whatever the locale."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        return stream
+    return io.TextIOWrapper(buffer, encoding="utf-8", newline="\n", write_through=True)
+
+
+def run(opts: JarOptions, out: IO[str], err: IO[str]) -> int:
+    """Run the parsed command line; the exit code (errors raise).
+
+    As the jar does, the header is printed once the configuration is known, before
+    resources are read (so resource errors come after it).
+    """
+    if not (opts.stdio or (not opts.sgml and (opts.quiet or opts.ss_out))):
+        out.write(jar_header(jar_config(opts), sgml=opts.sgml))
+        out.flush()
+    scorer = build_scorer(opts)
+    if opts.stdio:
+        from .stdio import StdioServer
+
+        fatal = StdioServer(scorer).serve(sys.stdin.buffer, sys.stdout.buffer)
+        if fatal is not None:
+            err.write(f"{PROG}: fatal: {fatal}\n")
+            return 1
+        return 0
+    if opts.sgml:
+        from .sgml import run_sgml
+
+        return run_sgml(opts, scorer, out)
+    from .plain import run_plain
+
+    return run_plain(opts, scorer, out, err)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Console script ``meteor-jar``: exit 2 with the usage text, 1 on an error, else 0."""
+    args: List[str] = list(sys.argv[1:] if argv is None else argv)
+    out, err = _text_stream(sys.stdout), _text_stream(sys.stderr)
+    try:
+        try:
+            opts = parse_args(args)
+        except UsageError:
+            err.write(USAGE)
+            return 2
+        except UnknownOptionError as exc:
+            err.write(f"{exc}\n")
+            return 1
+        except MissingValueError as exc:
+            err.write(f"{PROG}: {exc}\n")
+            return 1
+        return run(opts, out, err)
+    except (JarCliError, MeteorLiteError) as exc:
+        out.flush()
+        err.write(f"{PROG}: error: {exc}\n")
+        return 1
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        for stream, original in ((out, sys.stdout), (err, sys.stderr)):
+            stream.flush()
+            if stream is not original and isinstance(stream, io.TextIOWrapper):
+                stream.detach()  # leave the process's own stream open
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+
+def console() -> None:
+    """The ``meteor-jar`` console script: :func:`main` under the CLIs' guard, so that output errors
+    (``> /dev/full``, a closed stdout), a damaged bundle or an unexpected error are one line on
+    stderr, never a traceback (``METEOR_LITE_DEBUG=1`` shows it)."""
+    from ..cli.errors import run_guarded
+
+    sys.exit(run_guarded(main, sys.argv[1:], PROG))
+

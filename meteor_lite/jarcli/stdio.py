@@ -1,0 +1,166 @@
+"""``-stdio``: Meteor 1.5's line protocol on standard input/output (what pycocoevalcap and MT tuners speak).
+
+One request per line (``\\n``, ``\\r\\n`` or a lone ``\\r`` ends a line); fields are separated by
+``|||`` (trailing empty fields dropped, as Java's ``String.split`` does); the command is chosen by the
+prefix of field 0 (``SCORE``/``score``, ``EVAL``/``eval``, ``SING``/``sing``):
+
+* ``SCORE ||| ref_1 ||| ... ||| ref_n ||| hyp`` -> the 23 sufficient statistics of the best reference;
+* ``EVAL ||| stats_1 ||| ... ||| stats_n`` -> the score of each set, then of their sum (n+1 lines);
+* ``SING ||| stats`` -> the score of that set.
+
+Malformed requests get one of three ``Error: ...`` answer lines and the server goes on.  A stats
+field that is not 23 numbers is fatal, as in the jar, but ends the process with a one-line message on
+stderr (exit 1) instead of a Java stack trace.  Every answer is flushed; end of input exits 0.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import BinaryIO, Callable, Iterator, List, Optional
+
+from ..jarcompat import java_double
+from ..meteor import Meteor
+from ..scoring import config_metrics
+from ..stats import SS_STAGES, Stats
+
+__all__ = ["FatalRequest", "StdioServer", "iter_lines", "scan_doubles", "split_fields"]
+
+ERR_COMMAND = "Error: specify SCORE or EVAL or SING"
+ERR_SCORE = "Error: specify hypothesis and at least one reference"
+ERR_STATS = "Error: specify Meteor stats"
+
+#: Numbers in one stats field.
+N_STATS = 4 + 4 * SS_STAGES + 3
+
+# java.util.Scanner.nextDouble() in an English locale: decimal (with optional "," grouping of three
+# digits), hexadecimal floating point, NaN and Infinity, each with an optional sign.
+_DEC = r"(?:(?:\d+|[1-9]\d{0,2}(?:,\d{3})+)(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_HEX = r"0[xX][0-9a-fA-F]*\.?[0-9a-fA-F]+(?:[pP][+-]?\d+)?"
+_SCAN_DOUBLE = re.compile(rf"([+-]?)(?:({_DEC})|({_HEX})|(NaN)|(Infinity))", re.ASCII)
+
+
+class FatalRequest(Exception):
+    """A request the jar dies on (stats that are not 23 numbers)."""
+
+
+def _scan_double(token: str) -> float:
+    m = _SCAN_DOUBLE.fullmatch(token)
+    if m is None:
+        raise FatalRequest(f"not a number in Meteor stats: {token!r}")
+    sign = -1.0 if m.group(1) == "-" else 1.0
+    if m.group(2) is not None:
+        return sign * float(m.group(2).replace(",", ""))
+    if m.group(3) is not None:
+        hex_text = m.group(3)
+        if "p" not in hex_text.lower():
+            hex_text += "p0"
+        return sign * float.fromhex(hex_text)
+    if m.group(4) is not None:
+        return float("nan")
+    return sign * float("inf")
+
+
+def scan_doubles(field: str, count: int = N_STATS) -> List[float]:
+    """The first ``count`` numbers of ``field`` as ``Scanner.nextDouble`` reads them (extra ones ignored)."""
+    tokens = field.split()
+    values = [_scan_double(t) for t in tokens[:count]]
+    if len(values) < count:
+        raise FatalRequest(f"Meteor stats need {count} numbers, got {len(values)}: {field.strip()!r}")
+    return values
+
+
+def split_fields(line: str) -> List[str]:
+    """``line.split("|||")`` with Java's semantics: trailing empty strings removed (not for an empty line)."""
+    parts = line.split("|||")
+    if len(parts) == 1:
+        return parts
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def iter_lines(stream: BinaryIO) -> Iterator[str]:
+    """Lines of a byte stream as Java's ``readLine`` gives them, as soon as each is complete."""
+    pending_cr = False
+    while True:
+        chunk = stream.readline()
+        if not chunk:
+            return
+        text = chunk.decode("utf-8", errors="replace")
+        if pending_cr and text.startswith("\n"):
+            text = text[1:]
+            if not text:
+                pending_cr = False
+                continue
+        pending_cr = False
+        if text.endswith("\n"):
+            text = text[:-1]
+            if text.endswith("\r"):
+                text = text[:-1]
+        elif text.endswith("\r"):
+            text = text[:-1]
+            pending_cr = True
+        yield from text.split("\r")
+
+
+def _stats(values: List[float]) -> Stats:
+    s = Stats(values[0], values[1], values[2], values[3])
+    for i in range(SS_STAGES):
+        b = 4 + 4 * i
+        s.test_content.append(values[b])
+        s.ref_content.append(values[b + 1])
+        s.test_function.append(values[b + 2])
+        s.ref_function.append(values[b + 3])
+    s.chunks, s.test_word_matches, s.ref_word_matches = values[-3], values[-2], values[-1]
+    return s
+
+
+class StdioServer:
+    """Answers protocol requests with a configured scorer."""
+
+    def __init__(self, scorer: Meteor):
+        self.scorer = scorer
+
+    def _score_stats(self, st: Stats) -> str:
+        return java_double(config_metrics(self.scorer.config, st).score)
+
+    def answer(self, line: str, emit: Callable[[str], None]) -> None:
+        """Answer one request through ``emit`` (one call per answer line); raises :class:`FatalRequest`."""
+        parts = split_fields(line)
+        cmd = parts[0] if parts else ""
+        if cmd.startswith(("SCORE", "score")):
+            if len(parts) < 3:
+                emit(ERR_SCORE)
+                return
+            emit(self.scorer.score_segment(parts[-1], parts[1:-1]).stats.to_ss_line())
+        elif cmd.startswith(("EVAL", "eval")):
+            if len(parts) < 2:
+                emit(ERR_STATS)
+                return
+            total = Stats()
+            for field in parts[1:]:
+                st = _stats(scan_doubles(field))
+                emit(self._score_stats(st))
+                total.add(st)
+            emit(self._score_stats(total))
+        elif cmd.startswith(("SING", "sing")):
+            if len(parts) != 2:
+                emit(ERR_STATS)
+                return
+            emit(self._score_stats(_stats(scan_doubles(parts[1]))))
+        else:
+            emit(ERR_COMMAND)
+
+    def serve(self, inp: BinaryIO, out: BinaryIO) -> Optional[str]:
+        """Answer every line of ``inp`` on ``out`` (flushed per answer); the fatal message, if any."""
+
+        def emit(text: str) -> None:
+            out.write(text.encode("utf-8") + b"\n")
+            out.flush()
+
+        for line in iter_lines(inp):
+            try:
+                self.answer(line, emit)
+            except FatalRequest as exc:
+                return str(exc)
+        return None

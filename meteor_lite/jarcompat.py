@@ -1,0 +1,143 @@
+"""Emulation of the official jar's arithmetic, number formatting, hashing and string ordering.
+
+Meteor 1.5 runs on the JVM; to give the same numbers and the same output
+bytes, meteor-lite reproduces the few Java behaviours that differ from
+Python's: ``Double.toString``, Meteor's ``DecimalFormat``, IEEE division by
+zero, ``Math.pow`` on NaN, ``String.hashCode``, ``String.length`` and
+``String.compareTo`` (UTF-16 code units).  Standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Tuple
+
+__all__ = [
+    "java_double",
+    "java_min_format",
+    "java_string_hash",
+    "java_length",
+    "utf16_sort_key",
+    "jdiv",
+    "jpow",
+]
+
+
+# -- number formatting ----------------------------------------------------------------
+
+
+def java_double(x: float) -> str:
+    """Format ``x`` as Java's ``Double.toString`` does (``1.0``, ``0.3204832379614146``, ``1.0E-4``, ``NaN``).
+
+    Uses the shortest repr digits, which is what Java prints for all values
+    METEOR produces in practice.
+    """
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0.0:
+        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+    sign = "-" if x < 0 else ""
+    ax = abs(x)
+    digits, exp = _shortest_digits(ax)  # ax = 0.d1d2d3... * 10**exp
+    if 1e-3 <= ax < 1e7:
+        if exp <= 0:
+            s = "0." + "0" * (-exp) + digits
+        elif exp >= len(digits):
+            s = digits + "0" * (exp - len(digits)) + ".0"
+        else:
+            s = digits[:exp] + "." + digits[exp:]
+        return sign + s
+    mant = digits[0] + "." + (digits[1:] or "0")
+    return f"{sign}{mant}E{exp - 1}"
+
+
+def _shortest_digits(ax: float) -> Tuple[str, int]:
+    """Shortest round-trip digits of ``ax`` > 0 and exponent e with ax = 0.DIGITS * 10**e."""
+    mant, _, e = repr(ax).partition("e")
+    intpart, _, frac = mant.partition(".")
+    digits = intpart + frac
+    lead = len(digits) - len(digits.lstrip("0"))
+    exp = len(intpart) + (int(e) if e else 0) - lead
+    return digits.strip("0") or "0", exp
+
+
+def java_min_format(x: float) -> str:
+    """Meteor's ``#.##########`` DecimalFormat (counts in the statistics table)."""
+    r = round(x, 10)
+    if r == int(r):
+        return str(int(r))
+    return f"{r:.10f}".rstrip("0").rstrip(".")
+
+
+# -- arithmetic -----------------------------------------------------------------------
+
+
+def jdiv(a: float, b: float) -> float:
+    """Java double division: x/0 is +-Infinity, 0/0 and NaN/0 are NaN."""
+    if b == 0.0:
+        if a == 0.0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return a / b
+
+
+def jpow(a: float, b: float) -> float:
+    """Java Math.pow for the non-negative bases METEOR uses."""
+    if math.isnan(a):
+        return 1.0 if b == 0.0 else math.nan
+    try:
+        return math.pow(a, b)
+    except (OverflowError, ValueError):
+        return math.inf
+
+
+# -- strings --------------------------------------------------------------------------
+
+_HASHES: Dict[str, int] = {}
+
+
+def java_string_hash(word: str) -> int:
+    """Java's ``String.hashCode()`` (over UTF-16 code units, as a signed 32-bit int).
+
+    Meteor 1.5 compares words (and stems) by these hash codes, so two different
+    words with the same hash match exactly; reproducing that keeps scores equal.
+    Results are cached (the cache is emptied when it grows past two million words).
+    """
+    h = _HASHES.get(word)
+    if h is None:
+        data = word.encode("utf-16-be")
+        acc = 0
+        for k in range(0, len(data), 2):
+            acc = (acc * 31 + (data[k] << 8 | data[k + 1])) & 0xFFFFFFFF
+        h = acc - (1 << 32) if acc & 0x80000000 else acc
+        if len(_HASHES) > 2_000_000:
+            _HASHES.clear()
+        _HASHES[word] = h
+    return h
+
+
+def java_length(word: str) -> int:
+    """Java's ``String.length()``: the number of UTF-16 code units."""
+    return len(word.encode("utf-16-le")) // 2
+
+
+def utf16_sort_key(s: str) -> str:
+    """A key whose code-point order is Java's ``String.compareTo`` (UTF-16 code-unit) order.
+
+    Characters above U+FFFF are replaced by their surrogate pair (two code points
+    in U+D800..U+DFFF), so they sort before U+E000..U+FFFF as in Java.
+    """
+    if s.isascii() or max(s) < "\U00010000":
+        return s
+    out: List[str] = []
+    for ch in s:
+        c = ord(ch)
+        if c >= 0x10000:
+            c -= 0x10000
+            out.append(chr(0xD800 + (c >> 10)))
+            out.append(chr(0xDC00 + (c & 0x3FF)))
+        else:
+            out.append(ch)
+    return "".join(out)

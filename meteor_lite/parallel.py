@@ -1,0 +1,56 @@
+"""Scoring shards of a corpus in forked worker processes (results identical to one process)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, Optional, Tuple, TypeVar
+
+__all__ = ["MIN_SHARD", "can_fork", "map_shards"]
+
+T = TypeVar("T")
+
+#: Fewest segments per shard (smaller corpora are scored in one process).
+MIN_SHARD = 64
+
+# What the forked workers run: (score_range(start, end), reopen()); set only during map_shards.
+_WORK: Optional[Tuple[Callable[[int, int], List[Any]], Callable[[], None]]] = None
+
+
+def can_fork() -> bool:
+    """True when this platform can start worker processes by forking."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def map_shards(
+    score_range: Callable[[int, int], List[T]], reopen: Callable[[], None], n: int, jobs: int
+) -> List[T]:
+    """Run ``score_range(start, end)`` over shards of ``range(n)`` in ``jobs`` forked processes.
+
+    Each worker first calls ``reopen()`` (e.g. to get its own database
+    connection).  The results are concatenated in shard order.
+    """
+    import multiprocessing
+
+    global _WORK
+    shards = max(jobs * 4, 1)
+    size = max(MIN_SHARD, -(-n // shards))
+    bounds = [(b, min(b + size, n)) for b in range(0, n, size)]
+    _WORK = (score_range, reopen)
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(jobs, initializer=_worker_init) as pool:
+            parts = pool.map(_worker_score, bounds, chunksize=1)
+    finally:
+        _WORK = None
+    return [s for part in parts for s in part]
+
+
+def _worker_init() -> None:
+    assert _WORK is not None
+    _WORK[1]()
+
+
+def _worker_score(bounds: Tuple[int, int]) -> List[Any]:
+    assert _WORK is not None
+    return _WORK[0](bounds[0], bounds[1])

@@ -1,0 +1,321 @@
+"""Resource bundles: one SQLite file per language pack, opened read-only (:class:`Bundle`).
+
+The format (schema version 2) is defined in :mod:`meteor_lite.resources.schema`;
+:class:`Bundle` refuses a file whose schema it cannot read (a schema-1 bundle with
+a message that says how to rebuild it).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+
+from ..errors import BundleError, BundleNotFoundError
+from .schema import (
+    FORMAT_NAME,
+    PARAPHRASE_SEPARATOR,
+    PROBABILITY_TABLE,
+    PROBS_FLOAT64,
+    RESOURCE_TABLES,
+    SCHEMA_VERSION,
+    TABLES,
+    compute_content_checksum,
+    has_table,
+    paraphrase_lists,
+)
+
+__all__ = ["Bundle", "BundleError"]
+
+
+class Bundle:
+    """A read-only view of a resource bundle.
+
+    Lookups are indexed queries; results the scorer asks for repeatedly are
+    cached by the scorer, not here.  Open with :meth:`open`.
+    """
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, meta: Dict[str, str]):
+        self.path = path
+        self._conn = conn
+        self.meta = meta
+        self._counts: Optional[Dict[str, int]] = None
+
+    # -- opening ---------------------------------------------------------
+    @classmethod
+    def open(cls, path: "os.PathLike[str] | str") -> "Bundle":
+        """Open ``path`` read-only and check its format and schema version.
+
+        Raises :class:`BundleError` naming the file and the problem.
+        """
+        p = Path(path)
+        if not p.is_file():
+            raise BundleNotFoundError(f"{p}: bundle not found" + (" (it is a directory)" if p.is_dir() else ""))
+        try:
+            # as_uri() percent-encodes the path ('?', '#', '%' and spaces in names are safe).
+            conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise BundleError(f"{p}: cannot open ({exc})") from None
+        try:
+            meta = _checked_meta(p, conn)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise BundleError(f"{p}: not a readable bundle ({exc})") from None
+        except BaseException:
+            conn.close()
+            raise
+        return cls(p, conn, meta)
+
+    def close(self) -> None:
+        """Close the underlying connection."""
+        self._conn.close()
+
+    def __enter__(self) -> "Bundle":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- metadata --------------------------------------------------------
+    @property
+    def language(self) -> str:
+        return self.meta.get("language", "")
+
+    @property
+    def name(self) -> str:
+        return self.meta.get("name", self.path.stem)
+
+    @property
+    def version(self) -> str:
+        return self.meta.get("version", "0")
+
+    @property
+    def checksum(self) -> str:
+        return self.meta.get("content_checksum", "")
+
+    @property
+    def stemmer(self) -> Optional[Dict[str, str]]:
+        """The stemmer recorded at build time (``{"language", "package", "version"}``), if any."""
+        import json
+
+        raw = self.meta.get("stemmer")
+        return json.loads(raw) if raw else None
+
+    def sources(self) -> List[Dict[str, str]]:
+        """Provenance: one dict per source the bundle was built from."""
+        cur = self._conn.execute("SELECT name, kind, description, licence, sha256, location FROM sources ORDER BY name")
+        cols = [d[0] for d in cur.description]
+        return [dict(zip(cols, row)) for row in cur]
+
+    def counts(self) -> Dict[str, int]:
+        """Number of rows of each resource table (:data:`RESOURCE_TABLES`, logical rows).
+
+        ``paraphrases`` counts pairs and ``paraphrase_prefixes`` the phrases that
+        begin a longer phrase, as schema 1's tables did.
+        """
+        if self._counts is None:
+            conn = self._conn
+            counts = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES[2:] if t != "paraphrases"}
+            pairs = self.meta.get("paraphrase_pairs")
+            if pairs is None or not pairs.isdigit():
+                pairs = conn.execute(
+                    "SELECT COALESCE(SUM(LENGTH(paraphrases) - LENGTH(REPLACE(paraphrases, char(9), '')) + 1), 0)"
+                    " FROM paraphrases WHERE paraphrases IS NOT NULL"
+                ).fetchone()[0]
+            counts["paraphrases"] = int(pairs)
+            counts["paraphrase_prefixes"] = conn.execute("SELECT COUNT(*) FROM paraphrases WHERE prefix = 1").fetchone()[0]
+            self._counts = {t: counts[t] for t in RESOURCE_TABLES}
+        return dict(self._counts)
+
+    def has(self, table: str) -> bool:
+        """True when the bundle holds at least one row of ``table`` (one of :data:`RESOURCE_TABLES`)."""
+        if table not in RESOURCE_TABLES:
+            raise ValueError(f"unknown resource table {table!r} (one of {', '.join(RESOURCE_TABLES)})")
+        sql = _HAS_SQL.get(table, f"SELECT 1 FROM {table} LIMIT 1")
+        return self._conn.execute(sql).fetchone() is not None
+
+    @property
+    def has_paraphrase_probabilities(self) -> bool:
+        """True when the bundle stores the pairs' probabilities (table ``paraphrase_probs``)."""
+        return self.meta.get("paraphrase_probabilities") == PROBS_FLOAT64 and has_table(self._conn, PROBABILITY_TABLE)
+
+    def info(self) -> Dict[str, object]:
+        """Everything `bundle info` shows, as a JSON-ready dict."""
+        import json
+
+        build_params = self.meta.get("build_params")
+        return {
+            "path": str(self.path),
+            "format": self.meta.get("format"),
+            "schema_version": int(self.meta["schema_version"]),
+            "language": self.language,
+            "name": self.name,
+            "version": self.version,
+            "description": self.meta.get("description", ""),
+            "created_by": self.meta.get("created_by", ""),
+            "stemmer": self.stemmer,
+            "build_params": json.loads(build_params) if build_params else {},
+            "sources": self.sources(),
+            "counts": self.counts(),
+            "content_checksum": self.checksum,
+        }
+
+    def verify(self) -> List[str]:
+        """Check integrity; return a list of problems (empty when the bundle is sound)."""
+        problems: List[str] = []
+        try:
+            res = [r[0] for r in self._conn.execute("PRAGMA integrity_check")]
+        except sqlite3.DatabaseError as exc:
+            return [f"integrity check failed: {exc}"]
+        if res != ["ok"]:
+            problems.extend(f"sqlite: {r}" for r in res)
+            return problems
+        for key in ("language", "name", "version", "content_checksum"):
+            if not self.meta.get(key):
+                problems.append(f"meta key {key!r} is missing")
+        try:
+            actual = compute_content_checksum(self._conn)
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            return problems + [f"content unreadable: {exc}"]
+        if self.checksum and actual != self.checksum:
+            problems.append(f"content checksum mismatch: recorded {self.checksum}, actual {actual}")
+        return problems
+
+    # -- lookups used by the scorer ---------------------------------------
+    def function_words(self) -> FrozenSet[str]:
+        """The whole function-word list (small: tens to hundreds of words)."""
+        return frozenset(r[0] for r in self._conn.execute("SELECT word FROM function_words"))
+
+    def nonbreaking_prefixes(self) -> Dict[str, bool]:
+        """Map prefix -> numeric_only flag for the normaliser."""
+        return {p: bool(n) for p, n in self._conn.execute("SELECT prefix, numeric_only FROM nonbreaking_prefixes")}
+
+    def stems(self, words: Iterable[str]) -> Dict[str, str]:
+        """Stems recorded for ``words`` (words the map lacks are absent from the result)."""
+        return dict(self._query_in("SELECT word, stem FROM stems WHERE word IN ({})", list(words)))
+
+    def synsets(self, words: Iterable[str]) -> Dict[str, FrozenSet[int]]:
+        """Map each of ``words`` that has synsets to its set of synset ids."""
+        out: Dict[str, Set[int]] = {}
+        for w, s in self._query_in("SELECT word, synset FROM synsets WHERE word IN ({})", list(words)):
+            out.setdefault(w, set()).add(s)
+        return {w: frozenset(s) for w, s in out.items()}
+
+    def synonym_exceptions(self, forms: Iterable[str]) -> Dict[str, List[str]]:
+        """Map each inflected form to its base forms (WordNet exception lists)."""
+        out: Dict[str, List[str]] = {}
+        for f, b in self._query_in("SELECT form, base FROM synonym_exceptions WHERE form IN ({})", list(forms)):
+            out.setdefault(f, []).append(b)
+        return out
+
+    def paraphrases(self, phrases: Iterable[str]) -> Dict[str, List[str]]:
+        """Map each of ``phrases`` found in the table to its paraphrases, in table order."""
+        return self.paraphrase_lookup(list(phrases))[0]
+
+    def paraphrase_lookup(self, phrases: Sequence[str]) -> Tuple[Dict[str, List[str]], Set[str]]:
+        """Paraphrases of ``phrases`` (table order), and which of them begin a longer phrase.
+
+        The second result lets a caller extend only those n-grams that can still
+        reach a phrase of the table (a word-level trie walk in SQL).  One indexed
+        query per 900 phrases.
+        """
+        paras: Dict[str, List[str]] = {}
+        prefixes: Set[str] = set()
+        sep = PARAPHRASE_SEPARATOR
+        conn = self._conn
+        for i in range(0, len(phrases), 900):
+            part = list(phrases[i : i + 900])
+            marks = ",".join("?" * len(part))
+            for ph, prefix, joined in conn.execute(
+                f"SELECT phrase, prefix, paraphrases FROM paraphrases WHERE phrase IN ({marks})", part
+            ).fetchall():
+                if joined is not None:
+                    paras[ph] = joined.split(sep)
+                if prefix:
+                    prefixes.add(ph)
+        return paras, prefixes
+
+    def iter_paraphrases(
+        self, with_probs: bool = False
+    ) -> Iterator[Tuple[str, List[str], Optional[Tuple[float, ...]]]]:
+        """Every phrase of the table with its paraphrases (table order), in phrase (UTF-8 byte) order.
+
+        Yields ``(phrase, paraphrases, probabilities)``; probabilities are None
+        unless ``with_probs`` and the bundle stores them
+        (:attr:`has_paraphrase_probabilities`).
+        """
+        for phrase, _prefix, paras, probs in paraphrase_lists(self._conn, with_probs):
+            if paras is not None:
+                yield phrase, paras, probs
+
+    def paraphrase_max_length(self) -> int:
+        """Longest phrase (in words) on the left side of the paraphrase table."""
+        return int(self.meta.get("paraphrase_max_length", "0") or 0)
+
+    def _query_in(self, sql: str, keys: List[str], chunk: int = 900) -> Iterator[Tuple[Any, ...]]:
+        for i in range(0, len(keys), chunk):
+            part = keys[i : i + chunk]
+            if not part:
+                continue
+            yield from self._conn.execute(sql.format(",".join("?" * len(part))), part)
+
+
+#: :meth:`Bundle.has` queries of the logical tables stored in ``paraphrases``.
+_HAS_SQL = {
+    "paraphrases": "SELECT 1 FROM paraphrases WHERE paraphrases IS NOT NULL LIMIT 1",
+    "paraphrase_prefixes": "SELECT 1 FROM paraphrases WHERE prefix = 1 LIMIT 1",
+}
+
+
+def _checked_meta(p: Path, conn: sqlite3.Connection) -> Dict[str, str]:
+    """Check the format, the schema version and the tables of an open bundle; return its meta."""
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "meta" not in tables:
+        raise BundleError(f"{p}: not a meteor-lite bundle (an SQLite database without a meta table)")
+    meta = dict(conn.execute("SELECT key, value FROM meta"))
+    if meta.get("format") != FORMAT_NAME:
+        raise BundleError(f"{p}: not a meteor-lite bundle (format {meta.get('format')!r})")
+    try:
+        version = int(meta.get("schema_version", ""))
+    except ValueError:
+        raise BundleError(f"{p}: bundle has no valid schema_version") from None
+    if version == 1:
+        raise BundleError(_schema1_message(p, meta))
+    if version != SCHEMA_VERSION:
+        raise BundleError(
+            f"{p}: bundle schema version {version} is not supported "
+            f"(this meteor-lite reads schema version {SCHEMA_VERSION})"
+        )
+    missing = [t for t in TABLES if t not in tables]
+    if missing:
+        raise BundleError(f"{p}: bundle is incomplete (missing tables: {', '.join(missing)})")
+    for table in TABLES:
+        conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchall()
+    return meta
+
+
+def _schema1_message(p: Path, meta: Dict[str, str]) -> str:
+    """The error for a schema-1 bundle: what it is and the command that rebuilds it."""
+    import json
+
+    try:
+        params = json.loads(meta.get("build_params") or "{}")
+    except ValueError:
+        params = {}
+    builder = str(params.get("builder", "")) if isinstance(params, dict) else ""
+    lang = meta.get("language") or "LANG"
+    if builder.startswith("meteor-build import-official"):
+        how = f"rebuild it with `meteor-build import-official --lang {lang} --out {p}`"
+    elif isinstance(params, dict) and isinstance(params.get("recipe"), dict):
+        recipe = params["recipe"].get("file") or "RECIPE.toml"
+        how = f"rebuild it from its recipe with `meteor-build recipe {recipe} --out {p}`"
+    else:
+        how = (
+            f"rebuild it with the command that made it ({builder or 'see its build_params'}); "
+            f"for Meteor 1.5's resources: `meteor-build import-official --lang {lang}`"
+        )
+    return (
+        f"{p}: bundle schema version 1 is an older format that this meteor-lite no longer reads "
+        f"(it reads schema version {SCHEMA_VERSION}, which stores the paraphrase table compactly); {how}"
+    )

@@ -1,0 +1,264 @@
+"""Installing bundle files into the user bundle directory (``meteor-lite bundle install|remove``).
+
+:func:`install_bundle` copies a bundle (plain, ``.xz``, or ``.zst`` when the
+``zstandard`` module is importable) from a path or an ``http(s)``/``file`` URL into
+:func:`~meteor_lite.resources.locate.user_bundle_dir`:
+
+1. streamed (decompressed on the fly) into a hidden ``.part`` file in the target directory;
+2. the downloaded bytes' SHA-256 checked against ``sha256`` when given, and the byte
+   count against the server's ``Content-Length`` (a truncated transfer is an error);
+3. the file opened as a bundle and its content checksum verified (:meth:`Bundle.verify`);
+4. renamed into place (``os.replace``: atomic; an existing bundle of the name is replaced).
+
+Any failure raises :class:`InstallError` with a one-line message and leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, BinaryIO, Callable, NamedTuple, Optional, Tuple, Type
+
+from ..errors import BundleError
+from .bundle import Bundle
+from .locate import BUNDLE_SUFFIX, find_bundle, user_bundle_dir
+
+__all__ = ["InstallError", "Installed", "install_bundle", "remove_bundle", "bundle_name_from_source"]
+
+_CHUNK = 1 << 20
+_XZ_MAGIC = b"\xfd7zXZ\x00"
+_ZST_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+class InstallError(BundleError):
+    """A bundle could not be installed or removed (the message says why; nothing was left behind)."""
+
+
+class Installed(NamedTuple):
+    """What :func:`install_bundle` installed."""
+
+    path: Path
+    name: str  # the name it is installed as (``<name>.sqlite``)
+    bundle_name: str  # the bundle's own name (its metadata)
+    version: str
+    checksum: str
+    replaced: bool
+    size: int
+
+
+def _is_url(source: str) -> bool:
+    return "://" in source and source.split("://", 1)[0].lower() in ("http", "https", "file")
+
+
+def bundle_name_from_source(source: str) -> str:
+    """The bundle name a source gives: its file name without ``.xz``/``.zst`` and ``.sqlite`` (``en.sqlite.xz`` -> ``en``)."""
+    base = source.rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0] if _is_url(source) else Path(source).name
+    for suffix in (".xz", ".zst", BUNDLE_SUFFIX):
+        if base.endswith(suffix):
+            base = base[: -len(suffix)]
+    return base
+
+
+def _check_name(name: str) -> str:
+    if name.endswith(BUNDLE_SUFFIX):
+        name = name[: -len(BUNDLE_SUFFIX)]
+    if not name or name.startswith(".") or "/" in name or os.sep in name or "\x00" in name:
+        raise InstallError(f"invalid bundle name {name!r} (give one with --name)")
+    return name
+
+
+class _Decoder:
+    """Decompresses a stream chunk by chunk: ``plain``, ``xz`` or ``zst``."""
+
+    def __init__(self, kind: str, label: str):
+        self.kind, self.label = kind, label
+        self._obj: Any = None
+        if kind == "xz":
+            import lzma
+
+            self._errors: Tuple[Type[BaseException], ...] = (lzma.LZMAError, EOFError)
+            self._obj = lzma.LZMADecompressor()
+        elif kind == "zst":
+            zstandard = _zstandard(label)
+            self._errors = (zstandard.ZstdError,)
+            self._obj = zstandard.ZstdDecompressor().decompressobj()
+        else:
+            self._errors = ()
+
+    def feed(self, data: bytes) -> bytes:
+        if self._obj is None:
+            return data
+        try:
+            return bytes(self._obj.decompress(data))
+        except self._errors as exc:
+            raise InstallError(f"{self.label}: not a valid {self.kind} stream ({exc})") from None
+
+    def finish(self) -> None:
+        """Raise when a compressed stream ended early (a truncated transfer)."""
+        if self._obj is not None and getattr(self._obj, "eof", True) is False:
+            raise InstallError(f"{self.label}: the {self.kind} stream ends early (truncated transfer)")
+
+
+def _zstandard(label: str) -> Any:
+    try:
+        import zstandard  # type: ignore[import-not-found]
+    except ImportError:
+        raise InstallError(
+            f"{label}: a .zst file needs the 'zstandard' module (pip install zstandard), which is not installed; "
+            "or give the plain or .xz file"
+        ) from None
+    return zstandard
+
+
+def _kind(source: str, head: bytes) -> str:
+    name = source.split("?", 1)[0].lower()
+    if name.endswith(".xz") or head.startswith(_XZ_MAGIC):
+        return "xz"
+    if name.endswith(".zst") or head.startswith(_ZST_MAGIC):
+        return "zst"
+    return "plain"
+
+
+def _open_source(source: str) -> Tuple[BinaryIO, Optional[int]]:
+    """The source as a binary stream, and the byte count it announces (``Content-Length``), if any."""
+    if not _is_url(source):
+        try:
+            f = open(source, "rb")
+        except OSError as exc:
+            raise InstallError(f"{source}: cannot read ({exc.strerror or exc})") from None
+        return f, None
+    import urllib.error
+    import urllib.request
+
+    try:
+        resp = urllib.request.urlopen(source, timeout=60)  # noqa: S310 - the user names the URL
+    except urllib.error.HTTPError as exc:
+        raise InstallError(f"{source}: HTTP {exc.code} {exc.reason}") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        raise InstallError(f"{source}: cannot download ({reason})") from None
+    length = resp.headers.get("Content-Length") if hasattr(resp, "headers") else None
+    return resp, int(length) if length and length.isdigit() else None
+
+
+def _copy(source: str, out: BinaryIO, progress: Optional[Callable[[int], None]]) -> str:
+    """Stream ``source`` into ``out`` (decompressed); return the SHA-256 of the bytes read."""
+    import http.client as _http  # IncompleteRead; already imported by urllib for URLs
+
+    stream, expected = _open_source(source)
+    digest = hashlib.sha256()
+    got = 0
+    try:
+        chunk = stream.read(_CHUNK)
+        decoder = _Decoder(_kind(source, chunk), source)
+        while chunk:
+            got += len(chunk)
+            digest.update(chunk)
+            out.write(decoder.feed(chunk))
+            if progress is not None:
+                progress(got)
+            chunk = stream.read(_CHUNK)
+    except _http.IncompleteRead as exc:
+        raise InstallError(f"{source}: truncated transfer ({got + len(exc.partial)} bytes received)") from None
+    except (ConnectionError, TimeoutError) as exc:
+        raise InstallError(f"{source}: transfer failed after {got} bytes ({exc})") from None
+    finally:
+        stream.close()
+    if expected is not None and got != expected:
+        raise InstallError(f"{source}: truncated transfer: received {got} of {expected} bytes")
+    decoder.finish()
+    return digest.hexdigest()
+
+
+def _verify(tmp: Path, source: str) -> Tuple[str, str, str]:
+    """Open ``tmp`` as a bundle and check its content checksum; return (name, version, checksum)."""
+    try:
+        with Bundle.open(tmp) as b:
+            problems = b.verify()
+            found = (b.meta.get("name", ""), b.version, b.checksum)
+    except BundleError as exc:
+        raise InstallError(f"{source}: not a usable bundle ({str(exc).replace(str(tmp) + ': ', '')})") from None
+    if problems:
+        raise InstallError(f"{source}: bundle fails verification: {problems[0]}")
+    return found
+
+
+def _default_mode(path: Path) -> None:
+    """Give a temporary file (created 0600) the mode a new file gets under the current umask."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(path, 0o666 & ~mask)
+
+
+def install_bundle(
+    source: str,
+    *,
+    sha256: Optional[str] = None,
+    name: Optional[str] = None,
+    dest_dir: "Optional[os.PathLike[str] | str]" = None,
+    progress: Optional[Callable[[int], None]] = None,
+) -> Installed:
+    """Install the bundle at ``source`` (path or URL) as ``<dest_dir>/<name>.sqlite``; see the module docstring."""
+    if sha256 is not None:
+        sha256 = sha256.strip().lower()
+        if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
+            raise InstallError(f"--sha256 takes 64 hexadecimal digits, got {sha256!r}")
+    name = _check_name(name if name is not None else bundle_name_from_source(source))
+    dest = Path(dest_dir) if dest_dir is not None else user_bundle_dir()
+    target = dest / f"{name}{BUNDLE_SUFFIX}"
+    tmp: Optional[Path] = None
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=dest)
+        tmp = Path(tmp_name)
+        with os.fdopen(fd, "wb") as out:
+            digest = _copy(source, out, progress)
+            out.flush()
+            os.fsync(out.fileno())
+        if sha256 is not None and digest != sha256:
+            raise InstallError(f"{source}: sha256 mismatch: the file's is {digest}, expected {sha256}")
+        bundle_name, version, checksum = _verify(tmp, source)
+        size = tmp.stat().st_size
+        replaced = target.exists()
+        _default_mode(tmp)
+        os.replace(tmp, target)
+        tmp = None
+        from .integrity import remember
+
+        remember(target, checksum)  # just verified: the first score need not verify it again
+    except OSError as exc:
+        raise InstallError(f"cannot install into {dest}: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+    return Installed(target, name, bundle_name or name, version, checksum, replaced, size)
+
+
+def remove_bundle(name: str, *, dest_dir: "Optional[os.PathLike[str] | str]" = None) -> Path:
+    """Delete ``<name>.sqlite`` from the user bundle directory; return its path.
+
+    A bundle that comes from an installed pack (or any place other than the user
+    directory) is refused, saying how to remove it.
+    """
+    name = _check_name(name)
+    dest = Path(dest_dir) if dest_dir is not None else user_bundle_dir()
+    target = dest / f"{name}{BUNDLE_SUFFIX}"
+    if target.is_file():
+        try:
+            target.unlink()
+        except OSError as exc:
+            raise InstallError(f"cannot remove {target}: {exc.strerror or exc}") from None
+        return target
+    from .packs import pack_bundles
+
+    for pack in pack_bundles():
+        if pack.name == name:
+            raise InstallError(
+                f"bundle {name!r} comes from the installed pack {pack.dist}; remove it with: pip uninstall {pack.dist}"
+            )
+    elsewhere = find_bundle(name)
+    if elsewhere is not None:
+        raise InstallError(f"bundle {name!r} is not in the user bundle directory {dest}; it is {elsewhere} (not removed)")
+    raise InstallError(f"no bundle {name!r} in the user bundle directory {dest}")

@@ -1,0 +1,112 @@
+"""Bundles that prove their integrity cheaply: verified once, then remembered by file identity.
+
+``meteor-lite bundle verify`` recomputes a bundle's content checksum (about 14 s for the
+English bundle) and runs SQLite's integrity check; nobody runs that before every score.
+Here the same verification runs the first time a bundle *file* is used, and its success is
+remembered in a small cache file under the user cache directory
+(``$XDG_CACHE_HOME/meteor-lite/verified-bundles.tsv``, default ``~/.cache/...``), keyed by
+the file's identity: real path, size, modification time, inode and change time (nanoseconds),
+with the content checksum it was verified against.  Any write to the file changes its
+identity, so a changed or corrupted bundle is verified again, and refused, before a score is
+printed; an unchanged bundle costs one ``stat`` and reading the cache file.
+
+A builder or installer that has just computed the checksum of the file it wrote can
+:func:`remember` it, so that the first score pays nothing either.
+
+Used by :func:`meteor_lite.configure.open_bundle` (every bundle opened for scoring;
+``METEOR_LITE_VERIFY_BUNDLES=0`` skips it) and seeded by the bundle writer of ``meteor-build``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable, List, Optional, Tuple
+
+from ..errors import BundleError
+
+__all__ = ["ENV_CACHE_DIR", "cache_file", "file_identity", "is_verified", "remember", "ensure_verified"]
+
+#: Environment variable naming the cache directory (default ``$XDG_CACHE_HOME/meteor-lite``).
+ENV_CACHE_DIR = "METEOR_LITE_CACHE_DIR"
+
+#: Entries kept in the cache file (entries of files that no longer exist go first, then the oldest).
+MAX_ENTRIES = 256
+
+Identity = Tuple[str, int, int, int, int]
+
+
+def cache_file() -> Path:
+    """The cache of verified bundle identities."""
+    base = os.environ.get(ENV_CACHE_DIR)
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        base = str(Path(xdg) / "meteor-lite")
+    return Path(base) / "verified-bundles.tsv"
+
+
+def file_identity(path: "os.PathLike[str] | str") -> Identity:
+    """(real path, size, mtime_ns, inode, ctime_ns) of ``path``."""
+    real = os.path.realpath(path)
+    st = os.stat(real)
+    return (real, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def _line(identity: Identity, checksum: str) -> str:
+    return "\t".join([*(str(x) for x in identity), checksum])
+
+
+def _read(cache: Path) -> List[str]:
+    try:
+        return cache.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def is_verified(path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None) -> bool:
+    """Whether this very file (same identity) was verified against ``checksum``."""
+    if not checksum:
+        return False
+    try:
+        wanted = _line(file_identity(path), checksum)
+    except OSError:
+        return False
+    return wanted in _read(cache or cache_file())
+
+
+def remember(path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None) -> None:
+    """Record that ``path`` (as it is now) was verified against ``checksum`` (best effort: never raises OSError)."""
+    cache = cache or cache_file()
+    try:
+        entry = _line(file_identity(path), checksum)
+        real = entry.split("\t", 1)[0]
+        kept = [
+            line for line in _read(cache)
+            if line.split("\t", 1)[0] != real and os.path.exists(line.split("\t", 1)[0])
+        ]
+        lines = (kept + [entry])[-MAX_ENTRIES:]
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+
+
+def ensure_verified(
+    path: "os.PathLike[str] | str", checksum: str, verify: Callable[[], List[str]], cache: Optional[Path] = None
+) -> None:
+    """Verify the bundle at ``path`` unless this very file was verified before; raise :class:`BundleError` if unsound.
+
+    ``verify`` is the bundle's full check (:meth:`meteor_lite.resources.bundle.Bundle.verify`:
+    SQLite's integrity check and the content checksum), returning a list of problems.
+    """
+    if is_verified(path, checksum, cache):
+        return
+    problems = verify()
+    if problems:
+        raise BundleError(
+            f"{path}: the bundle is damaged or was changed after it was built ({problems[0]}); "
+            "reinstall or rebuild it"
+        )
+    remember(path, checksum, cache)

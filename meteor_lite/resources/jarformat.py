@@ -1,0 +1,313 @@
+"""The resource file formats of Meteor 1.5 (the jar's own files), parsed strictly.
+
+This is the one parser of these formats: ``meteor-jar -s/-d/-a`` reads them directly and the
+builders (``meteor-build import-official``) build bundles from them.  Errors name the file and line.
+
+``function/<language>.words``
+    one function word per line; the whole line is the word, empty lines are skipped.
+``synonym/english.synsets``
+    alternating lines: a word, then its space-separated synset ids (integers).
+``synonym/english.exceptions``
+    alternating lines: a base form, then its space-separated inflected forms;
+    stored as ``(form, base)`` pairs.
+``paraphrase-en.gz``
+    groups of three lines: probability, phrase, paraphrase.  Tokens are separated
+    by whitespace and stored joined by single spaces; the file order is kept
+    (it breaks ties in the alignment search exactly as Meteor does).
+
+Malformed input raises :class:`JarFormatError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import re
+import sqlite3
+from itertools import zip_longest
+from pathlib import Path
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
+
+from ..errors import InputError
+from .schema import FORMAT_NAME, SCHEMA_SQL, SCHEMA_VERSION
+
+__all__ = [
+    "JarFormatError",
+    "PARAPHRASE_BATCH",
+    "parse_function_words",
+    "parse_synsets",
+    "parse_exceptions",
+    "iter_paraphrase_batches",
+    "iter_paraphrases",
+    "write_jar_bundle",
+]
+
+class JarFormatError(InputError):
+    """A resource file in Meteor's formats is malformed.
+
+    :attr:`source` names the file (``jar!member`` for files inside the jar), :attr:`line` is the
+    1-based line where the problem was found, :attr:`problem` says what.
+    """
+
+    def __init__(self, source: str, line: int, problem: str):
+        self.source = source
+        self.line = line
+        self.problem = problem
+        super().__init__(f"{source}, line {line}: {problem}")
+
+
+MalformedInputError = JarFormatError  # the name the parsers below use
+
+#: Pairs per batch while parsing a paraphrase table (one ``executemany``-sized insert).
+PARAPHRASE_BATCH = 100_000
+
+
+def _split_lines(text: str) -> List[str]:
+    """Split on line terminators only (\\n, \\r\\n, \\r), as a Java line reader does.
+
+    A final terminator does not start an extra (empty) line.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _parse_int_tokens(line: str, source: str, lineno: int, what: str) -> List[int]:
+    out: List[int] = []
+    for tok in line.split():
+        if not (tok.isascii() and tok.isdigit()):
+            raise MalformedInputError(source, lineno, f"{what} {tok!r} is not a non-negative integer")
+        out.append(int(tok))
+    return out
+
+
+def parse_function_words(text: str, source: str = "<function words>") -> List[str]:
+    """Function words of a ``function/*.words`` file: each non-empty line, kept as it is."""
+    return [line for line in _split_lines(text) if line.strip()]
+
+
+def _pairs_of_lines(text: str, source: str, first: str, second: str) -> Iterator[Tuple[int, str, str]]:
+    """Yield ``(line number of the first line, first line, second line)`` of an alternating-line file.
+
+    Problems are reported in file order; the first line of a pair must be one token.
+    """
+    lines = _split_lines(text)
+    for i in range(0, len(lines) - 1, 2):
+        key, values = lines[i], lines[i + 1]
+        tokens = key.split()
+        if not tokens:
+            raise MalformedInputError(source, i + 1, f"empty {first} line")
+        if len(tokens) > 1:
+            raise MalformedInputError(source, i + 1, f"{first} line {key!r} holds more than one token")
+        if not values.strip():
+            raise MalformedInputError(source, i + 2, f"{first} {key!r} has an empty {second} line")
+        yield i + 1, tokens[0], values
+    if len(lines) % 2:
+        raise MalformedInputError(
+            source,
+            len(lines),
+            f"odd number of lines ({len(lines)}): {first} {lines[-1]!r} has no {second} line",
+        )
+
+
+def parse_synsets(text: str, source: str = "<synsets>") -> List[Tuple[str, int]]:
+    """``(word, synset id)`` pairs of ``synonym/english.synsets`` (file order, duplicates kept)."""
+    out: List[Tuple[str, int]] = []
+    for lineno, word, ids in _pairs_of_lines(text, source, "word", "synset-id"):
+        out.extend((word, s) for s in _parse_int_tokens(ids, source, lineno + 1, "synset id"))
+    return out
+
+
+def parse_exceptions(text: str, source: str = "<exceptions>") -> List[Tuple[str, str]]:
+    """``(inflected form, base form)`` pairs of ``synonym/english.exceptions`` (file order)."""
+    out: List[Tuple[str, str]] = []
+    for _lineno, base, forms in _pairs_of_lines(text, source, "base form", "inflected-forms"):
+        out.extend((form, base) for form in forms.split())
+    return out
+
+
+#: A probability line: a decimal number (ASCII digits, optional sign, fraction and exponent).
+_NUMBER_LINE = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*", re.ASCII)
+
+
+def _bad_probability(line: str, source: str, lineno: int) -> MalformedInputError:
+    if _NUMBER_LINE.fullmatch(line):
+        problem = f"probability {line.strip()!r} is out of range"
+    else:
+        problem = f"probability {line.strip()!r} is not a number"
+    return MalformedInputError(source, lineno, problem)
+
+
+def iter_paraphrase_batches(
+    lines: Iterable[str],
+    source: str = "<paraphrases>",
+    *,
+    limit: Optional[int] = None,
+    batch_size: int = PARAPHRASE_BATCH,
+) -> Iterator[List[Tuple[str, str, float]]]:
+    """Parse a paraphrase table in batches of ``(phrase, paraphrase, probability)``, in file order.
+
+    ``lines`` are the file's lines, with or without their line terminators (an
+    open text file will do).  Phrases are normalised to their whitespace-separated
+    tokens joined by single spaces.  At most ``limit`` pairs are read (the rest of
+    the file is not checked).  Raises :class:`MalformedInputError` naming
+    ``source`` and the line.
+    """
+    batch: List[Tuple[str, str, float]] = []
+    append = batch.append
+    n = 0
+    prev_raw: Optional[str] = None
+    phrase = ""
+    it = iter(lines)
+    isfinite = math.isfinite
+    for prob_line, raw, para_raw in zip_longest(it, it, it):
+        if limit is not None and n >= limit:
+            break
+        lineno = 3 * n + 1
+        if para_raw is None:
+            got = 1 if raw is None else 2
+            raise MalformedInputError(
+                source, lineno + got - 1, f"file ends inside an entry ({got} of 3 lines: probability, phrase, paraphrase)"
+            )
+        try:
+            # float() also takes "1_0", "nan", "inf" and non-ASCII digits: the format does not.
+            prob = float(prob_line)
+            if not isfinite(prob) or "_" in prob_line or not prob_line.isascii():
+                raise ValueError
+        except ValueError:
+            raise _bad_probability(prob_line, source, lineno) from None
+        if raw != prev_raw:  # the table is grouped by phrase: normalise each phrase once
+            phrase = " ".join(raw.split())
+            prev_raw = raw
+            if not phrase:
+                raise MalformedInputError(source, lineno + 1, "empty phrase")
+        para = " ".join(para_raw.split())
+        if not para:
+            raise MalformedInputError(source, lineno + 2, "empty paraphrase")
+        append((phrase, para, prob))
+        n += 1
+        if len(batch) >= batch_size:
+            yield batch
+            batch = []
+            append = batch.append
+    if batch:
+        yield batch
+
+
+def iter_paraphrases(
+    lines: Iterable[str], source: str = "<paraphrases>", *, limit: Optional[int] = None
+) -> Iterator[Tuple[str, str, float]]:
+    """Parse a paraphrase table into ``(phrase, paraphrase, probability)`` triples, in file order."""
+    for batch in iter_paraphrase_batches(lines, source, limit=limit):
+        yield from batch
+
+
+# --------------------------------------------------------------------------- a bundle from the jar's files
+
+#: Files of a synonym directory (``-d``), as in the jar's ``synonym/``: ``<language>.synsets`` and ``.exceptions``.
+SYNONYM_FILES = ("synsets", "exceptions")
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read ({exc})") from None
+
+
+def _paraphrase_rows(path: Path) -> Iterator[Tuple[str, str]]:
+    """``(phrase, joined paraphrases)`` per phrase of a (gzipped) table: file order within a phrase."""
+    try:
+        with open(path, "rb") as raw:
+            gz = raw.read(2) == b"\x1f\x8b"
+        with (gzip.open(path, "rt", encoding="utf-8") if gz else open(path, encoding="utf-8")) as f:
+            pairs = [(p, q) for p, q, _ in iter_paraphrases(f, str(path))]
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError, EOFError) as exc:
+        raise InputError(f"{path}: cannot read ({exc})") from None
+    order: Dict[str, List[str]] = {}
+    for phrase, para in pairs:
+        order.setdefault(phrase, []).append(para)
+    for phrase, paras in order.items():
+        yield phrase, "\t".join(paras)
+
+
+def _copy_table(conn: sqlite3.Connection, table: str) -> None:
+    conn.execute(f"INSERT INTO main.{table} SELECT * FROM base.{table}")
+
+
+def write_jar_bundle(
+    out: Path,
+    *,
+    language: str,
+    base: Optional[Path] = None,
+    function_words: Optional[Path] = None,
+    synonym_dir: Optional[Path] = None,
+    synonym_language: str = "english",
+    paraphrase_file: Optional[Path] = None,
+) -> Path:
+    """Write a bundle (schema of :mod:`.schema`) from resource files in Meteor 1.5's formats.
+
+    Resources not given are copied from the bundle ``base`` (when there is one):
+    ``function_words`` (``-s``: one word a line), ``synonym_dir`` (``-d``: ``<synonym_language>.synsets``
+    and ``.exceptions``), ``paraphrase_file`` (``-a``: probability/phrase/paraphrase triples, gzipped or
+    not).  Stems and non-breaking prefixes always come from ``base``.  For scoring, not distribution:
+    no sources are recorded and no content checksum is written.
+    """
+    conn = sqlite3.connect(str(out))
+    try:
+        conn.executescript(SCHEMA_SQL)
+        meta: Dict[str, str] = {}
+        if base is not None:
+            conn.execute("ATTACH DATABASE ? AS base", (f"{base.resolve().as_uri()}?mode=ro",))
+            meta = dict(conn.execute("SELECT key, value FROM base.meta"))
+            for table, given in (("stems", None), ("nonbreaking_prefixes", None), ("function_words", function_words),
+                                 ("synsets", synonym_dir), ("synonym_exceptions", synonym_dir),
+                                 ("paraphrases", paraphrase_file)):
+                if given is None:
+                    _copy_table(conn, table)
+        meta.pop("content_checksum", None)
+        meta.update({"format": FORMAT_NAME, "schema_version": str(SCHEMA_VERSION), "language": language,
+                     "name": f"{language}-jar-files", "description": "resources read from Meteor 1.5 files"})
+        _fill(conn, meta, function_words, synonym_dir, synonym_language, paraphrase_file)
+        conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
+        conn.commit()
+    finally:
+        conn.close()
+    return out
+
+
+def _fill(
+    conn: sqlite3.Connection, meta: Dict[str, str], function_words: Optional[Path], synonym_dir: Optional[Path],
+    synonym_language: str, paraphrase_file: Optional[Path],
+) -> None:
+    """Insert the resources read from the jar's files."""
+    if function_words is not None:
+        words = parse_function_words(_read_text(function_words), str(function_words))
+        conn.executemany("INSERT OR IGNORE INTO function_words (word) VALUES (?)", ((w,) for w in words))
+    if synonym_dir is not None:
+        syn, exc = (synonym_dir / f"{synonym_language}.{kind}" for kind in SYNONYM_FILES)
+        conn.executemany("INSERT OR IGNORE INTO synsets (word, synset) VALUES (?, ?)",
+                         parse_synsets(_read_text(syn), str(syn)))
+        conn.executemany("INSERT OR IGNORE INTO synonym_exceptions (form, base) VALUES (?, ?)",
+                         parse_exceptions(_read_text(exc), str(exc)))
+    if paraphrase_file is not None:
+        prefixes: Set[str] = set()
+        longest = pairs = 0
+        rows = []
+        for phrase, joined in _paraphrase_rows(paraphrase_file):
+            rows.append((phrase, joined))
+            pairs += joined.count("\t") + 1
+            tokens = phrase.split(" ")
+            longest = max(longest, len(tokens))
+            prefixes.update(" ".join(tokens[:k]) for k in range(1, len(tokens)))
+        conn.executemany("INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?)", rows)
+        conn.executemany(
+            "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
+            "ON CONFLICT (phrase) DO UPDATE SET prefix = 1", ((p,) for p in sorted(prefixes)))
+        meta.update({"paraphrase_max_length": str(longest), "paraphrase_pairs": str(pairs),
+                     "paraphrase_probabilities": "dropped"})

@@ -1,0 +1,268 @@
+"""The bundle format: SQLite schema (version 2), resource tables and the content checksum.
+
+A bundle holds any subset of the resources METEOR needs (function words, a stem
+map, synonym sets with morphological exceptions, a paraphrase table and the
+normaliser's non-breaking prefixes), plus metadata and provenance.  The schema
+is documented in ``docs/bundle-format.md`` and in :data:`SCHEMA_SQL`; other
+programs may query a bundle directly.  The writer lives with the builders; the
+reader is :class:`meteor_lite.resources.bundle.Bundle`.
+
+Schema 2 stores the paraphrase table compactly: one row per phrase holding its
+paraphrases joined by TAB (and a flag saying whether the phrase begins a longer
+one), instead of schema 1's one row per pair plus a table of prefixes.  The
+probabilities of the pairs are optional (table ``paraphrase_probs``): the
+scorer never reads them.  The content checksum is defined on the *logical*
+content (pairs, prefixes), so it does not depend on this physical layout.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from itertools import islice
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+if TYPE_CHECKING:
+    import hashlib
+
+# json, hashlib and struct are imported where they are used: scoring opens bundles without them.
+
+FORMAT_NAME = "meteor-lite-bundle"
+SCHEMA_VERSION = 2
+
+#: SQLite page size of the bundles the builders write (measured: the knee between size and lookup speed).
+PAGE_SIZE = 8192
+
+#: Separator of the paraphrases of one phrase in ``paraphrases.paraphrases``.
+PARAPHRASE_SEPARATOR = "\t"
+
+#: Logical resource tables, in the order they enter the content checksum.  They are
+#: what :meth:`Bundle.counts` and :meth:`Bundle.has` speak of: ``paraphrases`` counts
+#: pairs and ``paraphrase_prefixes`` the phrases flagged as prefixes, as in schema 1.
+RESOURCE_TABLES: Tuple[str, ...] = (
+    "function_words",
+    "stems",
+    "synsets",
+    "synonym_exceptions",
+    "paraphrases",
+    "paraphrase_prefixes",
+    "nonbreaking_prefixes",
+)
+
+#: Tables every schema-2 bundle has (physical layout).
+TABLES: Tuple[str, ...] = (
+    "meta",
+    "sources",
+    "function_words",
+    "stems",
+    "synsets",
+    "synonym_exceptions",
+    "paraphrases",
+    "nonbreaking_prefixes",
+)
+
+#: Optional table: the pairs' probabilities (only when a builder was asked to keep them).
+PROBABILITY_TABLE = "paraphrase_probs"
+
+SCHEMA_SQL = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE sources (
+    name        TEXT PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    description TEXT NOT NULL,
+    licence     TEXT NOT NULL,
+    sha256      TEXT NOT NULL,
+    location    TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE function_words (
+    word TEXT PRIMARY KEY
+) WITHOUT ROWID;
+CREATE TABLE stems (
+    word TEXT PRIMARY KEY,
+    stem TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE synsets (
+    word   TEXT NOT NULL,
+    synset INTEGER NOT NULL,
+    PRIMARY KEY (word, synset)
+) WITHOUT ROWID;
+CREATE TABLE synonym_exceptions (
+    form TEXT NOT NULL,
+    base TEXT NOT NULL,
+    PRIMARY KEY (form, base)
+) WITHOUT ROWID;
+CREATE TABLE paraphrases (
+    phrase      TEXT PRIMARY KEY,
+    prefix      INTEGER NOT NULL,
+    paraphrases TEXT
+) WITHOUT ROWID;
+CREATE TABLE nonbreaking_prefixes (
+    prefix       TEXT PRIMARY KEY,
+    numeric_only INTEGER NOT NULL
+) WITHOUT ROWID;
+"""
+
+#: The optional probability table (created by writers that keep probabilities).
+PROBABILITY_SQL = """
+CREATE TABLE paraphrase_probs (
+    phrase TEXT PRIMARY KEY,
+    probs  BLOB NOT NULL
+) WITHOUT ROWID;
+"""
+
+#: Meta keys that describe the build but not the content (left out of the checksum).
+NON_CONTENT_META = frozenset({"content_checksum", "built_at"})
+
+#: Values of meta ``paraphrase_probabilities``.
+PROBS_DROPPED = "dropped"
+PROBS_FLOAT64 = "float64"
+
+#: Primary-key order of the plain tables (the same in schema 1 and 2).
+_ORDER_BY = {
+    "function_words": "word",
+    "stems": "word",
+    "synsets": "word, synset",
+    "synonym_exceptions": "form, base",
+    "nonbreaking_prefixes": "prefix",
+}
+
+
+def pack_probs(probs: Sequence[float]) -> bytes:
+    """``paraphrase_probs.probs``: IEEE-754 little-endian doubles, one per paraphrase (bit-exact)."""
+    import struct
+
+    return struct.pack(f"<{len(probs)}d", *probs)
+
+
+def unpack_probs(blob: bytes, n: int, phrase: str = "") -> Tuple[float, ...]:
+    """The ``n`` probabilities stored in ``blob``; ValueError when it does not hold exactly ``n``."""
+    if len(blob) != 8 * n:
+        raise ValueError(f"paraphrase_probs of {phrase!r} holds {len(blob)} bytes for {n} paraphrases")
+    import struct
+
+    return struct.unpack(f"<{n}d", blob)
+
+
+def has_table(conn: sqlite3.Connection, name: str) -> bool:
+    """True when the database has a table ``name``."""
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
+
+
+def paraphrase_lists(
+    conn: sqlite3.Connection, with_probs: bool = False
+) -> Iterator[Tuple[str, bool, Optional[List[str]], Optional[Tuple[float, ...]]]]:
+    """Every row of ``paraphrases`` in phrase (UTF-8 byte) order.
+
+    Yields ``(phrase, is_prefix, paraphrases or None, probabilities or None)``;
+    probabilities only with ``with_probs`` and when the bundle stores them.
+    """
+    sep = PARAPHRASE_SEPARATOR
+    if with_probs and has_table(conn, PROBABILITY_TABLE):
+        sql = (
+            "SELECT p.phrase, p.prefix, p.paraphrases, q.probs FROM paraphrases p "
+            "LEFT JOIN paraphrase_probs q ON q.phrase = p.phrase ORDER BY p.phrase"
+        )
+        for phrase, prefix, joined, blob in conn.execute(sql):
+            paras = joined.split(sep) if joined is not None else None
+            probs = unpack_probs(blob, len(paras), phrase) if blob is not None and paras is not None else None
+            yield phrase, bool(prefix), paras, probs
+        return
+    for phrase, prefix, joined in conn.execute("SELECT phrase, prefix, paraphrases FROM paraphrases ORDER BY phrase"):
+        yield phrase, bool(prefix), (joined.split(sep) if joined is not None else None), None
+
+
+def compute_content_checksum(conn: sqlite3.Connection) -> str:
+    """Return the SHA-256 of a bundle's logical content (meta except build-time keys, sources, resources).
+
+    Rows are hashed in primary-key order with an unambiguous encoding, so the
+    same content always gives the same checksum, whatever order it was written
+    in and however it is laid out in the file.
+
+    Definition (``docs/bundle-format.md``): SHA-256 over, for each section in
+    order (``meta`` without :data:`NON_CONTENT_META`, ``sources``, then each of
+    :data:`RESOURCE_TABLES`), the bytes ``\\x00T<section>\\x00`` followed by one
+    line per row in primary-key order: the row as a compact JSON array
+    (``json.dumps(list(row), ensure_ascii=False, separators=(",", ":"))``,
+    UTF-8) and ``\\n``.  The section ``paraphrases`` has one row per pair,
+    ``[phrase, rank, paraphrase]`` (rank: 0-based position in the phrase's
+    list), with the probability as a fourth element when the bundle stores
+    probabilities; ``paraphrase_prefixes`` has ``[phrase]`` for each phrase
+    flagged as a prefix.
+    """
+    import hashlib
+
+    h = hashlib.sha256()
+    _encode_row, _ = _encoders()
+
+    def section(name: str, lines: Iterable[str]) -> None:
+        h.update(b"\x00T" + name.encode("utf-8") + b"\x00")
+        _hash_lines(h, lines)
+
+    meta = [(k, v) for k, v in conn.execute("SELECT key, value FROM meta ORDER BY key") if k not in NON_CONTENT_META]
+    section("meta", (_encode_row(list(r)) for r in meta))
+    sources = conn.execute("SELECT name, kind, description, licence, sha256, location FROM sources ORDER BY name")
+    section("sources", (_encode_row(list(r)) for r in sources))
+    for table in RESOURCE_TABLES[:4]:
+        rows = conn.execute(f"SELECT * FROM {table} ORDER BY {_ORDER_BY[table]}")
+        section(table, _format_str_pairs(rows) if table == "stems" else (_encode_row(list(r)) for r in rows))
+    prefixes: List[str] = []
+    section("paraphrases", _pair_lines(paraphrase_lists(conn, with_probs=True), prefixes))
+    section("paraphrase_prefixes", (_encode_row([p]) for p in prefixes))
+    rows = conn.execute("SELECT * FROM nonbreaking_prefixes ORDER BY prefix")
+    section("nonbreaking_prefixes", (_encode_row(list(r)) for r in rows))
+    return h.hexdigest()
+
+
+def _encoders() -> Tuple[Callable[[object], str], Callable[[str], str]]:
+    """The checksum's row encoding, exactly ``json.dumps(list(row), ensure_ascii=False, separators=(",", ":"))``,
+    and the string escaping it uses (for the fast paths)."""
+    import json
+
+    return json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode, json.encoder.encode_basestring
+
+
+_float_repr = float.__repr__  # how json writes a finite float
+
+
+def _pair_lines(
+    lists: Iterable[Tuple[str, bool, Optional[List[str]], Optional[Tuple[float, ...]]]], prefixes: List[str]
+) -> Iterator[str]:
+    """Checksum lines of the pairs (the bytes of the JSON encoding, faster); collects the prefixes."""
+    _encode_row, _json_str = _encoders()
+    for phrase, is_prefix, paras, probs in lists:
+        if is_prefix:
+            prefixes.append(phrase)
+        if paras is None:
+            continue
+        q = _json_str(phrase)
+        if probs is None:
+            for rank, para in enumerate(paras):
+                yield f"[{q},{rank},{_json_str(para)}]"
+        else:
+            for rank, (para, prob) in enumerate(zip(paras, probs)):
+                if prob - prob == 0.0:  # finite
+                    yield f"[{q},{rank},{_json_str(para)},{_float_repr(prob)}]"
+                else:
+                    yield _encode_row([phrase, rank, para, prob])
+
+
+def _format_str_pairs(rows: Iterable[Sequence[object]]) -> Iterator[str]:
+    _encode_row, _json_str = _encoders()
+    for row in rows:
+        a, b = row
+        if type(a) is str and type(b) is str:
+            yield f"[{_json_str(a)},{_json_str(b)}]"
+        else:
+            yield _encode_row(list(row))
+
+
+def _hash_lines(h: "hashlib._Hash", lines: Iterable[str], batch: int = 50_000) -> None:
+    """Feed ``line + "\\n"`` for each line, UTF-8, in batches."""
+    it = iter(lines)
+    while True:
+        chunk = list(islice(it, batch))
+        if not chunk:
+            return
+        h.update(("\n".join(chunk) + "\n").encode("utf-8"))

@@ -1,0 +1,98 @@
+"""Score objects: :class:`SegmentScore` (one hypothesis) and :class:`CorpusScore` (a corpus)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+from .config import MeteorConfig
+from .report import text_report
+from .stats import Metrics, Stats
+
+__all__ = ["SegmentScore", "CorpusScore"]
+
+
+@dataclass
+class SegmentScore:
+    """The score of one hypothesis against its best reference, with its statistics."""
+
+    score: float
+    precision: float
+    recall: float
+    f1: float
+    fmean: float
+    frag_penalty: float
+    stats: Stats
+    ref_index: int = 0
+    alignment: List[Tuple[int, int, int, int, int]] = field(default_factory=list, repr=False)
+
+    def to_dict(self) -> Dict[str, object]:
+        """JSON-ready dict (statistics included; NaN written as null)."""
+        return {
+            "score": self.score,
+            "precision": _finite(self.precision),
+            "recall": _finite(self.recall),
+            "fmean": _finite(self.fmean),
+            "frag_penalty": _finite(self.frag_penalty),
+            "ref_index": self.ref_index,
+            "stats": self.stats.to_dict(),
+        }
+
+
+@dataclass
+class CorpusScore:
+    """A corpus score from summed sufficient statistics, with every segment's score."""
+
+    score: float
+    metrics: Metrics
+    stats: Stats
+    segments: List[SegmentScore]
+    config: MeteorConfig
+    signature: str
+
+    def to_dict(self) -> Dict[str, object]:
+        """JSON-ready dict: corpus metrics, statistics, signature and all segments."""
+        m = self.metrics
+        return {
+            "score": self.score,
+            "precision": _finite(m.precision),
+            "recall": _finite(m.recall),
+            "f1": _finite(m.f1),
+            "fmean": _finite(m.fmean),
+            "frag_penalty": _finite(m.frag_penalty),
+            "stats": self.stats.to_dict(),
+            "signature": self.signature,
+            "segments": [s.to_dict() for s in self.segments],
+        }
+
+    def to_json(self, **kw: Any) -> str:
+        """:meth:`to_dict` as JSON (keyword arguments go to :func:`json.dumps`).
+
+        Always valid JSON: a non-finite number (NaN, infinity) is written as ``null``.
+        """
+        kw.setdefault("allow_nan", False)
+        return json.dumps(_json_safe(self.to_dict()), **kw)
+
+    def format(self, fmt: str = "text") -> str:
+        """Format as Meteor 1.5's text report (``text``) or JSON (``json``)."""
+        if fmt == "json":
+            return self.to_json(indent=1) + "\n"
+        return text_report(self)
+
+
+def _finite(x: float) -> Optional[float]:
+    """``x``, or ``None`` (JSON ``null``) when it is NaN or infinite."""
+    return x if math.isfinite(x) else None
+
+
+def _json_safe(value: Any) -> Any:
+    """``value`` with every non-finite float (anywhere in dicts and lists) replaced by ``None``."""
+    if isinstance(value, float):
+        return _finite(value)
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    return value

@@ -1,0 +1,86 @@
+"""Scoring one segment: align the hypothesis with each reference, count the statistics, keep the best."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Sequence, Tuple
+
+from .align.matches import Match, collect_matches
+from .align.search import count_chunks, search_alignment
+from .config import MeteorConfig
+from .jarcompat import java_length
+from .resources.lookups import Resources
+from .scores import SegmentScore
+from .stats import Metrics, Stats, compute
+from .text.normalize import java_lower
+
+__all__ = ["align_segment", "best_reference", "config_metrics"]
+
+
+def config_metrics(config: MeteorConfig, st: Stats) -> Metrics:
+    """The formula applied to ``st`` with the parameters and weights of ``config``."""
+    return compute(st, config.alpha, config.beta, config.gamma, config.delta, config.weights)
+
+
+def align_segment(hyp: List[str], ref: List[str], config: MeteorConfig, resources: Resources) -> Tuple[Stats, List[Match]]:
+    """Align two token lists and count Meteor's sufficient statistics of the alignment."""
+    cands = collect_matches(hyp, ref, config.modules, resources)
+    matches = search_alignment(len(hyp), len(ref), cands, config.beam)
+    fw = resources.function_words
+    func_h = [java_lower(w) in fw for w in hyp]
+    func_r = [java_lower(w) in fw for w in ref]
+    if config.char_based:
+        hl = [java_length(w) for w in hyp]
+        rl = [java_length(w) for w in ref]
+    else:
+        hl = [1] * len(hyp)
+        rl = [1] * len(ref)
+    n = len(config.modules)
+    tc, tf = _stage_counts(matches, func_h, hl, n, hyp_side=True)
+    rc, rf = _stage_counts(matches, func_r, rl, n, hyp_side=False)
+    st = Stats(
+        test_length=float(sum(hl)),
+        ref_length=float(sum(rl)),
+        test_function_words=float(sum(h for h, f in zip(hl, func_h) if f)),
+        ref_function_words=float(sum(r for r, f in zip(rl, func_r) if f)),
+        test_content=tc,
+        ref_content=rc,
+        test_function=tf,
+        ref_function=rf,
+        chunks=float(count_chunks(matches)),
+        test_word_matches=float(sum(m.hlen for m in matches)),
+        ref_word_matches=float(sum(m.rlen for m in matches)),
+    )
+    return st, matches
+
+
+def _stage_counts(
+    matches: Sequence[Match], func: List[bool], lengths: List[int], n: int, *, hyp_side: bool
+) -> Tuple[List[float], List[float]]:
+    """Matched content and function units per module, on the hypothesis or the reference side."""
+    content = [0.0] * n
+    function = [0.0] * n
+    for m in matches:
+        start, length = (m.hstart, m.hlen) if hyp_side else (m.rstart, m.rlen)
+        for k in range(start, start + length):
+            if func[k]:
+                function[m.module] += lengths[k]
+            else:
+                content[m.module] += lengths[k]
+    return content, function
+
+
+def best_reference(hyp: List[str], refs: Sequence[List[str]], config: MeteorConfig, resources: Resources) -> SegmentScore:
+    """Score ``hyp`` against each reference; the first best-scoring one wins, as in Meteor."""
+    if not refs:
+        raise ValueError("at least one reference is needed")
+    best: Optional[SegmentScore] = None
+    for k, ref in enumerate(refs):
+        st, matches = align_segment(hyp, ref, config, resources)
+        m = config_metrics(config, st)
+        if best is None or m.score > best.score:
+            best = SegmentScore(
+                m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, k,
+                [x.as_tuple() for x in matches],
+            )
+    assert best is not None
+    return best

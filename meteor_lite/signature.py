@@ -1,0 +1,56 @@
+"""The reproducibility signature: everything that changes the number, in one line (sacreBLEU-style)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .config import MeteorConfig
+from .jarcompat import java_double
+from .resources.bundle import Bundle
+from .version import __version__
+
+__all__ = ["MODULE_SIG", "make_signature", "reproduces_meteor"]
+
+#: Module names in the signature.
+MODULE_SIG = {"exact": "exact", "stem": "stem", "synonym": "syn", "paraphrase": "para"}
+
+
+def _num(x: float) -> str:
+    s = java_double(x)
+    return s[:-2] if s.endswith(".0") else s
+
+
+def make_signature(c: MeteorConfig, bundle: Optional[Bundle], tokenizer: str = "meteor") -> str:
+    """``meteor-lite|lang:..|<norm>[|ch][|tok:..]|task:..|mods:..|w:..|a:..|b:..|g:..|d:..|beam:..|res:..|v:..``.
+
+    ``ch`` appears only for character-based scoring (Meteor's ``-ch``), ``tok:NAME`` only when the
+    tokeniser is not Meteor 1.5's white-space split (``meteor``), so every other signature is unchanged.
+    """
+    norm = "norm-nopunct" if (c.norm and c.no_punct) else "norm" if c.norm else "lower" if c.lower else "none"
+    if bundle is not None:
+        res = f"{bundle.name}-{bundle.version}@{(bundle.checksum or 'nochecksum')[:8]}"
+    else:
+        res = "none"
+    parts = [
+        "meteor-lite",
+        f"lang:{c.lang}",
+        norm,
+        *(["ch"] if c.char_based else []),
+        *([f"tok:{tokenizer}"] if tokenizer != "meteor" else []),
+        f"task:{'custom' if c.custom else c.task}",
+        "mods:" + "+".join(MODULE_SIG[m] for m in c.modules),
+        "w:" + ",".join(_num(w) for w in c.weights),
+        f"a:{_num(c.alpha)}",
+        f"b:{_num(c.beta)}",
+        f"g:{_num(c.gamma)}",
+        f"d:{_num(c.delta)}",
+        f"beam:{c.beam}",
+        f"res:{res}",
+        f"v:{__version__}",
+    ]
+    return "|".join(parts)
+
+
+def reproduces_meteor(signature: str) -> bool:
+    """False when the signature's configuration cannot give Meteor 1.5's numbers (scored with no bundle: ``res:none``)."""
+    return "|res:none|" not in signature
