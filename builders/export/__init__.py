@@ -1,0 +1,1 @@
+"""Exporting bundles to the files the official Meteor 1.5 jar reads."""

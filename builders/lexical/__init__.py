@@ -1,0 +1,1 @@
+"""Function words, stem maps and non-breaking prefixes."""

@@ -1,0 +1,83 @@
+"""Meteor 1.5's own Snowball stemmer, run from the jar as a black box, and where it differs from snowballstemmer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from ..errors import ImportOfficialError
+from ..lexical.stems import STEMMER_PACKAGE, make_stemmer
+from .release import LANGUAGE_NAMES, package_version
+
+__all__ = ["WORDFREQ_CODES", "STEM_VOCABULARY_SIZE", "STEM_CHOICES", "snowball_language", "jar_stems", "stem_corrections"]
+
+#: wordfreq's codes for Meteor's language codes (where they differ).
+WORDFREQ_CODES = {"no": "nb", "se": "sv"}
+#: How many of wordfreq's most frequent words the stem corrections cover.
+STEM_VOCABULARY_SIZE = 200_000
+STEM_CHOICES = ("auto", "jar", "snowball")
+
+
+def snowball_language(lang: str) -> Optional[str]:
+    """Snowball algorithm name for a Meteor language code, or None when ``snowballstemmer`` has none."""
+    from meteor_lite.resources.stemming import snowball_classes
+
+    name = LANGUAGE_NAMES[lang]
+    return name if name in snowball_classes() else None
+
+
+def jar_stems(words: List[str], snowball_name: str, jar: Path) -> List[str]:
+    """Stems of ``words`` by the Snowball stemmer inside meteor-1.5.jar (its ``Stemmer`` program).
+
+    Needs ``java``; raises :class:`ImportOfficialError` when it is missing or fails.
+    """
+    from .. import jar as _jar
+
+    try:
+        _jar.find_java()
+    except _jar.JavaNotFoundError:
+        raise ImportOfficialError("java not found: Meteor 1.5's own stemmer runs only with Java (use --stems snowball)") from None
+    clean = [w for w in words if w and not any(c.isspace() for c in w)]
+    if len(clean) != len(words):
+        raise ImportOfficialError("stem vocabulary words must be non-empty and contain no white space")
+    proc = _jar.run_jar_class("Stemmer", [snowball_name], stdin="\n".join(words) + "\n", heap=None, jar=jar)
+    out = proc.stdout.split("\n")
+    if out and out[-1] == "":
+        out.pop()
+    if proc.returncode != 0 or len(out) != len(words):
+        raise ImportOfficialError(
+            f"meteor-1.5.jar Stemmer {snowball_name} failed (exit {proc.returncode}, "
+            f"{len(out)} stems for {len(words)} words): {proc.stderr.strip()[:200]}"
+        )
+    return out
+
+
+def stem_corrections(
+    lang: str, snowball_name: str, jar: Path, size: int = STEM_VOCABULARY_SIZE
+) -> Tuple[List[Tuple[str, str]], Dict[str, object]]:
+    """(word, stem) pairs where Meteor 1.5's Java stemmer and snowballstemmer disagree.
+
+    The vocabulary is wordfreq's ``size`` most frequent words of ``lang`` and their
+    capitalised forms.  Meteor's jar carries an older Snowball release: for German
+    (-nisse), Russian (ё), French, Finnish, Hungarian and Portuguese its stems
+    differ from snowballstemmer 2.2.0 on some words; a bundle that lists those
+    words makes the scorer stem them as Meteor 1.5 does.
+    """
+    try:
+        import wordfreq
+    except ImportError:
+        raise ImportOfficialError("stem corrections need wordfreq: install the build extra") from None
+    code = WORDFREQ_CODES.get(lang, lang)
+    base = [w for w in wordfreq.top_n_list(code, size) if w and not any(c.isspace() for c in w)]
+    words = sorted(set(base) | {w[:1].upper() + w[1:] for w in base})
+    theirs = jar_stems(words, snowball_name, jar)
+    ours = make_stemmer(snowball_name)(words)
+    pairs = [(w, t) for w, t, o in zip(words, theirs, ours) if t != o]
+    info = {
+        "vocabulary": f"wordfreq {package_version('wordfreq')} top {size} words of {code!r} and their capitalised forms",
+        "words_checked": len(words),
+        "corrections": len(pairs),
+        "stemmer": "Meteor 1.5's Snowball stemmer (java -cp meteor-1.5.jar Stemmer), stored where it differs from "
+        f"snowballstemmer {package_version(STEMMER_PACKAGE)}",
+    }
+    return pairs, info

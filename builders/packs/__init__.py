@@ -1,0 +1,10 @@
+"""Resource packs: a bundle as a pip-installable wheel the scorer finds through an entry point.
+
+:func:`~meteor_lite_builders.packs.wheel.write_pack` writes
+``meteor_lite_pack_<name>-<version>-py3-none-any.whl``; the scorer's side
+(:mod:`meteor_lite.resources.packs`) finds the installed bundle without importing it.
+"""
+
+from .wheel import PackError, PackResult, write_pack
+
+__all__ = ["PackError", "PackResult", "write_pack"]

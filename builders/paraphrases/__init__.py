@@ -1,0 +1,1 @@
+"""Paraphrase tables: Moses phrase tables, Parex-style pivoting, phrase tables from bitexts."""
