@@ -6,12 +6,12 @@ SHARED ?= ../shared
 DATA   := $(SHARED)/data
 BUNDLES := resources/bundles
 
-.PHONY: install demo test parity bench resources bundles clean
+.PHONY: install demo test check parity bench fixtures resources bundles clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[build,test]'
+	$(PY) -m pip install -q -e '.[build,test,check]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -36,17 +36,27 @@ resources: bundles
 demo: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-lite score $(DATA)/meteor-example/system1.hyp $(DATA)/meteor-example/reference --lang en --norm
 
-# README command 2: the test suite (no Java needed).
-test: $(VENV)/.installed
+# README command 2: lint and type-check, build (or reuse) every bundle the tests need, run the suite
+# (no Java needed for the suite; tests marked `java` skip without it, saying why).
+test: bundles check
 	$(PY) -m pytest -q
+
+# Lint and type-check (pinned ruff and mypy from the `check` extra; configured in pyproject.toml).
+check: $(VENV)/.installed
+	$(VENV)/bin/ruff check meteor_lite builders tests
+	$(VENV)/bin/mypy
 
 # Agreement with the official jar on the shared data (needs Java).
 parity: $(BUNDLES)/en.sqlite
-	$(PY) scripts/parity.py --data $(DATA)
+	$(VENV)/bin/meteor-build check parity --data $(DATA)
 
 # meteor-lite vs the jar, side by side: wall time and peak memory.
 bench: $(BUNDLES)/en.sqlite
-	$(PY) scripts/bench.py --data $(DATA)
+	$(VENV)/bin/meteor-build check bench --data $(DATA)
+
+# Regenerate tests/fixtures/parity_*.jsonl from the official jar (needs Java; jar runs are cached in bench-out/).
+fixtures: $(VENV)/.installed
+	$(VENV)/bin/meteor-build check fixtures --data $(DATA)
 
 clean:
 	rm -rf $(VENV) $(BUNDLES)/*.sqlite

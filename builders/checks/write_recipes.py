@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """(Re)write the recipes of ``resources/recipes/`` that ``make resources`` builds.
 
-One recipe per language, written with ``meteor-build new-recipe`` (checksums of the installed
-inputs filled in):
+One recipe per language, written as ``meteor-build new-recipe`` writes them (checksums of the
+installed inputs filled in):
 
 * every language of Meteor 1.5 (en cz de es fr da fi hu it nl no pt ro ru se tr): bundle
   ``<lang>-wordfreq`` -- the language's own function words from wordfreq (relative frequency
@@ -12,13 +11,13 @@ inputs filled in):
   official release, which stays the default that reproduces Meteor 1.5's numbers.  Czech has no
   Snowball stemmer: function words only.
 * every other language with both a Snowball stemmer in snowballstemmer 2.2.0 and a wordfreq list
-  (ca el hi id lt sr ta, and ar): bundle ``<lang>`` (found by ``meteor-lite score --lang <lang>``),
-  except Arabic: ``ar-wordfreq``, because ``-l ar`` means Meteor 1.5's Buckwalter-transliterated
-  Arabic, not Arabic script.
+  (ca el hi id lt sr ta, and ar): bundle ``<lang>`` (found by ``meteor-lite score --lang <lang>``;
+  ``ar`` is Arabic script, Meteor 1.5's Buckwalter Arabic being ``ar-bw-red``).
+  The recipes of ``zh``, ``ja`` and ``ko`` are written by hand; this tool leaves them alone.
 
 Run it after upgrading wordfreq or the official release (the recipes' checksums pin them):
 
-    .venv/bin/python scripts/write_recipes.py [--out-dir resources/recipes] [--check]
+    meteor-build check write-recipes [--out-dir resources/recipes] [--check]
 
 ``--check`` lists the languages that have both a stemmer and a wordfreq list and says which
 recipe covers each (exit 1 if one is missing).
@@ -27,11 +26,13 @@ recipe covers each (exit 1 if one is missing).
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-ROOT = Path(__file__).resolve().parent.parent
+from .paths import ROOT
+
+#: Where the shipped recipes live.
+DEFAULT_OUT_DIR = ROOT / "resources" / "recipes"
 
 #: Meteor 1.5's languages (short codes as the scorer spells them).
 METEOR_LANGUAGES = ("en", "cz", "de", "es", "fr", "da", "fi", "hu", "it", "nl", "no", "pt", "ro", "ru", "se", "tr")
@@ -58,9 +59,9 @@ WORDNET_DIR = Path("/usr/share/wordnet")
 
 
 def recipe_args(lang: str) -> Dict[str, object]:
-    """Keyword arguments of ``_new_recipe`` for a language."""
+    """Keyword arguments of the recipe writer (``meteor-build new-recipe``) for a language."""
     meteor = lang in METEOR_LANGUAGES
-    name = f"{lang}-wordfreq" if meteor or lang == "ar" else lang
+    name = f"{lang}-wordfreq" if meteor else lang
     label = ENGLISH_NAMES.get(lang) or NEW_LANGUAGES[lang]
     stems = lang != "cz"
     what = "function words (wordfreq, relative frequency >= 1e-3)" + (
@@ -80,7 +81,7 @@ def recipe_args(lang: str) -> Dict[str, object]:
         "fw_from": "wordfreq",
         "threshold": 1e-3,
         "stems": stems,
-        "stemmer": "arabic" if lang == "ar" else None,  # the scorer's "ar" is Buckwalter Arabic, with no stemmer
+        "stemmer": "arabic" if lang == "ar" else None,  # explicit, though it is also the language's default
         "wordfreq_top": None,
         "wordnet": WORDNET_DIR if lang == "en" and (WORDNET_DIR / "data.noun").is_file() else None,
         "lmf": None,
@@ -106,8 +107,9 @@ def covered_languages() -> List[str]:
     """ISO codes of the languages with both a pure-Python Snowball stemmer and a wordfreq list."""
     import wordfreq
 
-    from meteor_lite.resources import snowball_classes
-    from meteor_lite_builders.function_words import _WORDFREQ_CODES
+    from meteor_lite.resources.stemming import snowball_classes
+
+    from ..lexical.function_words import _WORDFREQ_CODES
 
     have_wf = set(wordfreq.available_languages(wordlist="best"))
     return sorted(
@@ -116,34 +118,32 @@ def covered_languages() -> List[str]:
     )
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out-dir", type=Path, default=ROOT / "resources" / "recipes")
-    ap.add_argument("--check", action="store_true", help="only check that every eligible language has a recipe")
-    args = ap.parse_args(argv)
+def check_recipes(out_dir: Path) -> int:
+    """List the eligible languages and the recipe covering each; 1 if one is missing."""
+    from meteor_lite.languages import canonical_language
 
-    from meteor_lite.params import canonical_language
+    from ..recipes.model import load_recipe
 
-    if args.check:
-        from meteor_lite_builders.recipes import load_recipe
+    have = {canonical_language(load_recipe(p).language): p.name for p in sorted(out_dir.glob("*.toml"))}
+    missing = [code for code in covered_languages() if canonical_language(code) not in have]
+    for code in covered_languages():
+        print(f"{code:3} {have.get(canonical_language(code), 'MISSING')}")
+    for lang in METEOR_LANGUAGES:
+        if lang not in have:
+            missing.append(lang)
+            print(f"{lang:3} MISSING (a Meteor 1.5 language)")
+    print(f"{len(have)} recipes; {len(covered_languages())} languages with a stemmer and a wordfreq list")
+    return 1 if missing else 0
 
-        have = {canonical_language(load_recipe(p).language): p.name for p in sorted(args.out_dir.glob("*.toml"))}
-        missing = [code for code in covered_languages() if canonical_language(code) not in have]
-        for code in covered_languages():
-            print(f"{code:3} {have.get(canonical_language(code), 'MISSING')}")
-        for lang in METEOR_LANGUAGES:
-            if lang not in have:
-                missing.append(lang)
-                print(f"{lang:3} MISSING (a Meteor 1.5 language)")
-        print(f"{len(have)} recipes; {len(covered_languages())} languages with a stemmer and a wordfreq list")
-        return 1 if missing else 0
 
-    from meteor_lite_builders.recipe_cli import _new_recipe
-    from meteor_lite_builders.recipes import RECIPE_FORMAT, RECIPE_FORMAT_VERSION, write_recipe
+def write_recipes(out_dir: Path) -> int:
+    """(Re)write every recipe under ``out_dir``; 0."""
+    from ..recipes.model import RECIPE_FORMAT, RECIPE_FORMAT_VERSION, write_recipe
+    from ..recipes.new_recipe import NewRecipe, new_recipe_data
 
     for lang in (*METEOR_LANGUAGES, *NEW_LANGUAGES):
-        out = args.out_dir / f"{lang}.toml"
-        data = _new_recipe(out=out, **recipe_args(lang))  # type: ignore[arg-type]
+        out = out_dir / f"{lang}.toml"
+        data = new_recipe_data(NewRecipe(out=out, **recipe_args(lang)))  # type: ignore[arg-type]
         data["format"], data["format_version"] = RECIPE_FORMAT, RECIPE_FORMAT_VERSION
         write_recipe(
             data,
@@ -151,12 +151,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             header=(
                 f"meteor-lite bundle recipe: {data['bundle']['description']}\n"
                 f"Build: meteor-build recipe resources/recipes/{lang}.toml  (make resources builds them all)\n"
-                "Written by scripts/write_recipes.py; the sha256 values pin wordfreq 3.1.1 and pycocoevalcap 1.2."
+                "Written by meteor-build check write-recipes; the sha256 values pin wordfreq 3.1.1 and pycocoevalcap 1.2."
             ),
         )
         print(f"wrote {out}")
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def run(out_dir: Path = DEFAULT_OUT_DIR, check: bool = False) -> int:
+    """``--check``: :func:`check_recipes`; otherwise :func:`write_recipes`.  The exit status."""
+    return check_recipes(out_dir) if check else write_recipes(out_dir)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The old script's entry point (``--out-dir DIR``, ``--check``); ``meteor-build check write-recipes`` is the command."""
+    ap = argparse.ArgumentParser(prog="meteor-build check write-recipes", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out-dir", type=Path, default=DEFAULT_OUT_DIR)
+    ap.add_argument("--check", action="store_true", help="only check that every eligible language has a recipe")
+    args = ap.parse_args(argv)
+    return run(args.out_dir, check=args.check)

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Evaluate a built paraphrase table: precision against Meteor's official English table, and
 whether scoring with it correlates better with expert MQM judgments than scoring without it.
 
@@ -20,8 +19,9 @@ Two sub-commands:
 
 Examples (``make paraphrases-multi30k`` first)::
 
-    .venv/bin/python scripts/paraphrase_eval.py precision resources/bundles/en-multi30k.sqlite
-    .venv/bin/python scripts/paraphrase_eval.py mqm --lang en \\
+    meteor-build check paraphrases precision build/paraphrases-multi30k/paraphrase-en.gz
+    (or a bundle built with --keep-probabilities: the default bundles store no probabilities)
+    meteor-build check paraphrases mqm --lang en \\
         --config none=resources/bundles/en.sqlite:exact,stem,synonym \\
         --config multi30k=resources/bundles/en-multi30k.sqlite \\
         --config official=resources/bundles/en.sqlite
@@ -29,40 +29,55 @@ Examples (``make paraphrases-multi30k`` first)::
 
 from __future__ import annotations
 
-import argparse
 import gzip
-import json
 import math
 import random
-import sqlite3
-import sys
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from meteor_lite.resources.bundle import Bundle
 
+from .. import jar as jarmod
+from ..errors import SourceError
+from .paths import DEFAULT_DATA_DIR
+
+#: One MQM row (columns of the TSV: system, doc, seg_id, hyp, ref, mqm, ...).
+Row = Dict[str, str]
+#: A (phrase, paraphrase, probability) triple.
+Pair = Tuple[str, str, float]
+#: Default directory of the MQM files.
+DEFAULT_MQM_DIR = DEFAULT_DATA_DIR / "mqm"
 MQM_FILES = {"en": "ted2021.zh-en.dev.mqm.tsv.gz", "de": "generalMT2023.en-de.mqm.tsv.gz"}
 
 
 # --------------------------------------------------------------------------- precision
-def read_table(path: str) -> List[Tuple[str, str, float]]:
+def read_table(path: str) -> List[Pair]:
     """Pairs of a bundle (paraphrases table) or of a Meteor paraphrase file (3-line groups)."""
     if path.endswith(".sqlite"):
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        return [tuple(r) for r in conn.execute("SELECT phrase, paraphrase, prob FROM paraphrases ORDER BY phrase, seq")]
-    from meteor_lite_builders.pivot import read_meteor_paraphrases
+        with Bundle.open(path) as b:
+            if not b.has_paraphrase_probabilities:
+                raise SourceError(
+                    f"{path}: the bundle stores no paraphrase probabilities (the default); rebuild it with "
+                    "--keep-probabilities, or give the table in Meteor's format (meteor-build paraphrases --meteor-file)"
+                )
+            return [
+                (phrase, para, prob)
+                for phrase, paras, probs in b.iter_paraphrases(with_probs=True)
+                for para, prob in zip(paras, probs or ())
+            ]
+    from ..paraphrases.pivot import read_meteor_paraphrases
 
     return list(read_meteor_paraphrases(path))
 
 
-def official_lookup(official: str, pairs: Sequence[Tuple[str, str, float]]) -> Tuple[set, set]:
+def official_lookup(official: str, pairs: Sequence[Pair]) -> Tuple[Set[Tuple[str, str]], Set[str]]:
     """Stream the official table; return which of ``pairs`` it holds (directed) and which phrases it has."""
     wanted = {(a, b) for a, b, _ in pairs} | {(b, a) for a, b, _ in pairs}
     phrases = {a for a, _, _ in pairs}
-    found, have_phrase = set(), set()
+    found: Set[Tuple[str, str]] = set()
+    have_phrase: Set[str] = set()
     with gzip.open(official, "rt", encoding="utf-8") as f:
         while True:
             p = f.readline()
@@ -77,16 +92,15 @@ def official_lookup(official: str, pairs: Sequence[Tuple[str, str, float]]) -> T
     return found, have_phrase
 
 
-def precision(args) -> Dict[str, object]:
-    if args.official is None:
-        from meteor_lite_builders.official import paraphrase_path
-
-        args.official = str(paraphrase_path("en"))
-    pairs = read_table(args.table)
-    found, have_phrase = official_lookup(args.official, pairs)
+def precision(table: str, official: Optional[str] = None) -> Dict[str, object]:
+    """The ``precision`` report of ``table`` (a bundle or a Meteor paraphrase file) against ``official``."""
+    if official is None:
+        official = str(jarmod.paraphrase_file("en"))
+    pairs = read_table(table)
+    found, have_phrase = official_lookup(official, pairs)
     top = sorted(pairs, key=lambda t: (-t[2], t[0], t[1]))
 
-    def share(sel):
+    def share(sel: Sequence[Pair]) -> Dict[str, Any]:
         n = len(sel)
         directed = sum(1 for a, b, _ in sel if (a, b) in found)
         either = sum(1 for a, b, _ in sel if (a, b) in found or (b, a) in found)
@@ -97,12 +111,13 @@ def precision(args) -> Dict[str, object]:
                 "pairs_whose_phrase_is_in_official": len(known),
                 "precision_on_known_phrases": known_dir / len(known) if known else None}
 
-    return {"table": args.table, "official": args.official, "top1000": share(top[:1000]), "overall": share(pairs),
+    return {"table": table, "official": official, "top1000": share(top[:1000]), "overall": share(pairs),
             "examples_top_not_in_official": [(a, b, p) for a, b, p in top[:200] if (a, b) not in found][:15]}
 
 
 # --------------------------------------------------------------------------- correlations
 def pearson(x: Sequence[float], y: Sequence[float]) -> Optional[float]:
+    """Pearson's r; None when undefined."""
     n = len(x)
     if n < 2:
         return None
@@ -137,12 +152,14 @@ def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> Optional[float]:
     return (conc - disc) / denom if denom else None
 
 
-def mean(xs):
-    xs = [x for x in xs if x is not None]
-    return sum(xs) / len(xs) if xs else None
+def mean(xs: Sequence[Optional[float]]) -> Optional[float]:
+    """Mean of the defined values (None if none)."""
+    vals = [x for x in xs if x is not None]
+    return sum(vals) / len(vals) if vals else None
 
 
-def load_mqm(path: Path):
+def load_mqm(path: Path) -> List[Row]:
+    """Rows of an MQM file that have a score."""
     rows = []
     with gzip.open(path, "rt", encoding="utf-8") as f:
         header = f.readline().rstrip("\n").split("\t")
@@ -154,13 +171,16 @@ def load_mqm(path: Path):
     return rows
 
 
-def segment_key(r) -> Tuple[str, str]:
+def segment_key(r: Row) -> Tuple[str, str]:
+    """(document, segment id) of a row."""
     return (r["doc"], r["seg_id"])
 
 
-def correlations(rows, metric: List[float], sys_scores: Dict[str, float], seg_subset=None) -> Dict[str, Optional[float]]:
-    by_sys = defaultdict(list)
-    by_seg = defaultdict(list)
+def correlations(rows: Sequence[Row], metric: List[float], sys_scores: Dict[str, float],
+                 seg_subset: Optional[Set[Tuple[str, str]]] = None) -> Dict[str, Optional[float]]:
+    """Segment-level Pearson (averaged over systems), Kendall tau-b within segments, system-level Pearson."""
+    by_sys: Dict[str, List[Tuple[float, float]]] = defaultdict(list)
+    by_seg: Dict[Tuple[str, str], List[Tuple[float, float]]] = defaultdict(list)
     for i, r in enumerate(rows):
         if seg_subset is not None and segment_key(r) not in seg_subset:
             continue
@@ -175,93 +195,82 @@ def correlations(rows, metric: List[float], sys_scores: Dict[str, float], seg_su
             "system_pearson": sys_p}
 
 
-def score_config(lang: str, bundle: str, modules: Optional[List[str]], rows) -> Tuple[List[float], Dict[str, float], float, str]:
+def score_config(lang: str, bundle: str, modules: Optional[List[str]], rows: Sequence[Row]
+                 ) -> Tuple[List[float], Dict[str, float], float, Any]:
+    """Segment scores, system scores, seconds and the modules used for one configuration."""
     from meteor_lite import Meteor
 
     m = Meteor(lang, norm=True, bundle=bundle, modules=modules, quiet=True)
     t0 = time.time()
-    by_sys = defaultdict(list)
+    by_sys: Dict[str, List[int]] = defaultdict(list)
     for i, r in enumerate(rows):
         by_sys[r["system"]].append(i)
     seg = [0.0] * len(rows)
     sys_scores = {}
     for s, idx in sorted(by_sys.items()):
-        res = m.score_corpus([rows[i]["hyp"] for i in idx], [[rows[i]["ref"] for i in idx]])
+        res = m.score_corpus([rows[i]["hyp"] for i in idx], [[rows[i]["ref"] for i in idx]], layout="streams")
         sys_scores[s] = res.score
         for i, sc in zip(idx, res.segments):
             seg[i] = sc.score
     return seg, sys_scores, time.time() - t0, m.config.modules if hasattr(m.config, "modules") else modules
 
 
-def mqm(args) -> Dict[str, object]:
-    path = Path(args.data) / MQM_FILES[args.lang]
+def parse_config(spec: str) -> Tuple[str, str, Optional[List[str]]]:
+    """``NAME=BUNDLE[:MOD,MOD...]`` as (name, bundle, modules or None)."""
+    name, _, rest = spec.partition("=")
+    bundle, _, mods = rest.partition(":")
+    return name, bundle, mods.split(",") if mods else None
+
+
+def _bootstrap_delta(rows: Sequence[Row], a_scores: List[float], b_scores: List[float], resamples: int,
+                     rng: random.Random) -> Optional[Dict[str, Any]]:
+    """Paired bootstrap over segments of the difference of the averaged segment-level Pearson (a - b)."""
+    segs = sorted({segment_key(r) for r in rows})
+    diffs = []
+    for _ in range(resamples):
+        sample = [segs[rng.randrange(len(segs))] for _ in segs]
+        # resampling with replacement: keep multiplicity by duplicating rows
+        counts: Dict[Tuple[str, str], int] = defaultdict(int)
+        for s in sample:
+            counts[s] += 1
+        idx = [i for i, r in enumerate(rows) for _ in range(counts.get(segment_key(r), 0))]
+        sub_rows = [rows[i] for i in idx]
+        a = correlations(sub_rows, [a_scores[i] for i in idx], {})["segment_pearson_avg_over_systems"]
+        b = correlations(sub_rows, [b_scores[i] for i in idx], {})["segment_pearson_avg_over_systems"]
+        if a is not None and b is not None:
+            diffs.append(a - b)
+    diffs.sort()
+    if not diffs:
+        return None
+    return {
+        "mean": sum(diffs) / len(diffs),
+        "ci95": [diffs[int(0.025 * len(diffs))], diffs[int(0.975 * len(diffs)) - 1]],
+        "share_above_zero": sum(1 for d in diffs if d > 0) / len(diffs),
+    }
+
+
+def mqm(lang: str, config: Sequence[str], data: Path = DEFAULT_MQM_DIR, bootstrap: int = 1000,
+        seed: int = 1) -> Dict[str, object]:
+    """The ``mqm`` report: each ``NAME=BUNDLE[:MODULES]`` configuration's correlations; the first is the baseline."""
+    path = Path(data) / MQM_FILES[lang]
     rows = load_mqm(path)
-    configs = []
-    for spec in args.config:
-        name, _, rest = spec.partition("=")
-        bundle, _, mods = rest.partition(":")
-        configs.append((name, bundle, mods.split(",") if mods else None))
-    results = {}
-    metrics = {}
+    configs = [parse_config(spec) for spec in config]
+    results: Dict[str, Dict[str, Any]] = {}
+    metrics: Dict[str, List[float]] = {}
     for name, bundle, mods in configs:
-        seg, sys_scores, secs, used = score_config(args.lang, bundle, mods, rows)
+        seg, sys_scores, secs, used = score_config(lang, bundle, mods, rows)
         metrics[name] = seg
         results[name] = {"bundle": bundle, "modules": list(used) if used else None, "seconds": round(secs, 1),
                          **correlations(rows, seg, sys_scores),
                          "mean_segment_score": sum(seg) / len(seg)}
     # paired bootstrap over segments of the difference with the first configuration
-    segs = sorted({segment_key(r) for r in rows})
-    rng = random.Random(args.seed)
+    rng = random.Random(seed)
     first = configs[0][0]
     for name, _b, _m in configs[1:]:
-        diffs = []
-        for _ in range(args.bootstrap):
-            sample = [segs[rng.randrange(len(segs))] for _ in segs]
-            # resampling with replacement: keep multiplicity by duplicating rows
-            counts = defaultdict(int)
-            for s in sample:
-                counts[s] += 1
-            idx = [i for i, r in enumerate(rows) for _ in range(counts.get(segment_key(r), 0))]
-            sub_rows = [rows[i] for i in idx]
-            a = correlations(sub_rows, [metrics[name][i] for i in idx], {})["segment_pearson_avg_over_systems"]
-            b = correlations(sub_rows, [metrics[first][i] for i in idx], {})["segment_pearson_avg_over_systems"]
-            if a is not None and b is not None:
-                diffs.append(a - b)
-        diffs.sort()
-        if diffs:
-            results[name][f"delta_segment_pearson_vs_{first}"] = {
-                "mean": sum(diffs) / len(diffs),
-                "ci95": [diffs[int(0.025 * len(diffs))], diffs[int(0.975 * len(diffs)) - 1]],
-                "share_above_zero": sum(1 for d in diffs if d > 0) / len(diffs),
-            }
+        delta = _bootstrap_delta(rows, metrics[name], metrics[first], bootstrap, rng)
+        if delta is not None:
+            results[name][f"delta_segment_pearson_vs_{first}"] = delta
     changed = {name: sum(1 for a, b in zip(metrics[name], metrics[first]) if a != b) for name, _b, _m in configs[1:]}
     return {"data": str(path), "rows": len(rows), "systems": len({r['system'] for r in rows}),
             "segments": len({segment_key(r) for r in rows}), "configs": results,
             f"segments_scored_differently_from_{first}": changed}
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("precision")
-    p.add_argument("table", help="bundle (.sqlite) or Meteor paraphrase file")
-    p.add_argument("--official", help="official paraphrase-en.gz (default: pycocoevalcap's)")
-    q = sub.add_parser("mqm")
-    q.add_argument("--lang", choices=sorted(MQM_FILES), required=True)
-    q.add_argument("--config", action="append", required=True, help="NAME=BUNDLE[:MOD,MOD...]; the first is the baseline")
-    q.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "mqm"))
-    q.add_argument("--bootstrap", type=int, default=1000)
-    q.add_argument("--seed", type=int, default=1)
-    for x in (p, q):
-        x.add_argument("--json", help="also write the report here")
-    args = ap.parse_args(argv)
-    report = precision(args) if args.cmd == "precision" else mqm(args)
-    text = json.dumps(report, indent=2, ensure_ascii=False, default=str)
-    print(text)
-    if args.json:
-        Path(args.json).write_text(text + "\n", encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,14 +1,13 @@
-#!/usr/bin/env python3
-"""Differential test of :mod:`meteor_lite.normalize` against the official Meteor 1.5 jar.
+"""Differential test of :mod:`meteor_lite.text.normalize` against the official Meteor 1.5 jar.
 
 Every distinct hypothesis and reference line of the shared data is run through
 
 1. the jar's normaliser (``edu.cmu.meteor.util.Normalizer LANG true|false``, one
-   JVM per language and mode) and :func:`meteor_lite.normalize.normalize`;
+   JVM per language and mode) and :func:`meteor_lite.text.normalize.normalize`;
 2. the jar's scorer (``-m exact -writeAlignments``, the lines scored against
    themselves) with ``-lower``, ``-norm`` and ``-norm -noPunct``: the alignment
    file shows the words Meteor aligns, which are compared with
-   :func:`meteor_lite.normalize.prepare` (this covers Java's lowercasing, the
+   :func:`meteor_lite.text.normalize.prepare` (this covers Java's lowercasing, the
    order of the pipeline and the tokeniser).
 
 Lines are compared per language (English, German, French, Czech, Russian).
@@ -33,37 +32,33 @@ helper above and otherwise carried over from the existing file.
 
 Usage::
 
-    .venv/bin/python scripts/normalizer_parity.py [--data ../shared/data] [--cap N]
-    .venv/bin/python scripts/normalizer_parity.py --write-fixtures
+    meteor-build check normalizer [--data ../shared/data] [--cap N]
+    meteor-build check normalizer --write-fixtures
 """
 
 from __future__ import annotations
 
-import argparse
-import fcntl
 import gzip
 import json
-import os
 import re
-import subprocess
-import sys
 import tempfile
 import time
 import unicodedata
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from meteor_lite.text.normalize import normalize, prepare, tokenize
 
-from meteor_lite.normalize import normalize, prepare, tokenize  # noqa: E402
-from meteor_lite_builders.official import jar_path, read_nonbreaking_prefixes  # noqa: E402
+from .. import jar as jarmod
+from ..jar import JarRunError
+from ..official.release import read_nonbreaking_prefixes
+from .oracle import JarLock
+from .paths import DEFAULT_DATA_DIR, FIXTURE_DIR
 
-DEFAULT_DATA = ROOT.parent / "shared" / "data"
-FIXTURES = ROOT / "tests" / "fixtures" / "normalizer.jsonl"
-#: The lock file scripts/oracle.py uses, so that our JVMs and theirs take turns.
-LOCK_PATH = ROOT / "bench-out" / "oracle-cache" / ".jar.lock"
-JAVA = ["java", "-Xmx2G", "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8"]
+DEFAULT_DATA = DEFAULT_DATA_DIR
+FIXTURES = FIXTURE_DIR / "normalizer.jsonl"
 LANGS = ("en", "de", "fr", "cz", "ru")
 #: Languages Meteor's scorer accepts with -norm (all of LANGS).
 SCORER_LANGS = LANGS
@@ -108,7 +103,7 @@ SOURCES: Dict[str, List[Source]] = {
 
 def _read_text(path: Path) -> str:
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8", newline="") as fh:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf-8", newline="") as fh:
         return fh.read()
 
 
@@ -181,48 +176,37 @@ def synthetic_lines(n: int, seed: int = 1) -> List[str]:
 # ---------------------------------------------------------------------------
 
 
-class _JarLock:
-    """Exclusive lock shared with scripts/oracle.py: one of our JVMs at a time."""
-
-    def __enter__(self) -> "_JarLock":
-        LOCK_PATH.parent.mkdir(parents=True, exist_ok=True)
-        self.fd = os.open(LOCK_PATH, os.O_CREAT | os.O_RDWR, 0o644)
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        fcntl.flock(self.fd, fcntl.LOCK_UN)
-        os.close(self.fd)
-
-
-def _java(cmd: List[str], stdin: Optional[bytes] = None, cwd: Optional[str] = None) -> bytes:
-    with _JarLock():
-        proc = subprocess.run(cmd, input=stdin, capture_output=True, cwd=cwd)
+def _java(main_class: Optional[str], args: Sequence[str], stdin: Optional[bytes] = None,
+          cwd: Optional[str] = None, classpath: Sequence[str] = ()) -> str:
+    """Run the jar's scorer (``main_class`` None) or one of its classes under the shared lock; its output."""
+    with JarLock():
+        if main_class is None:
+            proc = jarmod.run_jar(args, stdin=stdin, cwd=cwd)
+        else:
+            proc = jarmod.run_jar_class(main_class, args, stdin=stdin, cwd=cwd, classpath=classpath)
     if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr.decode('utf-8', 'replace')[-3000:]}")
+        raise JarRunError(f"{' '.join(proc.args)} failed:\n{proc.stderr[-3000:]}")
     return proc.stdout
 
 
-def _line_protocol(cmd: List[str], lines: Sequence[str]) -> List[str]:
+def _line_protocol(main_class: str, args: Sequence[str], lines: Sequence[str], classpath: Sequence[str] = ()) -> List[str]:
     payload = ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
-    out = _java(cmd, payload).decode("utf-8").split("\n")
+    out = _java(main_class, args, payload, classpath=classpath).split("\n")
     if out and out[-1] == "":
         out.pop()
     if len(out) != len(lines):
-        raise RuntimeError(f"{cmd[-3:]}: {len(lines)} lines in, {len(out)} out")
+        raise JarRunError(f"{[main_class, *args][-3:]}: {len(lines)} lines in, {len(out)} out")
     return out
 
 
 def jar_normalize(lines: Sequence[str], lang: str, keep_punct: bool) -> List[str]:
     """The jar's ``Normalizer`` on ``lines`` (one JVM)."""
-    cmd = [*JAVA, "-cp", str(jar_path()), "edu.cmu.meteor.util.Normalizer", lang, str(keep_punct).lower()]
-    return _line_protocol(cmd, lines)
+    return _line_protocol("edu.cmu.meteor.util.Normalizer", [lang, str(keep_punct).lower()], lines)
 
 
 def helper_normalize(lines: Sequence[str], cp: str, cls: str, keep_punct: bool) -> List[str]:
     """An out-of-tree helper class exposing the jar's non-western normaliser."""
-    cmd = [*JAVA, "-cp", f"{jar_path()}{os.pathsep}{cp}", cls, str(keep_punct).lower()]
-    return _line_protocol(cmd, lines)
+    return _line_protocol(cls, [str(keep_punct).lower()], lines, classpath=[cp])
 
 
 def jar_words(lines: Sequence[str], lang: str, options: Sequence[str]) -> List[str]:
@@ -234,9 +218,7 @@ def jar_words(lines: Sequence[str], lang: str, options: Sequence[str]) -> List[s
     with tempfile.TemporaryDirectory(prefix="normparity-") as tmp:
         f = Path(tmp) / "lines.txt"
         f.write_bytes(("\n".join(lines) + "\n").encode("utf-8"))
-        cmd = [*JAVA, "-jar", str(jar_path()), str(f), str(f), "-l", lang, *options,
-               "-m", "exact", "-writeAlignments", "-f", "out"]
-        _java(cmd, cwd=tmp)
+        _java(None, [str(f), str(f), "-l", lang, *options, "-m", "exact", "-writeAlignments", "-f", "out"], cwd=tmp)
         text = (Path(tmp) / "out-align.out").read_bytes().decode("utf-8")
     rows = text.split("\n")
     words: List[str] = []
@@ -249,7 +231,7 @@ def jar_words(lines: Sequence[str], lang: str, options: Sequence[str]) -> List[s
                 i += 1
         i += 1
     if len(words) != len(lines):
-        raise RuntimeError(f"alignment file: {len(words)} records for {len(lines)} lines")
+        raise JarRunError(f"alignment file: {len(words)} records for {len(lines)} lines")
     return words
 
 
@@ -273,7 +255,46 @@ def compare(name: str, lines: Sequence[str], want: Sequence[str], got: Sequence[
     return len(bad)
 
 
-def run_parity(args: argparse.Namespace) -> int:
+Check = Tuple[str, Callable[[], List[str]], Callable[[], List[str]]]
+
+
+def _ours_normalize(lines: Sequence[str], lang: str, keep_punct: bool,
+                    nonbreaking: Optional[Dict[str, bool]]) -> List[str]:
+    if nonbreaking is None:
+        return [normalize(x, lang, keep_punct=keep_punct) for x in lines]
+    return [normalize(x, lang, keep_punct=keep_punct, nonbreaking=nonbreaking) for x in lines]
+
+
+def _ours_prepare(lines: Sequence[str], lang: str, norm: bool, keep_punct: bool, nonbreaking: Dict[str, bool]) -> List[str]:
+    return [" ".join(prepare(x, lang, norm=norm, lower=True, keep_punct=keep_punct, nonbreaking=nonbreaking))
+            for x in lines]
+
+
+def _checks_for(lang: str, lines: List[str], args: "NormalizerOptions") -> List[Check]:
+    """The comparisons of one group of lines: (name, the jar's outputs, ours)."""
+    nbp: Dict[str, bool] = read_nonbreaking_prefixes(lang) if lang != "other" else {}
+    checks: List[Check] = []
+    if lang != "other":
+        for kp in (True, False):
+            checks.append((f"Normalizer keep_punct={kp}", partial(jar_normalize, lines, lang, kp),
+                           partial(_ours_normalize, lines, lang, kp, nbp)))
+    elif args.other_oracle_cp:
+        for kp in (True, False):
+            checks.append((f"non-western keep_punct={kp}",
+                           partial(helper_normalize, lines, args.other_oracle_cp, args.other_oracle_class, kp),
+                           partial(_ours_normalize, lines, "other", kp, None)))
+    if not args.no_scorer:
+        scorer_lang = lang if lang in SCORER_LANGS else "en"
+        modes: List[List[str]] = [["-lower"]]
+        if lang != "other":
+            modes += [["-norm"], ["-norm", "-noPunct"]]
+        for opts in modes:
+            checks.append(("scorer " + " ".join(opts), partial(jar_words, lines, scorer_lang, opts),
+                           partial(_ours_prepare, lines, lang, "-norm" in opts, "-noPunct" not in opts, nbp)))
+    return checks
+
+
+def run_parity(args: "NormalizerOptions") -> int:
     """Compare the jar and meteor-lite on every language; return the number of mismatches."""
     total_bad = 0
     total_lines = 0
@@ -285,37 +306,7 @@ def run_parity(args: argparse.Namespace) -> int:
     for label, lang, lines in groups:
         total_lines += len(lines)
         print(f"[{label}] {len(lines)} distinct lines")
-        nbp = read_nonbreaking_prefixes(lang) if lang != "other" else {}
-        checks: List[Tuple[str, Callable[[], List[str]], Callable[[], List[str]]]] = []
-        if lang != "other":
-            for kp in (True, False):
-                checks.append((
-                    f"Normalizer keep_punct={kp}",
-                    lambda kp=kp: jar_normalize(lines, lang, kp),
-                    lambda kp=kp: [normalize(x, lang, keep_punct=kp, nonbreaking=nbp) for x in lines],
-                ))
-        elif args.other_oracle_cp:
-            for kp in (True, False):
-                checks.append((
-                    f"non-western keep_punct={kp}",
-                    lambda kp=kp: helper_normalize(lines, args.other_oracle_cp, args.other_oracle_class, kp),
-                    lambda kp=kp: [normalize(x, "other", keep_punct=kp) for x in lines],
-                ))
-        if not args.no_scorer:
-            scorer_lang = lang if lang in SCORER_LANGS else "en"
-            modes: List[List[str]] = [["-lower"]]
-            if lang != "other":
-                modes += [["-norm"], ["-norm", "-noPunct"]]
-            for opts in modes:
-                checks.append((
-                    "scorer " + " ".join(opts),
-                    lambda opts=opts: jar_words(lines, scorer_lang, opts),
-                    lambda norm=("-norm" in opts), kp=("-noPunct" not in opts): [
-                        " ".join(prepare(x, lang, norm=norm, lower=True, keep_punct=kp, nonbreaking=nbp))
-                        for x in lines
-                    ],
-                ))
-        for name, jar_fn, py_fn in checks:
+        for name, jar_fn, py_fn in _checks_for(lang, lines, args):
             t0 = time.time()
             want = jar_fn()
             t1 = time.time()
@@ -451,7 +442,7 @@ def select_real_lines(lines: Sequence[str], lang: str, per_feature: int) -> List
     return list(chosen)
 
 
-def write_fixtures(args: argparse.Namespace) -> None:
+def write_fixtures(args: "NormalizerOptions") -> None:
     """Write tests/fixtures/normalizer.jsonl with the jar's outputs as expected values."""
     records: List[Dict[str, object]] = []
     for lang in LANGS:
@@ -482,26 +473,24 @@ def write_fixtures(args: argparse.Namespace) -> None:
     print(f"wrote {len(records)} fixtures ({len(other)} for 'other') to {FIXTURES}")
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Command-line entry point."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="shared data directory")
-    ap.add_argument("--langs", nargs="+", default=[*LANGS, "other"], choices=[*LANGS, "other"])
-    ap.add_argument("--cap", type=int, default=None, help="at most N distinct lines per file")
-    ap.add_argument("--show", type=int, default=10, help="mismatches to print per check")
-    ap.add_argument("--no-scorer", action="store_true", help="skip the scorer (-lower/-norm) checks")
-    ap.add_argument("--synthetic", type=int, default=20000,
-                    help="also compare N constructed lines of tricky characters (0: none)")
-    ap.add_argument("--other-oracle-cp", default=None, help="classpath of an out-of-tree non-western helper")
-    ap.add_argument("--other-oracle-class", default="NonWestern", help="its class name")
-    ap.add_argument("--write-fixtures", action="store_true", help="rewrite tests/fixtures/normalizer.jsonl")
-    ap.add_argument("--per-feature", type=int, default=1, help="real lines per feature in the fixtures")
-    args = ap.parse_args(argv)
-    if args.write_fixtures:
-        write_fixtures(args)
+@dataclass
+class NormalizerOptions:
+    """The options of ``meteor-build check normalizer`` (see the module docstring)."""
+
+    data: Path = DEFAULT_DATA
+    langs: List[str] = field(default_factory=lambda: [*LANGS, "other"])
+    cap: Optional[int] = None
+    show: int = 10
+    no_scorer: bool = False
+    synthetic: int = 20000
+    other_oracle_cp: Optional[str] = None
+    other_oracle_class: str = "NonWestern"
+    per_feature: int = 1
+
+
+def run_normalizer_check(options: NormalizerOptions, write: bool = False) -> int:
+    """Compare (exit status 1 on any mismatch), or with ``write`` rewrite the fixtures (0)."""
+    if write:
+        write_fixtures(options)
         return 0
-    return 1 if run_parity(args) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return 1 if run_parity(options) else 0

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Full-data agreement between meteor-lite and the official Meteor 1.5 jar (``make parity``).
 
 Sets (all from ``../shared/data``):
@@ -8,6 +7,7 @@ Sets (all from ``../shared/data``):
 * ``deen-2ref``: the same rows against ``ref_A`` and ``ref_B`` (two references);
 * ``system1-adq``, ``system1-hter``, ``system1-li``, ``system1-tune``: task presets, ``-norm``;
 * ``system1-lower``: ``-lower`` without ``-norm``;
+* ``system1-util``, ``system1-util-ch``, ``system1-ch``: ``-t util``, ``-t util -ch``, ``-ch`` (``-norm``);
 * with ``--extra``: WMT21 en-de, de-fr (``-m 'exact stem'``), en-cs (``-m exact``), en-ru
   (``-m 'exact stem'``), every system against ``ref_A``, ``-norm``.
 
@@ -21,33 +21,28 @@ Exits 1 if any set agrees on fewer than 99% of its segments.
 Jar results are cached (``bench-out/oracle-cache``), so only the first run
 pays for Java.
 
-    .venv/bin/python scripts/parity.py [--data ../shared/data] [--sets system1,deen-2ref]
+    meteor-build check parity [--data ../shared/data] [--sets system1,deen-2ref]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
+import logging
 import math
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from oracle import (  # noqa: E402
-    DEFAULT_DATA_DIR,
-    ROOT,
-    OracleConfig,
-    OracleError,
-    meteor_example,
-    parse_ss_line,
-    run_oracle,
-    wmt21_rows,
-)
+from ..jar import JarError
+from .jar_output import parse_ss_line
+from .oracle import OracleConfig, run_oracle
+from .paths import BENCH_OUT, ROOT
+from .shared_data import meteor_example, wmt21_rows
 
-OUT_DIR = ROOT / "bench-out"
+log = logging.getLogger(__name__)
+
+OUT_DIR = BENCH_OUT
 TOL = 1e-6
 THRESHOLD = 0.99
 
@@ -80,8 +75,7 @@ def _deen(n_refs: int) -> Callable[[Path], Data]:
         if n_refs == 2:
             missing = sum(1 for r in rows if not r["ref_B"])
             if missing:
-                print(f"deen-2ref: {missing} rows have no ref_B (scored against an empty second reference)",
-                      file=sys.stderr)
+                log.warning("deen-2ref: %d rows have no ref_B (scored against an empty second reference)", missing)
         ids = [f"de-en:{r['system']}:{r['seg_id']}" for r in rows]
         streams = [[r["ref_A"] for r in rows]]
         if n_refs == 2:
@@ -99,6 +93,10 @@ SETS: List[ParitySet] = [
     *[ParitySet(f"system1-{t}", OracleConfig(lang="en", task=t, norm=True), _example("system1.hyp"))
       for t in ("adq", "hter", "li", "tune")],
     ParitySet("system1-lower", OracleConfig(lang="en", lower=True), _example("system1.hyp")),
+    ParitySet("system1-util", OracleConfig(lang="en", task="util", norm=True), _example("system1.hyp")),
+    ParitySet("system1-util-ch", OracleConfig(lang="en", task="util", norm=True, char_based=True),
+              _example("system1.hyp")),
+    ParitySet("system1-ch", OracleConfig(lang="en", norm=True, char_based=True), _example("system1.hyp")),
 ]
 
 
@@ -121,8 +119,39 @@ EXTRA_SETS: List[ParitySet] = [
 ]
 
 
+class UnknownSetError(ValueError):
+    """``--sets`` names a set that does not exist."""
+
+
+def choose_sets(names: Optional[str], extra: bool) -> List[ParitySet]:
+    """The sets to run: the default ones (plus :data:`EXTRA_SETS` with ``extra``), or the comma-separated ``names``."""
+    sets = SETS + (EXTRA_SETS if extra else [])
+    if names:
+        want = names.split(",")
+        every = SETS + EXTRA_SETS
+        unknown = set(want) - {s.name for s in every}
+        if unknown:
+            raise UnknownSetError(f"unknown set(s): {', '.join(sorted(unknown))}")
+        sets = [s for s in every if s.name in want]
+    return sets
+
+
+def _differing(ids: Sequence[str], hyps: Sequence[str], streams: Sequence[Sequence[str]], i: int,
+               jar_score: float, jar_ss: str, our_score: float, our_ss: str, d: float) -> Dict[str, object]:
+    return {
+        "id": ids[i],
+        "hyp": hyps[i],
+        "refs": [s[i] for s in streams],
+        "jar_score": jar_score,
+        "our_score": our_score,
+        "abs_diff": d,
+        "jar_ss": jar_ss,
+        "our_ss": our_ss,
+    }
+
+
 def compare_set(ps: ParitySet, data_dir: Path, out_dir: Path, tol: float = TOL,
-                limit: Optional[int] = None) -> Dict[str, object]:
+                limit: Optional[int] = None) -> Dict[str, Any]:
     """Run both sides on one set, write its differing segments, return its summary row."""
     from meteor_lite import Meteor
 
@@ -136,7 +165,7 @@ def compare_set(ps: ParitySet, data_dir: Path, out_dir: Path, tol: float = TOL,
 
     t0 = time.perf_counter()
     m = Meteor(quiet=True, **ps.config.meteor_kwargs())
-    corpus = m.score_corpus(hyps, streams)
+    corpus = m.score_corpus(hyps, streams, layout="streams")
     t_ours = time.perf_counter() - t0
 
     n = len(hyps)
@@ -155,16 +184,7 @@ def compare_set(ps: ParitySet, data_dir: Path, out_dir: Path, tol: float = TOL,
         within += ok_score
         ss_same += ok_ss
         if not (ok_score and ok_ss):
-            diffs.append({
-                "id": ids[i],
-                "hyp": hyps[i],
-                "refs": [s[i] for s in streams],
-                "jar_score": jar.segment_scores[i],
-                "our_score": seg.score,
-                "abs_diff": d,
-                "jar_ss": jar.ss_lines[i],
-                "our_ss": ours_ss,
-            })
+            diffs.append(_differing(ids, hyps, streams, i, jar.segment_scores[i], jar.ss_lines[i], seg.score, ours_ss, d))
     out_dir.mkdir(parents=True, exist_ok=True)
     diff_file = out_dir / f"parity-{ps.name}.jsonl"
     with open(diff_file, "w", encoding="utf-8") as f:
@@ -189,60 +209,38 @@ def compare_set(ps: ParitySet, data_dir: Path, out_dir: Path, tol: float = TOL,
     }
 
 
-def print_table(rows: Sequence[Dict[str, object]], tol: float) -> None:
-    """The summary table on stdout."""
+def format_table(rows: Sequence[Dict[str, Any]], tol: float) -> str:
+    """The summary table (printed on stdout by the command)."""
     head = (f"{'set':16s} {'segs':>6s} {'score<=' + format(tol, 'g'):>11s} {'ss same':>8s} "
             f"{'max |diff|':>10s} {'jar final':>20s} {'ours final':>20s} {'ours s':>7s}")
-    print(head)
-    print("-" * len(head))
+    out = [head, "-" * len(head)]
     for r in rows:
-        print(f"{r['set']:16s} {r['segments']:6d} {100 * r['share_within_tol']:10.2f}% "
-              f"{100 * r['share_ss_identical']:7.2f}% {r['max_abs_diff']:10.3g} "
-              f"{r['jar_final']!r:>20} {r['our_final']!r:>20} {r['seconds_ours']:7.1f}")
+        out.append(f"{r['set']:16s} {r['segments']:6d} {100 * r['share_within_tol']:10.2f}% "
+                   f"{100 * r['share_ss_identical']:7.2f}% {r['max_abs_diff']:10.3g} "
+                   f"{r['jar_final']!r:>20} {r['our_final']!r:>20} {r['seconds_ours']:7.1f}")
+    return "\n".join(out)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Compare every (or the chosen) set; exit 1 below the agreement threshold."""
-    p = argparse.ArgumentParser(description="meteor-lite vs the official Meteor 1.5 jar on the shared data")
-    p.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR)
-    p.add_argument("--sets", default=None,
-                   help="comma-separated subset of: " + ", ".join(s.name for s in SETS + EXTRA_SETS))
-    p.add_argument("--extra", action="store_true",
-                   help="also the other-language sets: " + ", ".join(s.name for s in EXTRA_SETS))
-    p.add_argument("--out", type=Path, default=OUT_DIR)
-    p.add_argument("--tol", type=float, default=TOL)
-    p.add_argument("--threshold", type=float, default=THRESHOLD, help="minimum share within tolerance")
-    p.add_argument("--limit", type=int, default=None, help="first N segments of each set only (debugging)")
-    a = p.parse_args(argv)
-    sets = SETS + (EXTRA_SETS if a.extra else [])
-    if a.sets:
-        want = a.sets.split(",")
-        every = SETS + EXTRA_SETS
-        unknown = set(want) - {s.name for s in every}
-        if unknown:
-            p.error(f"unknown set(s): {', '.join(sorted(unknown))}")
-        sets = [s for s in every if s.name in want]
+def run_parity(sets: Sequence[ParitySet], data: Path, out: Path = OUT_DIR, tol: float = TOL,
+               threshold: float = THRESHOLD, limit: Optional[int] = None) -> int:
+    """Compare every set, print the table, write the summary; the exit status (0, 1 below ``threshold``, 2 on errors)."""
     rows = []
     for ps in sets:
-        print(f"{ps.name}: {' '.join(ps.config.jar_args())} ...", file=sys.stderr, flush=True)
+        log.info("%s: %s ...", ps.name, " ".join(ps.config.jar_args()))
         try:
-            rows.append(compare_set(ps, a.data, a.out, a.tol, a.limit))
-        except (OracleError, FileNotFoundError) as e:
-            print(f"error: {ps.name}: {e}", file=sys.stderr)
+            rows.append(compare_set(ps, data, out, tol, limit))
+        except (JarError, FileNotFoundError) as e:
+            log.error("error: %s: %s", ps.name, e)
             return 2
-    print_table(rows, a.tol)
-    a.out.mkdir(parents=True, exist_ok=True)
-    (a.out / "parity-summary.json").write_text(
-        json.dumps({"tolerance": a.tol, "threshold": a.threshold, "sets": rows}, indent=1) + "\n",
+    print(format_table(rows, tol))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "parity-summary.json").write_text(
+        json.dumps({"tolerance": tol, "threshold": threshold, "sets": rows}, indent=1) + "\n",
         encoding="utf-8")
-    bad = [r["set"] for r in rows if r["share_within_tol"] < a.threshold]
+    bad = [r["set"] for r in rows if r["share_within_tol"] < threshold]
     if bad:
-        print(f"FAIL: below {100 * a.threshold:g}% agreement: {', '.join(bad)} "
-              f"(differing segments in {a.out}/parity-<set>.jsonl)", file=sys.stderr)
+        log.error("FAIL: below %g%% agreement: %s (differing segments in %s/parity-<set>.jsonl)",
+                  100 * threshold, ", ".join(bad), out)
         return 1
-    print(f"OK: every set at or above {100 * a.threshold:g}% agreement", file=sys.stderr)
+    log.info("OK: every set at or above %g%% agreement", 100 * threshold)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

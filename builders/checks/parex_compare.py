@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Compare meteor-lite's pivot with Meteor's official Parex on the same inputs.
 
 Runs ``java -cp meteor-1.5.jar Parex F_CORPUS E_CORPUS PT TARGET OUTDIR MIN_TP MIN_RF``
-and :func:`meteor_lite_builders.pivot.parex` with the same parameters, then
+and :func:`meteor_lite_builders.paraphrases.pivot.parex` with the same parameters, then
 reports: pairs in both / only in one, pairs whose probabilities are bit-identical,
 the largest relative difference, whether the line order is the same, and
 whether the common-word lists agree.
@@ -13,33 +12,30 @@ common words, symbols, substrings and shared pivots, and matching corpora).
 
 Note: Parex's 8th positional argument (documented as minFinalP) actually sets
 the common-word threshold, and its final threshold is always 0.01; so this
-script passes only minTP and minRF and compares at min_final_prob = 0.01.
+check passes only minTP and minRF and compares at min_final_prob = 0.01.
 
 Usage::
 
-    .venv/bin/python scripts/parex_compare.py --generate 20000 --seed 1
-    .venv/bin/python scripts/parex_compare.py --phrase-table pt.de-en.gz \\
+    meteor-build check parex --generate 20000 --seed 1
+    meteor-build check parex --phrase-table pt.de-en.gz \\
         --f-corpus corpus.de --e-corpus corpus.en --target corpus.en
 """
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import random
 import resource
-import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from meteor_lite_builders.official import jar_path  # noqa: E402
-from meteor_lite_builders.pivot import (  # noqa: E402
+from .. import jar as jarmod
+from ..paraphrases.pivot import (
     PivotOptions,
     PivotStats,
     common_words,
@@ -47,16 +43,24 @@ from meteor_lite_builders.pivot import (  # noqa: E402
     read_parex_table,
     write_parex_table,
 )
+from .paths import BENCH_OUT
+
+#: A (phrase, paraphrase, probability) triple.
+Pair = Tuple[str, str, float]
 
 
-def generate(out: Path, n_lines: int, seed: int) -> dict:
+class ParexCompareError(jarmod.JarError):
+    """Parex failed, or the inputs are not what it reads."""
+
+
+def generate(out: Path, n_lines: int, seed: int) -> Dict[str, str]:
     """Write a random phrase table and corpora into ``out``; return their paths."""
     rng = random.Random(seed)
     e_vocab = [f"e{i}" for i in range(3000 + n_lines // 4)] + ["the", "of", "a"]
     f_vocab = [f"f{i}" for i in range(3000 + n_lines // 4)] + ["der", "von", "ein"]
     sym = ["x,y", "z.", "(q)", "é", "naïve", "😀", "ｚ"]
 
-    def phrase(vocab, common):
+    def phrase(vocab: Sequence[str], common: Sequence[str]) -> str:
         n = rng.choice([1, 1, 1, 2, 2, 3, 4])
         toks = [rng.choice(common) if rng.random() < 0.25 else rng.choice(vocab) for _ in range(n)]
         if rng.random() < 0.03:
@@ -64,9 +68,9 @@ def generate(out: Path, n_lines: int, seed: int) -> dict:
         return " ".join(toks)
 
     pivots = [phrase(f_vocab, ["der", "von", "ein"]) for _ in range(max(10, n_lines // 6))]
-    lines = set()
-    pt = []
-    e_phrases = []
+    lines: Set[Tuple[str, str]] = set()
+    pt: List[str] = []
+    e_phrases: List[str] = []
     while len(pt) < n_lines:
         f = rng.choice(pivots)
         if e_phrases and rng.random() < 0.3:
@@ -83,7 +87,7 @@ def generate(out: Path, n_lines: int, seed: int) -> dict:
         p1 = rng.choice([rng.random(), rng.random() ** 4, 1.0, 0.1, 0.3, 0.7])
         p2 = rng.choice([rng.random(), rng.random() ** 4, 1.0, 0.2, 0.01])
         pt.append(f"{f} ||| {e} ||| {p1!r} 0.5 {p2!r} 0.5 ||| 0-0 ||| 1 1 1")
-    pt.sort(key=lambda l: l.split(" ||| ")[0])  # Moses tables are sorted by source phrase
+    pt.sort(key=lambda ln: ln.split(" ||| ")[0])  # Moses tables are sorted by source phrase
     paths = {k: out / k for k in ("pt.gz", "f.txt", "e.txt", "target.txt")}
     with gzip.open(paths["pt.gz"], "wt", encoding="utf-8") as o:
         o.write("\n".join(pt) + "\n")
@@ -119,17 +123,20 @@ def plain_copy(path: str, run_dir: Path) -> str:
     return str(out)
 
 
-def run_parex(f_corpus, e_corpus, pt, target, outdir: Path, opts: PivotOptions, heap: str) -> dict:
-    cmd = ["java", f"-Xmx{heap}", "-cp", str(jar_path()), "Parex", f_corpus, e_corpus, pt, target, str(outdir),
-           repr(opts.min_trans_prob), repr(opts.min_rel_freq)]
+def run_parex(f_corpus: str, e_corpus: str, pt: str, target: str, outdir: Path, opts: PivotOptions,
+              heap: str) -> Dict[str, Any]:
+    """Run the jar's ``Parex`` (positional arguments as documented above); its wall seconds and command."""
+    args = [f_corpus, e_corpus, pt, target, str(outdir), repr(opts.min_trans_prob), repr(opts.min_rel_freq)]
+    cmd = jarmod.jar_class_command("Parex", args, heap=heap)
     t0 = time.time()
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = jarmod.run_jar_class("Parex", args, heap=heap)
     if r.returncode != 0 or not (outdir / "paraphrase.gz").exists():
-        raise SystemExit(f"Parex failed ({r.returncode}): {r.stderr[-2000:]}")
+        raise ParexCompareError(f"Parex failed ({r.returncode}): {r.stderr[-2000:]}")
     return {"seconds": round(time.time() - t0, 2), "cmd": " ".join(cmd)}
 
 
-def compare(ours, theirs) -> dict:
+def compare(ours: Sequence[Pair], theirs: Sequence[Pair]) -> Dict[str, Any]:
+    """Pairs in both / only one, bit-identical probabilities, largest relative difference, line order."""
     d_ours = {(a, b): p for a, b, p in ours}
     d_theirs = {(a, b): p for a, b, p in theirs}
     both = d_ours.keys() & d_theirs.keys()
@@ -149,41 +156,45 @@ def compare(ours, theirs) -> dict:
     }
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--phrase-table")
-    ap.add_argument("--f-corpus")
-    ap.add_argument("--e-corpus")
-    ap.add_argument("--target")
-    ap.add_argument("--generate", type=int, help="generate a random phrase table of about N lines")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--min-trans-prob", type=float, default=0.001)
-    ap.add_argument("--min-rel-freq", type=float, default=0.001)
-    ap.add_argument("--memory-mb", type=float, default=256.0)
-    ap.add_argument("--heap", default="8G", help="Java heap for Parex")
-    ap.add_argument("--work", default=str(ROOT / "bench-out" / "parex-compare"))
-    ap.add_argument("--json", help="write the report here too")
-    args = ap.parse_args(argv)
+@dataclass
+class ParexInputs:
+    """The inputs of one comparison: given files, or ``generate`` lines of random ones."""
 
-    work = Path(args.work)
+    phrase_table: Optional[str] = None
+    f_corpus: Optional[str] = None
+    e_corpus: Optional[str] = None
+    target: Optional[str] = None
+    generate: Optional[int] = None
+    seed: int = 1
+
+
+def prepare_inputs(inputs: ParexInputs, run_dir: Path) -> Tuple[str, str, str, str]:
+    """Phrase table, f corpus, e corpus, target corpus as Parex reads them (plain text corpora, gzipped table).
+
+    Raises :class:`ValueError` (a usage error) when the inputs are incomplete or the table is not gzipped.
+    """
+    if inputs.generate:
+        paths = generate(run_dir, inputs.generate, inputs.seed)
+        return paths["pt.gz"], paths["f.txt"], paths["e.txt"], paths["target.txt"]
+    if not (inputs.phrase_table and inputs.f_corpus and inputs.e_corpus and inputs.target):
+        raise ValueError("give --generate N, or all of --phrase-table --f-corpus --e-corpus --target")
+    pt = inputs.phrase_table
+    # Parex reads its corpora as plain text: decompress gzip ones (the phrase table must be gzip)
+    fc, ec, tc = (plain_copy(p, run_dir) for p in (inputs.f_corpus, inputs.e_corpus, inputs.target))
+    with open(pt, "rb") as f:
+        if f.read(2) != b"\x1f\x8b":
+            raise ValueError("Parex reads the phrase table gzipped: give a .gz file")
+    return pt, fc, ec, tc
+
+
+def run_parex_compare(inputs: ParexInputs, opts: PivotOptions, heap: str = "8G",
+                      work: Path = BENCH_OUT / "parex-compare", json_out: Optional[Path] = None) -> int:
+    """Run Parex and :func:`parex` on the same inputs, print the JSON report; exit status 0 when they agree."""
     work.mkdir(parents=True, exist_ok=True)
     run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=work))
-    if args.generate:
-        paths = generate(run_dir, args.generate, args.seed)
-        pt, fc, ec, tc = paths["pt.gz"], paths["f.txt"], paths["e.txt"], paths["target.txt"]
-    else:
-        if not all([args.phrase_table, args.f_corpus, args.e_corpus, args.target]):
-            ap.error("give --generate N, or all of --phrase-table --f-corpus --e-corpus --target")
-        pt, fc, ec, tc = args.phrase_table, args.f_corpus, args.e_corpus, args.target
-        # Parex reads its corpora as plain text: decompress gzip ones (the phrase table must be gzip)
-        fc, ec, tc = (plain_copy(p, run_dir) for p in (fc, ec, tc))
-        if not open(pt, "rb").read(2) == b"\x1f\x8b":
-            ap.error("Parex reads the phrase table gzipped: give a .gz file")
-    opts = PivotOptions(min_trans_prob=args.min_trans_prob, min_rel_freq=args.min_rel_freq,
-                        min_final_prob=0.01, memory_mb=args.memory_mb)
-
+    pt, fc, ec, tc = prepare_inputs(inputs, run_dir)
     parex_out = run_dir / "parex"
-    jr = run_parex(fc, ec, pt, tc, parex_out, opts, args.heap)
+    jr = run_parex(fc, ec, pt, tc, parex_out, opts, heap)
     theirs = list(read_parex_table(parex_out / "paraphrase.gz"))
 
     stats = PivotStats()
@@ -192,6 +203,7 @@ def main(argv=None) -> int:
     secs = time.time() - t0
     write_parex_table(run_dir / "ours.paraphrase.gz", ours)
 
+    comparison = compare(ours, theirs)
     report = {
         "inputs": {"phrase_table": pt, "f_corpus": fc, "e_corpus": ec, "target": tc},
         "options": {"min_trans_prob": opts.min_trans_prob, "min_rel_freq": opts.min_rel_freq,
@@ -204,16 +216,11 @@ def main(argv=None) -> int:
             "e": set((parex_out / "parex.e").read_text(encoding="utf-8").split()) == common_words(ec, opts.min_rel_freq),
             "f": set((parex_out / "parex.f").read_text(encoding="utf-8").split()) == common_words(fc, opts.min_rel_freq),
         },
-        "comparison": compare(ours, theirs),
+        "comparison": comparison,
     }
     text = json.dumps(report, indent=2, ensure_ascii=False, default=str)
     print(text)
-    if args.json:
-        Path(args.json).write_text(text + "\n", encoding="utf-8")
-    c = report["comparison"]
-    ok = c["only_parex"] == 0 and c["only_ours"] == 0 and c["prob_bit_identical"] == c["in_both"]
+    if json_out:
+        Path(json_out).write_text(text + "\n", encoding="utf-8")
+    ok = comparison["only_parex"] == 0 and comparison["only_ours"] == 0 and comparison["prob_bit_identical"] == comparison["in_both"]
     return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Regenerate ``tests/fixtures/parity_*.jsonl``: expected outputs of the official jar.
 
 For each *set* (one jar configuration) a pool of candidate segments is drawn
@@ -19,43 +18,35 @@ Record layout (one JSON object a line)::
      "jar_args"}
 
 ``config`` holds ``lang task params modules weights beam norm lower no_punct``
-with the meaning of the ``meteor_lite.Meteor`` arguments (``null`` = the
-language default).  ``tests/fixtures/parity_index.json`` summarises the files.
+(and ``char_based``, only when true: the jar's ``-ch``) with the meaning of the
+``meteor_lite.Meteor`` arguments (``null`` = the language default).  ``tests/fixtures/parity_index.json`` summarises the files.
 
 Needs Java and the data under ``../shared/data``; jar results are cached
 under ``bench-out/oracle-cache`` so a rerun is quick.
 
-    .venv/bin/python scripts/make_fixtures.py [--data ../shared/data] [--seed N]
+    meteor-build check fixtures [--data ../shared/data] [--seed N]   (make fixtures)
 """
 
 from __future__ import annotations
 
-import argparse
 import json
+import logging
 import random
 import string
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from oracle import (  # noqa: E402
-    DEFAULT_DATA_DIR,
-    ROOT,
-    OracleConfig,
-    OracleError,
-    _jar_digest,
-    find_jar,
-    meteor_example,
-    parse_ss_line,
-    run_oracle,
-    wmt21_rows,
-)
+from .. import jar as jarmod
+from .jar_output import parse_ss_line
+from .oracle import OracleConfig, jar_digest, run_oracle
+from .paths import DEFAULT_DATA_DIR, FIXTURE_DIR
+from .shared_data import meteor_example, wmt21_rows
 
-FIXTURE_DIR = ROOT / "tests" / "fixtures"
+log = logging.getLogger(__name__)
+
 DEFAULT_SEED = 1_505  # Meteor 1.5
 
 # --------------------------------------------------------------------------- items and features
@@ -123,7 +114,7 @@ def featurise(items: List[Item], cfg: OracleConfig, n_refs: int) -> None:
 
 
 def select(items: List[Item], rng: random.Random, quotas: Dict[str, int], n_random: int,
-           used: set, widen: int = 4) -> List[Item]:
+           used: Set[Tuple[str, str]], widen: int = 4) -> List[Item]:
     """Pick ``quotas[f]`` items among the top ``widen * quota`` by feature ``f`` (seeded), then random ones.
 
     Items whose ``(source, hyp)`` is in ``used`` (already chosen by another set)
@@ -269,7 +260,7 @@ class SetSpec:
 
 def en_sets() -> List[SetSpec]:
     """English sets on the official example and WMT21 de-en."""
-    en = dict(lang="en")
+    en: Dict[str, Any] = {"lang": "en"}
     q_std = {"para": 8, "syn": 6, "stem": 6, "length": 4, "ambiguity": 4, "frag": 4, "para_func": 3}
     return [
         SetSpec("en-norm", "parity_en.jsonl", OracleConfig(norm=True, **en), "example",
@@ -319,6 +310,28 @@ def en_sets() -> List[SetSpec]:
                 {"ambiguity": 10, "para": 5, "length": 3}, 4),
         SetSpec("beam-1", "parity_options.jsonl", OracleConfig(norm=True, beam=1, **en), "example",
                 {"ambiguity": 5, "para": 3}, 2),
+    ]
+
+
+#: Edge cases of :data:`EDGE_EN` also run with ``-ch`` (character counts of odd text).
+EDGE_CH_TAGS = {"empty-hyp", "empty-ref", "both-empty", "identical", "punct-only-identical",
+                "punct-only-different", "accents", "non-latin", "unicode-punct", "hyphens", "numbers"}
+
+
+def util_ch_sets() -> List[SetSpec]:
+    """``-t util`` and ``-ch`` on system1 (``-norm``); the jar's ``-t util`` does not imply ``-ch``.
+
+    Run after :func:`en_sets` (they share its pool), so the older sets' choices do not move.
+    """
+    en: Dict[str, Any] = {"lang": "en", "norm": True}
+    quotas = {"para": 4, "syn": 3, "stem": 3, "length": 2, "frag": 2}
+    ch_edges = [c for c in EDGE_EN if c[2] in EDGE_CH_TAGS]
+    return [
+        SetSpec("task-util", "parity_tasks.jsonl", OracleConfig(task="util", **en), "system1", quotas, 4),
+        SetSpec("task-util-ch", "parity_tasks.jsonl", OracleConfig(task="util", char_based=True, **en),
+                "system1", quotas, 4, edge_items(ch_edges)),
+        SetSpec("ch", "parity_tasks.jsonl", OracleConfig(char_based=True, **en), "system1",
+                {**quotas, "punct": 2}, 4, edge_items(ch_edges)),
     ]
 
 
@@ -392,7 +405,7 @@ def _nan_to_none(text: str) -> Optional[float]:
     return None if v != v else v
 
 
-def run_set(spec: SetSpec, chosen: List[Item]) -> List[dict]:
+def run_set(spec: SetSpec, chosen: List[Item]) -> List[Dict[str, Any]]:
     """Run the jar on exactly ``chosen`` and build the fixture records of the set."""
     n_refs = len(chosen[0].refs)
     if any(len(it.refs) != n_refs for it in chosen):
@@ -401,7 +414,7 @@ def run_set(spec: SetSpec, chosen: List[Item]) -> List[dict]:
     res = run_oracle([it.hyp for it in chosen], streams, spec.config, with_ss=True)
     assert res.ss_lines is not None
     cfg = spec.config.to_dict()
-    recs: List[dict] = []
+    recs: List[Dict[str, Any]] = []
     ids: List[str] = []
     for i, it in enumerate(chosen):
         rid = f"{spec.name}/{it.source}"
@@ -436,40 +449,34 @@ def run_set(spec: SetSpec, chosen: List[Item]) -> List[dict]:
     return recs
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Build every set and write the fixture files and their index."""
-    p = argparse.ArgumentParser(description="regenerate tests/fixtures/parity_*.jsonl with the official jar")
-    p.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, help="shared data dir (../shared/data)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    p.add_argument("--out", type=Path, default=FIXTURE_DIR)
-    p.add_argument("--only", default=None, help="comma-separated set names (debugging; does not write files)")
-    a = p.parse_args(argv)
+#: Label written as ``generator`` into ``parity_index.json``.
+GENERATOR = "meteor-build check fixtures"
 
-    t0 = time.perf_counter()
-    try:
-        jar = find_jar()
-        pools = build_pools(a.data, a.seed)
-        for name, (items, cfg, n_refs) in pools.items():
-            print(f"pool {name}: {len(items)} segments, featurising with {' '.join(cfg.jar_args())}",
-                  file=sys.stderr)
-            featurise(items, cfg, n_refs)
-    except (OracleError, FileNotFoundError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+
+def _featurised_pools(data: Path, seed: int) -> Dict[str, List[Item]]:
+    """The candidate pools, featurised with the jar, keyed as :class:`SetSpec` ``pool`` names them."""
+    pools = build_pools(data, seed)
+    for name, (items, cfg, n_refs) in pools.items():
+        log.info("pool %s: %d segments, featurising with %s", name, len(items), " ".join(cfg.jar_args()))
+        featurise(items, cfg, n_refs)
     system1 = [it for it in pools["example"][0] if it.source.startswith("system1:")]
-    pool_of = {"example": pools["example"][0], "system1": system1, "deen1": pools["deen1"][0],
-               "deen2": pools["deen2"][0], "en-de": pools["en-de"][0], "de-fr": pools["de-fr"][0],
-               "en-cs": pools["en-cs"][0], "en-ru": pools["en-ru"][0]}
+    return {"example": pools["example"][0], "system1": system1, "deen1": pools["deen1"][0],
+            "deen2": pools["deen2"][0], "en-de": pools["en-de"][0], "de-fr": pools["de-fr"][0],
+            "en-cs": pools["en-cs"][0], "en-ru": pools["en-ru"][0]}
 
-    specs = en_sets() + other_lang_sets()
-    if a.only:
-        keep = set(a.only.split(","))
+
+def build_sets(pool_of: Dict[str, List[Item]], seed: int, only: Optional[str] = None
+               ) -> Tuple[Dict[str, List[Dict[str, Any]]], List[Dict[str, Any]]]:
+    """Choose and run every set (or the comma-separated ``only``): records by file name, and the index rows."""
+    specs = en_sets() + util_ch_sets() + other_lang_sets()
+    if only:
+        keep = set(only.split(","))
         specs = [s for s in specs if s.name in keep]
-    by_file: Dict[str, List[dict]] = {}
-    used_by_pool: Dict[str, set] = {}
-    summary = []
+    by_file: Dict[str, List[Dict[str, Any]]] = {}
+    used_by_pool: Dict[str, Set[Tuple[str, str]]] = {}
+    summary: List[Dict[str, Any]] = []
     for spec in specs:
-        rng = random.Random(f"{a.seed}:{spec.name}")
+        rng = random.Random(f"{seed}:{spec.name}")
         # Sets on the same underlying data avoid reusing each other's segments.
         used = used_by_pool.setdefault("example" if spec.pool in ("example", "system1") else spec.pool, set())
         # Copy the items so that tags do not leak between sets.
@@ -483,32 +490,47 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         "edge": sum(1 for it in chosen if "edge" in it.tags),
                         "config": spec.config.to_dict(), "jar_args": recs[-1]["jar_args"],
                         "expected_final": recs[-1]["expected_final"]})
-        print(f"{spec.name:28s} {n:4d} segments  final {recs[-1]['expected_final']:.6f}", file=sys.stderr)
+        log.info("%-28s %4d segments  final %.6f", spec.name, n, recs[-1]["expected_final"])
+    return by_file, summary
 
-    total = sum(s["segments"] for s in summary)
-    print(f"total {total} segments in {len(summary)} sets ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
-    if a.only:
-        return 0
-    a.out.mkdir(parents=True, exist_ok=True)
-    for old in a.out.glob("parity_*.jsonl"):
+
+def write_fixtures(out: Path, by_file: Dict[str, List[Dict[str, Any]]], summary: List[Dict[str, Any]],
+                   seed: int, jar: Path) -> None:
+    """Write the ``parity_*.jsonl`` files (removing stale ones) and ``parity_index.json``."""
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("parity_*.jsonl"):
         if old.name not in by_file:
             old.unlink()
     for fname, recs in by_file.items():
-        with open(a.out / fname, "w", encoding="utf-8") as f:
+        with open(out / fname, "w", encoding="utf-8") as f:
             for r in recs:
                 f.write(json.dumps(r, ensure_ascii=False) + "\n")
     index = {
-        "generator": "scripts/make_fixtures.py",
-        "seed": a.seed,
+        "generator": GENERATOR,
+        "seed": seed,
         "oracle": "meteor-1.5.jar (pycocoevalcap)",
-        "jar_sha256": _jar_digest(jar),
-        "segments": total,
+        "jar_sha256": jar_digest(jar),
+        "segments": sum(s["segments"] for s in summary),
         "sets": summary,
     }
-    (a.out / "parity_index.json").write_text(json.dumps(index, indent=1, ensure_ascii=False) + "\n",
-                                             encoding="utf-8")
+    (out / "parity_index.json").write_text(json.dumps(index, indent=1, ensure_ascii=False) + "\n",
+                                           encoding="utf-8")
+
+
+def run_fixtures(data: Path = DEFAULT_DATA_DIR, seed: int = DEFAULT_SEED, out: Path = FIXTURE_DIR,
+                 only: Optional[str] = None) -> int:
+    """Build every set and write the fixture files and their index (not with ``only``); the exit status."""
+    t0 = time.perf_counter()
+    try:
+        jar = jarmod.find_jar()
+        pool_of = _featurised_pools(data, seed)
+    except (jarmod.JarError, FileNotFoundError) as e:
+        log.error("error: %s", e)
+        return 2
+    by_file, summary = build_sets(pool_of, seed, only)
+    total = sum(s["segments"] for s in summary)
+    log.info("total %d segments in %d sets (%.0f s)", total, len(summary), time.perf_counter() - t0)
+    if only:
+        return 0
+    write_fixtures(out, by_file, summary, seed, jar)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """meteor-lite vs the official Meteor 1.5 jar, side by side on this machine (``make bench``).
 
 Both score the 2,489 segments of ``meteor-example/system1.hyp`` against
 ``reference`` with ``-l en -norm``, each as a user runs it, in a fresh process:
 
 * ``meteor-lite score system1.hyp reference --lang en --norm``
-* ``java -Xmx2G -jar meteor-1.5.jar system1.hyp reference -l en -norm``
+* ``java -Xmx2G -Dfile.encoding=UTF-8 ... -jar meteor-1.5.jar system1.hyp reference -l en -norm``
 
 Wall time and peak resident set size of each child process are measured with
 ``/usr/bin/time -v`` when it exists, else from ``os.wait4``'s resource usage;
@@ -14,13 +13,13 @@ and the medians are compared.  The requirement reported against: meteor-lite's
 wall time at most 0.5x the jar's and its peak RSS at most 0.25x.  Both final
 scores are printed as a sanity check.  Results go to ``bench-out/bench.json``.
 
-    .venv/bin/python scripts/bench.py [--data ../shared/data] [--repeat 3] [--strict]
+    meteor-build check bench [--data ../shared/data] [--repeat 3] [--strict]   (make bench)
 """
 
 from __future__ import annotations
 
-import argparse
 import json
+import logging
 import os
 import platform
 import re
@@ -31,13 +30,16 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from oracle import DEFAULT_DATA_DIR, ROOT, OracleError, find_jar, find_java  # noqa: E402
+from .. import jar as jarmod
+from .paths import BENCH_OUT, DEFAULT_DATA_DIR
 
-OUT_DIR = ROOT / "bench-out"
+log = logging.getLogger(__name__)
+
+OUT_DIR = BENCH_OUT
 WALL_RATIO_MAX = 0.5
 RSS_RATIO_MAX = 0.25
 TIME_BIN = "/usr/bin/time"
@@ -122,6 +124,7 @@ class TreeSampler(threading.Thread):
         self._halt = threading.Event()
 
     def run(self) -> None:
+        """Sample until :meth:`stop`."""
         while not self._halt.is_set():
             pids: List[int] = []
             frontier = [self.root]
@@ -139,6 +142,7 @@ class TreeSampler(threading.Thread):
             self._halt.wait(self.interval)
 
     def stop(self) -> None:
+        """Stop sampling and wait for the thread."""
         self._halt.set()
         self.join()
 
@@ -203,43 +207,47 @@ def _java_version(java: str) -> str:
     return (p.stderr or p.stdout).splitlines()[0] if (p.stderr or p.stdout) else "?"
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the benchmark and print/write the comparison."""
-    ap = argparse.ArgumentParser(description="meteor-lite vs the Meteor 1.5 jar: wall time and peak RSS")
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--out", type=Path, default=OUT_DIR)
-    ap.add_argument("--hyp", default="system1.hyp", help="file under meteor-example/ (default system1.hyp)")
-    ap.add_argument("--no-time-bin", action="store_true", help="measure with os.wait4 even if /usr/bin/time exists")
-    ap.add_argument("--no-jobs1", action="store_true", help="skip the informative 'meteor-lite --jobs 1' runs")
-    ap.add_argument("--strict", action="store_true", help="exit 1 if a requirement is not met")
-    a = ap.parse_args(argv)
+class BenchError(RuntimeError):
+    """The benchmark cannot run (missing data, program or Java) or a run failed."""
 
+
+@dataclass
+class BenchOptions:
+    """The options of ``meteor-build check bench``."""
+
+    data: Path = DEFAULT_DATA_DIR
+    repeat: int = 3
+    out: Path = OUT_DIR
+    hyp: str = "system1.hyp"
+    no_time_bin: bool = False
+    no_jobs1: bool = False
+    strict: bool = False
+
+
+def bench_commands(a: BenchOptions) -> Dict[str, List[str]]:
+    """The programs compared, as a user runs them (raises :class:`BenchError` or a jar error when one is missing)."""
     hyp = a.data / "meteor-example" / a.hyp
     ref = a.data / "meteor-example" / "reference"
     for f in (hyp, ref):
         if not f.is_file():
-            print(f"error: {f} not found (pass --data ../shared/data)", file=sys.stderr)
-            return 2
-    try:
-        java = find_java()
-        jar = find_jar()
-    except OracleError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+            raise BenchError(f"{f} not found (pass --data ../shared/data)")
+    jar_cmd = jarmod.jar_command([hyp, ref, "-l", "en", "-norm"], heap="2G")
     lite = shutil.which("meteor-lite", path=str(Path(sys.executable).parent)) or shutil.which("meteor-lite")
     if not lite:
-        print("error: the meteor-lite command is not installed (make install)", file=sys.stderr)
-        return 2
-    use_time_bin = not a.no_time_bin and os.access(TIME_BIN, os.X_OK)
-
+        raise BenchError("the meteor-lite command is not installed (make install)")
     cmds = {
-        "jar": [java, "-Xmx2G", "-jar", str(jar), str(hyp), str(ref), "-l", "en", "-norm"],
+        "jar": jar_cmd,
         "meteor-lite": [lite, "score", str(hyp), str(ref), "--lang", "en", "--norm"],
     }
     if not a.no_jobs1:
         # Informative: the same with one process (the default forks workers on a multi-core machine).
         cmds["meteor-lite -j1"] = cmds["meteor-lite"] + ["--jobs", "1"]
+    return cmds
+
+
+def run_rounds(cmds: Dict[str, List[str]], a: BenchOptions, use_time_bin: bool
+               ) -> "tuple[Dict[str, List[Dict[str, float]]], Dict[str, Optional[str]]]":
+    """Run every program ``a.repeat`` times, alternating the order; the measurements and final scores."""
     a.out.mkdir(parents=True, exist_ok=True)
     runs: Dict[str, List[Dict[str, float]]] = {k: [] for k in cmds}
     finals: Dict[str, Optional[str]] = {}
@@ -251,14 +259,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             try:
                 r = measure(cmds[name], outp, use_time_bin)
             except RuntimeError as e:
-                print(f"error: {e}", file=sys.stderr)
-                return 2
+                raise BenchError(str(e)) from None
             finals[name] = final_score(outp)
             runs[name].append(r)
-            print(f"run {i + 1}/{a.repeat} {name:16s} wall {r['wall_s']:7.2f} s  peak RSS {r['peak_rss_mib']:8.1f} MiB"
-                  f"  tree {r['peak_tree_rss_mib']:8.1f} MiB ({int(r['max_processes'])} proc)",
-                  file=sys.stderr, flush=True)
+            log.info("run %d/%d %-16s wall %7.2f s  peak RSS %8.1f MiB  tree %8.1f MiB (%d proc)",
+                     i + 1, a.repeat, name, r["wall_s"], r["peak_rss_mib"], r["peak_tree_rss_mib"],
+                     int(r["max_processes"]))
+    return runs, finals
 
+
+def summarise(runs: Dict[str, List[Dict[str, float]]]) -> "tuple[Dict[str, Dict[str, float]], Dict[str, Dict[str, float]]]":
+    """Medians per program and the ratios of each meteor-lite variant to the jar."""
     keys = ("wall_s", "peak_rss_mib", "peak_tree_rss_mib", "peak_tree_pss_mib", "user_s", "sys_s")
     med = {k: {f: statistics.median(x[f] for x in v) for f in keys} for k, v in runs.items()}
     for k, v in runs.items():
@@ -269,15 +280,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "peak_tree_rss": med[k]["peak_tree_rss_mib"] / med["jar"]["peak_tree_rss_mib"],
             "peak_tree_pss": med[k]["peak_tree_pss_mib"] / med["jar"]["peak_tree_pss_mib"],
             "cpu": med[k]["cpu_s"] / med["jar"]["cpu_s"]}
-        for k in cmds if k != "jar"
+        for k in runs if k != "jar"
     }
-    main_r = ratios["meteor-lite"]
-    # The requirement is judged on the program as a user runs it, with the strictest RSS figure
-    # (the whole process tree, workers included, shared pages counted in full).
-    rss_judged = max(main_r["peak_rss"], main_r["peak_tree_rss"])
-    ok_wall = main_r["wall"] <= WALL_RATIO_MAX
-    ok_rss = rss_judged <= RSS_RATIO_MAX
+    return med, ratios
 
+
+def print_report(a: BenchOptions, cmds: Dict[str, List[str]], med: Dict[str, Dict[str, float]],
+                 ratios: Dict[str, Dict[str, float]], finals: Dict[str, Optional[str]], use_time_bin: bool,
+                 judged: "tuple[bool, bool, float]") -> None:
+    """The comparison table on stdout."""
+    ok_wall, ok_rss, rss_judged = judged
+    main_r = ratios["meteor-lite"]
     print(f"\n{a.hyp} vs reference (-l en -norm), {a.repeat} runs each, medians "
           f"(RSS: {'GNU time -v' if use_time_bin else 'os.wait4'} largest process, and sampled "
           f"process-tree sum; {os.cpu_count()} cores)")
@@ -297,7 +310,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if differing:
         print(f"note: final scores differ from the jar's {finals.get('jar')}: {differing}")
 
-    report = {
+
+def run_bench(a: BenchOptions) -> int:
+    """Run the benchmark, print the comparison and write ``bench.json``; the exit status (2 when it cannot run)."""
+    try:
+        cmds = bench_commands(a)
+        java = jarmod.find_java()
+        use_time_bin = not a.no_time_bin and os.access(TIME_BIN, os.X_OK)
+        runs, finals = run_rounds(cmds, a, use_time_bin)
+    except (BenchError, jarmod.JarError) as e:
+        log.error("error: %s", e)
+        return 2
+    med, ratios = summarise(runs)
+    main_r = ratios["meteor-lite"]
+    # The requirement is judged on the program as a user runs it, with the strictest RSS figure
+    # (the whole process tree, workers included, shared pages counted in full).
+    rss_judged = max(main_r["peak_rss"], main_r["peak_tree_rss"])
+    ok_wall = main_r["wall"] <= WALL_RATIO_MAX
+    ok_rss = rss_judged <= RSS_RATIO_MAX
+    print_report(a, cmds, med, ratios, finals, use_time_bin, (ok_wall, ok_rss, rss_judged))
+    report: Dict[str, Any] = {
         "data": f"meteor-example/{a.hyp} vs reference",
         "commands": {k: " ".join(v) for k, v in cmds.items()},
         "measured_with": ("/usr/bin/time -v" if use_time_bin else "os.wait4 ru_maxrss")
@@ -315,9 +347,5 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         "wall_ok": ok_wall, "peak_rss_ok": ok_rss},
     }
     (a.out / "bench.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {a.out / 'bench.json'}", file=sys.stderr)
+    log.info("wrote %s", a.out / "bench.json")
     return 1 if a.strict and not (ok_wall and ok_rss) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

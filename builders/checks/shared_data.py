@@ -1,0 +1,58 @@
+"""Readers of the shared data (``../shared/data``) the checks compare on."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+from typing import Dict, List
+
+from ..jar import JarError
+
+#: Characters that would split a segment into two lines for the jar (Java's
+#: ``readLine`` breaks on CR and LF).
+LINE_BREAKS = ("\n", "\r")
+
+
+class SharedDataError(JarError):
+    """A file of the shared data is not as the checks expect."""
+
+
+def read_lines(path: "os.PathLike[str] | str") -> List[str]:
+    """Lines of a UTF-8 text file without their line ends (one segment a line)."""
+    text = Path(path).read_bytes().decode("utf-8")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def meteor_example(data_dir: Path, name: str) -> List[str]:
+    """A file of ``meteor-example/`` (``system1.hyp``, ``system2.hyp``, ``reference``)."""
+    return read_lines(Path(data_dir) / "meteor-example" / name)
+
+
+def wmt21_rows(data_dir: Path, lp: str) -> List[Dict[str, str]]:
+    """Rows of ``wmt21/newstest2021.<lp>.{da,systems}.tsv.gz`` as dicts keyed by the header.
+
+    Rows with a line break inside a field (none in the shipped files) are dropped,
+    since the jar reads one segment a line.
+    """
+    base = Path(data_dir) / "wmt21"
+    path = base / f"newstest2021.{lp}.da.tsv.gz"
+    if not path.is_file():
+        path = base / f"newstest2021.{lp}.systems.tsv.gz"
+    if not path.is_file():
+        raise FileNotFoundError(f"no WMT21 file for {lp} under {base}")
+    rows: List[Dict[str, str]] = []
+    with gzip.open(path, "rt", encoding="utf-8", newline="\n") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != len(header):
+                raise SharedDataError(f"{path}: a row has {len(parts)} fields, header {len(header)}")
+            row = dict(zip(header, parts))
+            if any(c in v for v in (row["hyp"], row["ref_A"], row.get("ref_B", "")) for c in LINE_BREAKS):
+                continue
+            rows.append(row)
+    return rows

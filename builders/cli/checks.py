@@ -1,0 +1,302 @@
+"""``meteor-build check ...``: the maintainer checks against the official Meteor 1.5 jar.
+
+Each command parses its options and calls one function of
+:mod:`meteor_lite_builders.checks`; the exit status is the check's own (0 agreed,
+1 disagreed, 2 could not run, e.g. no Java), and a library error that escapes
+becomes a one-line message with exit status 1.  Progress goes to stderr, reports
+to stdout.  Registered in :mod:`meteor_lite_builders.cli` by :func:`register`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+
+from meteor_lite.errors import MeteorLiteError
+
+from ..checks.paths import BENCH_OUT, DEFAULT_DATA_DIR, FIXTURE_DIR
+
+app = typer.Typer(
+    name="check",
+    no_args_is_help=True,
+    add_completion=False,
+    help="Maintainer checks against the official Meteor 1.5 jar (need Java and the build extra; most read ../shared/data).",
+)
+paraphrases_app = typer.Typer(no_args_is_help=True, help="Evaluate a built paraphrase table (precision; MQM correlations).")
+app.add_typer(paraphrases_app, name="paraphrases")
+
+_LOGGER = "meteor_lite_builders.checks"
+
+
+def register(parent: typer.Typer) -> None:
+    """Add the ``check`` group to the ``meteor-build`` app."""
+    parent.add_typer(app, name="check")
+
+
+@app.callback()
+def _setup() -> None:
+    """Progress and errors of the checks go to stderr, one message a line."""
+    logger = logging.getLogger(_LOGGER)
+    if not any(getattr(h, "_meteor_check", False) for h in logger.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        handler._meteor_check = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
+def _done(code: int) -> None:
+    raise typer.Exit(code)
+
+
+def _guard() -> "_ErrorGuard":
+    return _ErrorGuard()
+
+
+class _ErrorGuard:
+    """Turns a library error into ``meteor-build: error: ...`` and exit status 1."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type: Any, exc: Optional[BaseException], tb: Any) -> None:
+        if isinstance(exc, MeteorLiteError):
+            typer.echo(f"meteor-build: error: {exc}", err=True)
+            raise typer.Exit(1) from None
+
+
+def _floats(text: Optional[str]) -> Optional[List[float]]:
+    return None if text is None else [float(x) for x in text.split()]
+
+
+@app.command("oracle")
+def oracle_cmd(
+    hyp: Path = typer.Argument(..., help="hypothesis file, one segment a line"),
+    refs: List[Path] = typer.Argument(..., help="reference file(s), one stream each (parallel to HYP)"),
+    lang: str = typer.Option("en", "--lang", "-l"),
+    task: Optional[str] = typer.Option(None, "--task", "-t"),
+    params: Optional[str] = typer.Option(None, "--params", "-p", help="'alpha beta gamma delta'"),
+    modules: Optional[str] = typer.Option(None, "--modules", "-m", help="'exact stem synonym paraphrase'"),
+    weights: Optional[str] = typer.Option(None, "--weights", "-w"),
+    beam: int = typer.Option(40, "--beam", "-x"),
+    norm: bool = typer.Option(False, "--norm"),
+    lower: bool = typer.Option(False, "--lower"),
+    no_punct: bool = typer.Option(False, "--no-punct"),
+    char_based: bool = typer.Option(False, "--ch", help="the jar's -ch: character-based precision and recall"),
+    no_ss: bool = typer.Option(False, "--no-ss", help="skip the -ssOut run"),
+    no_cache: bool = typer.Option(False, "--no-cache"),
+    as_json: bool = typer.Option(False, "--json", help="print the whole parsed result as JSON"),
+) -> None:
+    """Run the jar on files (cached) and print its segment scores and final score, or JSON."""
+    from ..checks import oracle
+    from ..checks.shared_data import read_lines
+
+    log = logging.getLogger(oracle.__name__)
+    try:
+        cfg = oracle.OracleConfig(lang=lang, task=task, params=_floats(params),
+                                  modules=None if modules is None else modules.split(), weights=_floats(weights),
+                                  beam=beam, norm=norm, lower=lower, no_punct=no_punct,
+                                  char_based=char_based)
+        res = oracle.run_oracle(read_lines(hyp), [read_lines(r) for r in refs], cfg, with_ss=not no_ss,
+                                cache_dir=None if no_cache else oracle.DEFAULT_CACHE_DIR, verbose=True)
+    except (MeteorLiteError, ValueError) as e:
+        log.error("error: %s", e)
+        _done(2)
+    if as_json:
+        typer.echo(json.dumps(res.to_json(), indent=1))
+    else:
+        typer.echo(oracle.oracle_report(res))
+        log.info("(%s; jar args: %s)", "cached" if res.cached else "ran", " ".join(res.args))
+
+
+@app.command("parity")
+def parity_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR, "--data", help="the shared data directory"),
+    sets: Optional[str] = typer.Option(None, "--sets", help="comma-separated subset of the sets (see the module help)"),
+    extra: bool = typer.Option(False, "--extra", help="also the other-language sets: en-de, de-fr, en-cs, en-ru"),
+    out: Path = typer.Option(BENCH_OUT, "--out"),
+    tol: float = typer.Option(1e-6, "--tol"),
+    threshold: float = typer.Option(0.99, "--threshold", help="minimum share within tolerance"),
+    limit: Optional[int] = typer.Option(None, "--limit", help="first N segments of each set only (debugging)"),
+) -> None:
+    """meteor-lite vs the official jar on the shared data (make parity); exit 1 below the threshold."""
+    from ..checks import parity
+
+    try:
+        chosen = parity.choose_sets(sets, extra)
+    except parity.UnknownSetError as e:
+        raise typer.BadParameter(str(e), param_hint="--sets") from None
+    with _guard():
+        _done(parity.run_parity(chosen, data, out, tol, threshold, limit))
+
+
+@app.command("fixtures")
+def fixtures_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR, "--data", help="shared data dir (../shared/data)"),
+    seed: int = typer.Option(1_505, "--seed"),
+    out: Path = typer.Option(FIXTURE_DIR, "--out"),
+    only: Optional[str] = typer.Option(None, "--only", help="comma-separated set names (debugging; does not write files)"),
+) -> None:
+    """Regenerate tests/fixtures/parity_*.jsonl with the official jar (make fixtures)."""
+    from ..checks import fixtures
+
+    with _guard():
+        _done(fixtures.run_fixtures(data, seed, out, only))
+
+
+def _split_langs(values: Optional[List[str]]) -> Optional[List[str]]:
+    if not values:
+        return None
+    return [x for v in values for x in v.replace(",", " ").split()]
+
+
+@app.command("normalizer")
+def normalizer_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR, "--data", help="shared data directory"),
+    langs: Optional[List[str]] = typer.Option(None, "--langs", help="languages (en de fr cz ru other; repeat or comma-separate)"),
+    cap: Optional[int] = typer.Option(None, "--cap", help="at most N distinct lines per file"),
+    show: int = typer.Option(10, "--show", help="mismatches to print per check"),
+    no_scorer: bool = typer.Option(False, "--no-scorer", help="skip the scorer (-lower/-norm) checks"),
+    synthetic: int = typer.Option(20000, "--synthetic", help="also compare N constructed lines of tricky characters (0: none)"),
+    other_oracle_cp: Optional[str] = typer.Option(None, "--other-oracle-cp", help="classpath of an out-of-tree non-western helper"),
+    other_oracle_class: str = typer.Option("NonWestern", "--other-oracle-class", help="its class name"),
+    write_fixtures: bool = typer.Option(False, "--write-fixtures", help="rewrite tests/fixtures/normalizer.jsonl"),
+    per_feature: int = typer.Option(1, "--per-feature", help="real lines per feature in the fixtures"),
+) -> None:
+    """The normaliser against the jar's (Normalizer class and scorer); exit 1 if any line differs."""
+    from ..checks import normalizer_parity as np_
+
+    chosen = _split_langs(langs)
+    valid = [*np_.LANGS, "other"]
+    if chosen is not None and any(x not in valid for x in chosen):
+        raise typer.BadParameter(f"choose from {', '.join(valid)}", param_hint="--langs")
+    opts = np_.NormalizerOptions(data=data, langs=chosen or valid, cap=cap, show=show, no_scorer=no_scorer,
+                                 synthetic=synthetic, other_oracle_cp=other_oracle_cp,
+                                 other_oracle_class=other_oracle_class, per_feature=per_feature)
+    with _guard():
+        _done(np_.run_normalizer_check(opts, write=write_fixtures))
+
+
+@app.command("bench")
+def bench_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR, "--data"),
+    repeat: int = typer.Option(3, "--repeat"),
+    out: Path = typer.Option(BENCH_OUT, "--out"),
+    hyp: str = typer.Option("system1.hyp", "--hyp", help="file under meteor-example/ (default system1.hyp)"),
+    no_time_bin: bool = typer.Option(False, "--no-time-bin", help="measure with os.wait4 even if /usr/bin/time exists"),
+    no_jobs1: bool = typer.Option(False, "--no-jobs1", help="skip the informative 'meteor-lite --jobs 1' runs"),
+    strict: bool = typer.Option(False, "--strict", help="exit 1 if a requirement is not met"),
+) -> None:
+    """meteor-lite vs the Meteor 1.5 jar: wall time and peak RSS (make bench)."""
+    from ..checks import bench
+
+    opts = bench.BenchOptions(data=data, repeat=repeat, out=out, hyp=hyp, no_time_bin=no_time_bin,
+                              no_jobs1=no_jobs1, strict=strict)
+    with _guard():
+        _done(bench.run_bench(opts))
+
+
+@app.command("export")
+def export_cmd(
+    bundle: Optional[Path] = typer.Option(None, "--bundle", help="bundle to export (default resources/bundles/en.sqlite)"),
+    out: Optional[Path] = typer.Option(None, "--out", help="export directory (default: a temporary one)"),
+    hyp: Optional[Path] = typer.Option(None, "--hyp", help="default ../shared/data/meteor-example/system1.hyp"),
+    ref: Optional[Path] = typer.Option(None, "--ref", help="default ../shared/data/meteor-example/reference"),
+    no_file_comparison: bool = typer.Option(False, "--no-file-comparison", help="skip comparing the files with the jar's"),
+    jar_options: Optional[List[str]] = typer.Argument(None, help="jar options after -- (default: -l en -norm)"),
+) -> None:
+    """An exported bundle inside the official jar: same files, same scores (exit 1 if not, 2 without Java)."""
+    from ..checks import export_check as ec
+
+    with _guard():
+        _done(ec.run_export_check(bundle or ec.DEFAULT_BUNDLE, out, hyp or ec.DEFAULT_HYP, ref or ec.DEFAULT_REF,
+                                  jar_options or ec.DEFAULT_JAR_OPTIONS, not no_file_comparison))
+
+
+def _report(report: Any, json_out: Optional[Path]) -> None:
+    text = json.dumps(report, indent=2, ensure_ascii=False, default=str)
+    typer.echo(text)
+    if json_out:
+        Path(json_out).write_text(text + "\n", encoding="utf-8")
+
+
+@paraphrases_app.command("precision")
+def paraphrases_precision_cmd(
+    table: str = typer.Argument(..., help="bundle (.sqlite) or Meteor paraphrase file"),
+    official: Optional[str] = typer.Option(None, "--official", help="official paraphrase-en.gz (default: pycocoevalcap's)"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="also write the report here"),
+) -> None:
+    """Share of the table's pairs that Meteor 1.5's English table also holds."""
+    from ..checks import paraphrase_eval
+
+    with _guard():
+        _report(paraphrase_eval.precision(table, official), json_out)
+
+
+@paraphrases_app.command("mqm")
+def paraphrases_mqm_cmd(
+    lang: str = typer.Option(..., "--lang", help="en or de"),
+    config: List[str] = typer.Option(..., "--config", help="NAME=BUNDLE[:MOD,MOD...]; the first is the baseline"),
+    data: Path = typer.Option(DEFAULT_DATA_DIR / "mqm", "--data"),
+    bootstrap: int = typer.Option(1000, "--bootstrap"),
+    seed: int = typer.Option(1, "--seed"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="also write the report here"),
+) -> None:
+    """Correlation with expert MQM judgments of each configuration, with a paired bootstrap against the first."""
+    from ..checks import paraphrase_eval
+
+    if lang not in paraphrase_eval.MQM_FILES:
+        raise typer.BadParameter(f"choose from {', '.join(sorted(paraphrase_eval.MQM_FILES))}", param_hint="--lang")
+    with _guard():
+        _report(paraphrase_eval.mqm(lang, config, data, bootstrap, seed), json_out)
+
+
+@app.command("parex")
+def parex_cmd(
+    phrase_table: Optional[str] = typer.Option(None, "--phrase-table"),
+    f_corpus: Optional[str] = typer.Option(None, "--f-corpus"),
+    e_corpus: Optional[str] = typer.Option(None, "--e-corpus"),
+    target: Optional[str] = typer.Option(None, "--target"),
+    generate: Optional[int] = typer.Option(None, "--generate", help="generate a random phrase table of about N lines"),
+    seed: int = typer.Option(1, "--seed"),
+    min_trans_prob: float = typer.Option(0.001, "--min-trans-prob"),
+    min_rel_freq: float = typer.Option(0.001, "--min-rel-freq"),
+    memory_mb: float = typer.Option(256.0, "--memory-mb"),
+    heap: str = typer.Option("8G", "--heap", help="Java heap for Parex"),
+    work: Path = typer.Option(BENCH_OUT / "parex-compare", "--work"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="write the report here too"),
+) -> None:
+    """meteor-lite's pivot vs Meteor's official Parex on the same inputs (exit 1 if they differ)."""
+    from ..checks import parex_compare as pc
+    from ..paraphrases.pivot import PivotOptions
+
+    inputs = pc.ParexInputs(phrase_table, f_corpus, e_corpus, target, generate, seed)
+    opts = PivotOptions(min_trans_prob=min_trans_prob, min_rel_freq=min_rel_freq, min_final_prob=0.01, memory_mb=memory_mb)
+    with _guard():
+        try:
+            code = pc.run_parex_compare(inputs, opts, heap, work, json_out)
+        except ValueError as e:
+            if isinstance(e, MeteorLiteError):
+                raise
+            raise typer.BadParameter(str(e)) from None
+    _done(code)
+
+
+@app.command("write-recipes")
+def write_recipes_cmd(
+    out_dir: Optional[Path] = typer.Option(None, "--out-dir", help="default resources/recipes"),
+    check: bool = typer.Option(False, "--check", help="only check that every eligible language has a recipe"),
+) -> None:
+    """(Re)write the recipes of resources/recipes (after upgrading wordfreq or the official release)."""
+    from ..checks import write_recipes
+
+    with _guard():
+        _done(write_recipes.run(out_dir or write_recipes.DEFAULT_OUT_DIR, check=check))
+
+
