@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor_lite_builders.bitext import (
+from meteor_lite_builders.paraphrases.bitext import (
     BitextError,
     BitextOptions,
     BitextStats,
@@ -24,7 +24,7 @@ from meteor_lite_builders.bitext import (
     parse_links,
     tokenize_bitext,
 )
-from meteor_lite_builders.moses import read_phrase_table, write_phrase_table
+from meteor_lite_builders.paraphrases.moses import read_phrase_table, write_phrase_table
 
 
 def write(path: Path, lines) -> str:
@@ -264,7 +264,7 @@ def test_cli_phrase_table_bad_input(tmp_path):
 def test_cli_paraphrases_bundle(tmp_path):
     from typer.testing import CliRunner
 
-    from meteor_lite.bundle import Bundle
+    from meteor_lite.resources.bundle import Bundle
     from meteor_lite_builders.cli import app
 
     de = ["hund", "katze", "haus", "baum", "auto"]

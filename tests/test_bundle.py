@@ -1,4 +1,4 @@
-"""Bundle schema v1: atomic writer, reader errors, content checksum, lookups."""
+"""Bundle schema 2: atomic writer, reader errors (schema 1 refused), content checksum, lookups."""
 
 from __future__ import annotations
 
@@ -6,25 +6,26 @@ import hashlib
 import json
 import os
 import sqlite3
+import struct
 from pathlib import Path
 from typing import Iterable, List, Sequence, Tuple
 
 import pytest
 
-import meteor_lite_builders.bundle_writer as bundle_writer
-from meteor_lite.bundle import (
-    ENV_BUNDLE_PATH,
+import meteor_lite_builders.bundle.writer as bundle_writer
+from meteor_lite.errors import BundleError
+from meteor_lite.resources.bundle import Bundle
+from meteor_lite.resources.locate import ENV_BUNDLE_PATH, bundle_search_path, find_bundle
+from meteor_lite.resources.schema import (
     FORMAT_NAME,
     NON_CONTENT_META,
-    RESOURCE_TABLES,
+    PAGE_SIZE,
     SCHEMA_VERSION,
-    Bundle,
-    BundleError,
-    bundle_search_path,
     compute_content_checksum,
-    find_bundle,
 )
-from meteor_lite_builders.bundle_writer import BundleWriter, sha256_file
+from meteor_lite_builders.bundle.writer import BundleWriter
+from meteor_lite_builders.errors import InvalidParameterError
+from meteor_lite_builders.sources import sha256_file
 
 PARAPHRASES = [
     ("get rid of", "remove", 0.5),
@@ -177,13 +178,63 @@ def _set_meta(path: Path, key: str, value: str) -> None:
     c.close()
 
 
-def test_open_schema_version_2(tmp_path: Path) -> None:
-    p = write(tmp_path / "v2.sqlite")
-    _set_meta(p, "schema_version", "2")
+def test_open_unknown_schema_version(tmp_path: Path) -> None:
+    p = write(tmp_path / "v3.sqlite")
+    _set_meta(p, "schema_version", "3")
     with pytest.raises(BundleError) as e:
         Bundle.open(p)
     msg = str(e.value)
-    assert str(p) in msg and "schema version 2" in msg and f"reads schema version {SCHEMA_VERSION}" in msg
+    assert str(p) in msg and "schema version 3" in msg and f"reads schema version {SCHEMA_VERSION}" in msg
+
+
+#: Schema 1's paraphrase tables (the rest of its DDL is schema 2's).
+SCHEMA1_PARAPHRASES = """
+CREATE TABLE paraphrases (phrase TEXT NOT NULL, seq INTEGER NOT NULL, paraphrase TEXT NOT NULL,
+                          prob REAL NOT NULL, PRIMARY KEY (phrase, seq)) WITHOUT ROWID;
+CREATE TABLE paraphrase_prefixes (prefix TEXT PRIMARY KEY) WITHOUT ROWID;
+"""
+
+
+def _schema1_bundle(path: Path, build_params: dict) -> Path:
+    """A bundle as meteor-lite 0.1 wrote it (schema 1: one row per paraphrase pair)."""
+    from meteor_lite.resources.schema import SCHEMA_SQL
+
+    c = sqlite3.connect(path)
+    with c:
+        c.executescript(SCHEMA_SQL.split("CREATE TABLE paraphrases")[0] + SCHEMA1_PARAPHRASES
+                        + "CREATE TABLE nonbreaking_prefixes (prefix TEXT PRIMARY KEY, numeric_only INTEGER NOT NULL) WITHOUT ROWID;")
+        meta = {"format": FORMAT_NAME, "schema_version": "1", "language": "en", "name": "en", "version": "1.5.0",
+                "build_params": json.dumps(build_params), "content_checksum": "0" * 64}
+        c.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        c.execute("INSERT INTO paraphrases VALUES ('get rid of', 0, 'remove', 0.5)")
+        c.execute("INSERT INTO paraphrase_prefixes VALUES ('get')")
+    c.close()
+    return path
+
+
+@pytest.mark.parametrize(
+    "params, how",
+    [
+        ({"builder": "meteor-build import-official"}, "`meteor-build import-official --lang en --out {p}`"),
+        ({"builder": "meteor-build", "recipe": {"file": "en.toml"}}, "`meteor-build recipe en.toml --out {p}`"),
+        ({"builder": "meteor-build paraphrases"}, "the command that made it (meteor-build paraphrases)"),
+    ],
+)
+def test_schema_1_bundle_is_refused_with_how_to_rebuild(tmp_path: Path, params: dict, how: str) -> None:
+    p = _schema1_bundle(tmp_path / "en.sqlite", params)
+    with pytest.raises(BundleError) as e:
+        Bundle.open(p)
+    msg = str(e.value)
+    assert msg.startswith(f"{p}: bundle schema version 1 is an older format that this meteor-lite no longer reads")
+    assert f"reads schema version {SCHEMA_VERSION}" in msg and how.format(p=p) in msg
+
+
+def test_schema_1_bundle_never_scores(tmp_path: Path) -> None:
+    from meteor_lite import Meteor
+
+    p = _schema1_bundle(tmp_path / "en.sqlite", {"builder": "meteor-build import-official"})
+    with pytest.raises(BundleError, match="schema version 1 .*meteor-build import-official --lang en"):
+        Meteor("en", bundle=p).score("a cat", ["a cat"])
 
 
 def test_open_bad_schema_version(tmp_path: Path) -> None:
@@ -226,15 +277,29 @@ def reference_checksum(conn: sqlite3.Connection) -> str:
         "stems": "word",
         "synsets": "word, synset",
         "synonym_exceptions": "form, base",
-        "paraphrases": "phrase, seq",
-        "paraphrase_prefixes": "prefix",
         "nonbreaking_prefixes": "prefix",
     }
+    probs = {}
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'paraphrase_probs'").fetchone():
+        for ph, blob in conn.execute("SELECT phrase, probs FROM paraphrase_probs"):
+            probs[ph] = [struct.unpack("<d", blob[i : i + 8])[0] for i in range(0, len(blob), 8)]
+    pairs, prefixes = [], []
+    for ph, prefix, joined in conn.execute("SELECT phrase, prefix, paraphrases FROM paraphrases"):
+        if joined is not None:
+            for rank, para in enumerate(joined.split("\t")):
+                pairs.append([ph, rank, para] + ([probs[ph][rank]] if ph in probs else []))
+        if prefix == 1:
+            prefixes.append([ph])
+    pairs.sort(key=lambda r: (r[0].encode("utf-8"), r[1]))
+    prefixes.sort(key=lambda r: r[0].encode("utf-8"))
     sections = [
         ("meta", [r for r in conn.execute("SELECT key, value FROM meta ORDER BY key") if r[0] not in NON_CONTENT_META]),
         ("sources", conn.execute("SELECT name, kind, description, licence, sha256, location FROM sources ORDER BY name")),
-    ] + [(t, conn.execute(f"SELECT * FROM {t} ORDER BY {order[t]}")) for t in RESOURCE_TABLES]
-    assert [s for s, _ in sections][2:] == list(order)
+    ] + [(t, conn.execute(f"SELECT * FROM {t} ORDER BY {order[t]}")) for t in list(order)[:4]] + [
+        ("paraphrases", pairs),
+        ("paraphrase_prefixes", prefixes),
+        ("nonbreaking_prefixes", conn.execute("SELECT * FROM nonbreaking_prefixes ORDER BY prefix")),
+    ]
     for name, rows in sections:
         h.update(b"\x00T" + name.encode() + b"\x00")
         for row in rows:
@@ -288,15 +353,18 @@ def test_changed_paraphrase_order_changes_checksum(tmp_path: Path) -> None:
     assert recorded_checksum(a) != recorded_checksum(b)
 
 
-def test_checksum_matches_its_definition_on_awkward_values(tmp_path: Path) -> None:
-    awkward = ['quote " and \\ backslash', "tab\there", "nl\nx", "\x00\x1f\x7f", "émoji 😀 ünï", "’", "a" * 300]
-    paras = [(s, s[::-1] or "r", p) for s, p in zip(awkward, [0.1 + 0.2, 1e-05, 227.93803293543937, 1.0, 5e-324, 1e300, 0.5])]
-    p = write(tmp_path / "b.sqlite", paraphrases=paras)
-    c = sqlite3.connect(p)
+@pytest.mark.parametrize("keep", [False, True])
+def test_checksum_matches_its_definition_on_awkward_values(tmp_path: Path, keep: bool) -> None:
+    awkward = ['quote " and \\ backslash', "\x00\x1f\x7f", "émoji 😀 ünï", "’", "a" * 300, "x\u2028y", "ß ſ"]
+    probs = [0.1 + 0.2, 1e-05, 227.93803293543937, 1.0, 5e-324, 1e300, 0.5]
+    paras = [(s, s[::-1] or "r", p) for s, p in zip(awkward, probs)]
+    with BundleWriter(tmp_path / "b.sqlite", language="en", name="t", version="1", keep_probabilities=keep) as w:
+        fill(w, paraphrases=paras)
+    c = sqlite3.connect(tmp_path / "b.sqlite")
     with c:
         c.execute("INSERT INTO stems VALUES (?, ?)", ("\\\"", "x\u2028y"))
+        c.execute("INSERT INTO stems VALUES (?, ?)", ("tab\there", "nl\nx"))
         c.execute("INSERT INTO synsets VALUES ('big', 9007199254740993)")
-        c.execute("INSERT INTO paraphrases VALUES ('zz', 99, 'typed', 'text in a REAL column')")
     assert compute_content_checksum(c) == reference_checksum(c)
     c.close()
 
@@ -316,7 +384,9 @@ def test_verify_sound_bundle(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "sql",
     [
-        "UPDATE paraphrases SET prob = 0.75 WHERE phrase = 'x' AND seq = 2",
+        "UPDATE paraphrases SET paraphrases = 'alpha' || char(9) || 'zeta' || char(9) || 'mid' WHERE phrase = 'x'",
+        "UPDATE paraphrases SET prefix = 0 WHERE phrase = 'get rid'",
+        "INSERT INTO paraphrases VALUES ('a lot of many', 0, 'much')",
         "DELETE FROM function_words WHERE word = 'of'",
         "INSERT INTO synsets VALUES ('auto', 1)",
         "UPDATE sources SET licence = 'public domain'",
@@ -379,8 +449,8 @@ def test_paraphrases_in_table_order(bundle: Bundle) -> None:
         "remove": ["get rid of"],
         "get rid of": ["remove"],
     }
-    seqs = bundle._conn.execute("SELECT phrase, seq FROM paraphrases ORDER BY seq").fetchall()
-    assert seqs == [(p, i) for i, (p, _, _) in enumerate(PARAPHRASES)]
+    stored = bundle._conn.execute("SELECT paraphrases FROM paraphrases WHERE phrase = 'x'").fetchone()
+    assert stored == ("zeta\talpha\tmid",)
 
 
 def test_paraphrase_seq_continues_across_calls(tmp_path: Path) -> None:
@@ -390,7 +460,8 @@ def test_paraphrase_seq_continues_across_calls(tmp_path: Path) -> None:
         assert w.add_paraphrases([]) == 0
     with Bundle.open(tmp_path / "b.sqlite") as b:
         assert b.paraphrases(["x"]) == {"x": ["zeta", "alpha"]}
-        assert b._conn.execute("SELECT max(seq) FROM paraphrases").fetchone() == (2,)
+        assert b.counts()["paraphrases"] == 3 and b.meta["paraphrase_pairs"] == "3"
+        assert b.paraphrase_lookup(["x", "y"]) == ({"x": ["zeta", "alpha"], "y": ["b"]}, set())
 
 
 def test_many_keys_are_chunked(bundle: Bundle) -> None:
@@ -416,3 +487,114 @@ def test_search_path_env_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert bundle_search_path()[:2] == [d1, d2]
     assert find_bundle("qq") == d2 / "qq.sqlite"
     assert find_bundle("no-such-language") is None
+
+
+# -- schema 2: the compact paraphrase table --------------------------------------------------------
+
+#: Pairs in table order; phrases deliberately not sorted, some phrases prefixes of others.
+TABLE = [
+    ("the united states", "the us", 0.5),
+    ("the united states", "usa", 0.25),
+    ("the", "this", 0.125),
+    ("new york city", "nyc", 1.0),
+    ("the united", "united", 0.1),
+    ("ünï 😀", "x", 227.93803293543937),
+    ("the united states", "america", 1e-05),
+    ("a", "one", 0.3),
+    ("a b c d", "abcd", 0.2),
+]
+
+
+def _reference(table: Sequence[Tuple[str, str, float]]) -> Tuple[dict, set]:
+    """Phrase -> paraphrases (table order) and the set of proper word prefixes, computed directly."""
+    paras: dict = {}
+    for ph, para, _ in table:
+        paras.setdefault(ph, []).append(para)
+    prefixes = {" ".join(ph.split()[:k]) for ph in paras for k in range(1, len(ph.split()))}
+    return paras, prefixes
+
+
+def _write_table(path: Path, table: Sequence[Tuple[str, str, float]], keep: bool = False, batches: int = 1) -> Path:
+    with BundleWriter(path, language="en", name="t", version="1", keep_probabilities=keep) as w:
+        step = -(-len(table) // batches)
+        for i in range(0, len(table), step):
+            w.add_paraphrases(table[i : i + step])
+    return path
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_lookups_identical_to_the_pairs(tmp_path: Path, keep: bool) -> None:
+    paras, prefixes = _reference(TABLE)
+    words = {w for ph, para, _ in TABLE for w in (ph + " " + para).split()}
+    grams = {" ".join(g) for ph in list(paras) + ["the united kingdom", "a b c", "new york"]
+             for n in range(1, 5) for g in zip(*[ph.split()[i:] for i in range(n)])}
+    keys = sorted(words | grams | set(paras) | prefixes | {"", " ", "the  united", "zzz"})
+    with Bundle.open(_write_table(tmp_path / "b.sqlite", TABLE, keep)) as b:
+        found, begins = b.paraphrase_lookup(keys)
+        assert found == {k: v for k, v in paras.items() if k in keys}
+        assert begins == prefixes
+        assert b.paraphrases(keys) == found
+        assert b.paraphrase_max_length() == 4
+        assert b.counts()["paraphrases"] == len(TABLE) and b.counts()["paraphrase_prefixes"] == len(prefixes)
+        assert b.has("paraphrases") and b.has("paraphrase_prefixes")
+        assert b.has_paraphrase_probabilities is keep
+        rows = list(b.iter_paraphrases(with_probs=True))
+        assert [r[0] for r in rows] == sorted(paras)  # phrase (UTF-8 byte) order
+        assert {r[0]: r[1] for r in rows} == paras
+        if keep:  # bit-exact doubles, in the order of the list
+            assert {r[0]: list(r[2]) for r in rows} == {ph: [p for q, _, p in TABLE if q == ph] for ph in paras}
+        else:
+            assert all(r[2] is None for r in rows)
+        tables = {r[0] for r in b._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "_paraphrase_pairs" not in tables and ("paraphrase_probs" in tables) is keep
+        assert b.meta["paraphrase_probabilities"] == ("float64" if keep else "dropped")
+        assert b.verify() == []
+
+
+def test_checksum_stable_on_rebuild_and_layout(tmp_path: Path) -> None:
+    """Same content, same checksum: rebuilt, fed in several batches, sorted input (fast path), other page size, no VACUUM."""
+    a = _write_table(tmp_path / "a.sqlite", TABLE)
+    b = _write_table(tmp_path / "b.sqlite", TABLE, batches=4)
+    by_phrase = sorted(TABLE, key=lambda r: r[0])  # stable: keeps each phrase's table order
+    c = _write_table(tmp_path / "c.sqlite", by_phrase)
+    assert recorded_checksum(a) == recorded_checksum(b) == recorded_checksum(c)
+    conn = sqlite3.connect(a)
+    assert conn.execute("PRAGMA page_size").fetchone() == (PAGE_SIZE,)
+    conn.execute("PRAGMA page_size = 1024")
+    conn.execute("VACUUM")
+    conn.execute("INSERT INTO function_words VALUES ('zz')")
+    conn.execute("DELETE FROM function_words WHERE word = 'zz'")
+    conn.commit()
+    assert compute_content_checksum(conn) == recorded_checksum(tmp_path / "c.sqlite")
+    assert conn.execute("PRAGMA page_size").fetchone() == (1024,)
+    conn.close()
+    kept = _write_table(tmp_path / "k.sqlite", TABLE, keep=True)
+    assert recorded_checksum(kept) != recorded_checksum(a)  # the probabilities are content when stored
+
+
+@pytest.mark.parametrize(
+    "bad", [("a\tb", "x", 0.1), ("a", "x\ty", 0.1), ("a", "x\n", 0.1), ("a", " x", 0.1), ("a ", "x", 0.1),
+            ("a", "x  y", 0.1), ("a", "", 0.1), ("", "x", 0.1), ("a", "x\r", 0.1)],
+)
+def test_writer_refuses_text_the_format_cannot_hold(tmp_path: Path, bad: Tuple[str, str, float]) -> None:
+    with pytest.raises(InvalidParameterError, match="not tokens joined by single spaces"):
+        _write_table(tmp_path / "b.sqlite", [("ok", "fine", 0.5), bad])
+    assert files_in(tmp_path) == []
+
+
+def test_copy_from_base_keeps_the_table(tmp_path: Path) -> None:
+    from meteor_lite_builders.bundle.pipeline import build_bundle
+    from meteor_lite_builders.bundle.spec import BundleSpec
+    from meteor_lite_builders.lexical.function_words import FunctionWords
+
+    base = _write_table(tmp_path / "base.sqlite", TABLE, keep=True)
+    for keep in (False, True):
+        out = tmp_path / f"out-{keep}.sqlite"
+        spec = BundleSpec(language="en", base=base, function_words=FunctionWords(["the"], {}, [], {}), keep_probabilities=keep)
+        build_bundle(spec, out, progress=False)
+        with Bundle.open(out) as b, Bundle.open(base) as a:
+            assert b.paraphrase_lookup(sorted(_reference(TABLE)[0])) == a.paraphrase_lookup(sorted(_reference(TABLE)[0]))
+            assert b.counts()["paraphrases"] == len(TABLE) and b.paraphrase_max_length() == 4
+            assert b.has_paraphrase_probabilities is keep
+            assert list(b.iter_paraphrases(with_probs=keep)) == list(a.iter_paraphrases(with_probs=keep))
+            assert b.verify() == []

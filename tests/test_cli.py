@@ -1,17 +1,47 @@
-"""End-to-end tests of the meteor-lite command line, run in-process (Typer's CliRunner)."""
+"""End-to-end tests of the meteor-lite command line, run in-process (``meteor_lite.cli.run`` with captured streams)."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 import pytest
-from typer.testing import CliRunner
 
-from meteor_lite.cli import app
+from meteor_lite.cli import run as cli_run
+from meteor_lite.resources.schema import SCHEMA_VERSION
 from tiny_bundles import make_tiny_bundle
 
-runner = CliRunner()
+
+@dataclass
+class Result:
+    """What a command printed and its exit code."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+
+def invoke(args: "list[str]", stdin: Optional[bytes] = None) -> Result:
+    """Run ``meteor-lite ARGS`` in this process (standard input from ``stdin``)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = cli_run(args)
+    finally:
+        sys.stdin = saved
+    return Result(code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture()
@@ -26,8 +56,8 @@ def files(tmp_path: Path):
     return tmp_path, bundle, hyp, ref, ref2
 
 
-def run(*args: str):
-    return runner.invoke(app, list(args))
+def run(*args: str, stdin: Optional[bytes] = None) -> Result:
+    return invoke(list(args), stdin)
 
 
 def test_text_report_layout(files) -> None:
@@ -36,11 +66,11 @@ def test_text_report_layout(files) -> None:
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     assert lines[0].startswith("Meteor version: 1.5")
-    seg = [l for l in lines if l.startswith("Segment ")]
-    assert [l.split("\t")[0] for l in seg] == ["Segment 1 score:", "Segment 2 score:", "Segment 3 score:"]
+    seg = [ln for ln in lines if ln.startswith("Segment ")]
+    assert [ln.split("\t")[0] for ln in seg] == ["Segment 1 score:", "Segment 2 score:", "Segment 3 score:"]
     assert seg[2].split("\t")[1] == "0.0"  # empty hypothesis line
-    assert any(l.startswith("Signature:      meteor-lite|lang:en|lower|") for l in lines)
-    final = [l for l in lines if l.startswith("Final score:")]
+    assert any(ln.startswith("Signature:      meteor-lite|lang:en|lower|") for ln in lines)
+    final = [ln for ln in lines if ln.startswith("Final score:")]
     assert len(final) == 1 and 0.0 < float(final[0].split()[-1]) < 1.0
     assert "Stage      Content  Function    Total" in r.stdout
 
@@ -119,7 +149,7 @@ def test_bundle_info_and_verify(files) -> None:
     info = run("bundle", "info", str(bundle), "--json")
     assert info.exit_code == 0
     data = json.loads(info.stdout)
-    assert data["counts"]["synsets"] == 6 and data["schema_version"] == 1
+    assert data["counts"]["synsets"] == 6 and data["schema_version"] == SCHEMA_VERSION
     ok = run("bundle", "verify", str(bundle))
     assert ok.exit_code == 0 and "ok" in ok.stdout
 
@@ -142,3 +172,111 @@ def test_bundle_by_name_on_search_path(files, monkeypatch) -> None:
     assert by_name.exit_code == 0 and by_name.stdout == by_path.stdout
     missing = run("score", str(hyp), str(ref), "--bundle", "no-such-bundle")
     assert missing.exit_code == 1 and "bundle not found" in missing.stderr
+
+
+# -- argparse command line: stdin, the module-list rule, usage errors, missing resources ------------------
+
+
+def test_stdin_as_hypothesis_or_reference(files) -> None:
+    _, bundle, hyp, ref, _ = files
+    from_files = run("score", str(hyp), str(ref), "--bundle", str(bundle), "-q")
+    hyp_stdin = run("score", "-", str(ref), "--bundle", str(bundle), "-q", stdin=hyp.read_bytes())
+    ref_stdin = run("score", str(hyp), "-", "--bundle", str(bundle), "-q", stdin=ref.read_bytes())
+    assert from_files.exit_code == hyp_stdin.exit_code == ref_stdin.exit_code == 0
+    assert from_files.stdout == hyp_stdin.stdout == ref_stdin.stdout
+    both = run("score", "-", "-", "--bundle", str(bundle), stdin=b"x\n")
+    assert both.exit_code == 2 and "standard input (-) can be read only once" in both.stderr
+    bad = run("score", "-", str(ref), "--bundle", str(bundle), stdin=b"a\n\xff\nb\n")
+    assert bad.exit_code == 1 and "<stdin>:2: invalid UTF-8" in bad.stderr
+
+
+def test_unquoted_module_list_is_refused(files) -> None:
+    _, bundle, hyp, ref, _ = files
+    r = run("score", "-m", "exact", "synonym", str(hyp), str(ref), "--bundle", str(bundle))
+    assert r.exit_code == 2
+    assert "quote the list" in r.stderr and "-m 'exact synonym'" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    # options may follow the files (argparse's intermixed parsing), and a module-named file is ./NAME
+    after = run("score", str(hyp), str(ref), "-m", "exact synonym", "--bundle", str(bundle), "-q")
+    before = run("score", "-m", "exact synonym", "--bundle", str(bundle), "-q", str(hyp), str(ref))
+    assert after.exit_code == before.exit_code == 0 and after.stdout == before.stdout
+
+
+def test_usage_errors_are_one_line_exit_2(files) -> None:
+    _, bundle, hyp, ref, _ = files
+    for args in (["score"], ["score", str(hyp), str(ref), "--no-such-option"], ["score", str(hyp), str(ref), "--beam", "x"],
+                 ["frobnicate"], ["bundle"], ["score", str(hyp), str(ref), "--format", "xml"]):
+        r = run(*args)
+        assert r.exit_code == 2, args
+        assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("meteor-lite: error: "), (args, r.stderr)
+    assert run("--version").stdout.startswith("meteor-lite ")
+    assert run("--help").exit_code == 0 and "score" in run("--help").stdout
+    assert run("score", "--help").exit_code == 0 and "--modules" in run("score", "--help").stdout
+
+
+@pytest.fixture()
+def no_bundles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty search path: no env path, an empty user directory, no checkout bundles, no packs."""
+    import meteor_lite.resources.locate as locate
+    import meteor_lite.resources.packs as packs
+
+    monkeypatch.delenv("METEOR_LITE_BUNDLE_PATH", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(locate, "_checkout_dir", lambda: None)
+    monkeypatch.setattr(packs, "pack_bundles", lambda: [])
+    return tmp_path
+
+
+def test_missing_resources_stop_scoring(files, no_bundles: Path) -> None:
+    _, _, hyp, ref, _ = files
+    r = run("score", str(hyp), str(ref), "--lang", "en")
+    assert r.exit_code == 1 and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1
+    msg = r.stderr
+    assert "no resource bundle found for English" in msg
+    assert "pip install meteor_lite_pack_en-" in msg and "meteor-lite bundle install" in msg
+    assert "meteor-build import-official --lang en" in msg and "meteor-build pack" in msg
+    de = run("score", str(hyp), str(ref), "--lang", "de")
+    assert de.exit_code == 1 and "German" in de.stderr and "Java" in de.stderr
+
+
+def test_bundle_lacking_default_resources_is_an_error(files, tmp_path: Path) -> None:
+    _, _, hyp, ref, _ = files
+    from tiny_bundles import make_empty_bundle
+
+    bare = make_empty_bundle(tmp_path / "bare.sqlite")
+    r = run("score", str(hyp), str(ref), "--bundle", str(bare))
+    assert r.exit_code == 1 and "WordNet synonyms, a paraphrase table" in r.stderr and "bare.sqlite lacks" in r.stderr
+    reduced = run("score", str(hyp), str(ref), "--bundle", str(bare), "-m", "exact stem")
+    assert reduced.exit_code == 0 and reduced.stderr == ""
+    assert "Modules:        exact stem\n" in reduced.stdout and "|mods:exact+stem|" in reduced.stdout
+    assert reduced.stdout.startswith("Meteor version: 1.5 (meteor-lite)")
+
+
+def test_explicit_modules_without_bundle_say_so(files, no_bundles: Path) -> None:
+    _, _, hyp, ref, _ = files
+    r = run("score", str(hyp), str(ref), "--lang", "en", "-m", "exact stem")
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("Meteor version: none") and "not Meteor 1.5" in lines[0]
+    assert any(ln.startswith("Signature:") and "|mods:exact+stem|" in ln and "|res:none|" in ln for ln in lines)
+    assert "Modules:        exact stem" in lines
+    assert "no bundle found for language 'en'" in r.stderr
+
+
+def test_bundle_list_origins_and_choice(files, no_bundles: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp, bundle, _, _, _ = files
+    env_dir = tmp / "envdir"
+    make_tiny_bundle(env_dir / "en.sqlite")
+    user = no_bundles / "xdg" / "meteor-lite" / "bundles"
+    make_tiny_bundle(user / "en.sqlite")
+    make_tiny_bundle(user / "en-extra.sqlite")
+    monkeypatch.setenv("METEOR_LITE_BUNDLE_PATH", str(env_dir))
+    r = run("bundle", "list")
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("* en ") and lines[0].endswith("[env path]") and str(env_dir) in lines[0]
+    user_en = [ln for ln in lines if ln.endswith("[user dir]") and "en.sqlite" in ln and "en-extra" not in ln]
+    assert len(user_en) == 1 and not user_en[0].startswith("*")
+    extra = [ln for ln in lines if "en-extra.sqlite" in ln]
+    assert len(extra) == 1 and not extra[0].startswith("*")  # a bundle of language en not named en.sqlite

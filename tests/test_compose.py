@@ -5,18 +5,27 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from meteor_lite import Meteor
-from meteor_lite.bundle import Bundle
-from meteor_lite_builders import compose
-from meteor_lite_builders.bundle_writer import BundleWriter
-from meteor_lite_builders.compose import NonbreakingPrefixes, Paraphrases, build_bundle, read_nonbreaking_file
-from meteor_lite_builders.function_words import FunctionWords
-from meteor_lite_builders.inputs import Source, SourceError
-from meteor_lite_builders.stems import make_stem_map
-from meteor_lite_builders.wordnet import Synonyms
+from meteor_lite.resources.bundle import Bundle
+from meteor_lite_builders.bundle import base as compose
+from meteor_lite_builders.bundle.pipeline import build_bundle as _pipeline_build
+from meteor_lite_builders.bundle.spec import BuildResult, BundleSpec, Paraphrases
+from meteor_lite_builders.bundle.writer import BundleWriter
+from meteor_lite_builders.lexical.function_words import FunctionWords
+from meteor_lite_builders.lexical.nonbreaking import NonbreakingPrefixes, read_nonbreaking_file
+from meteor_lite_builders.lexical.stems import make_stem_map
+from meteor_lite_builders.sources import Source, SourceError
+from meteor_lite_builders.synonyms.wndb import Synonyms
+
+
+def build_bundle(lang: str, out: Path, **resources: Any) -> BuildResult:
+    """The one pipeline, with a spec of ``lang`` holding ``resources`` (and base, name, ...)."""
+    return _pipeline_build(BundleSpec(language=lang, **resources), out)
+
 
 SRC = Source("test-src", "corpus", "a test source", "CC0", "0" * 64, "nowhere")
 
@@ -101,10 +110,7 @@ def test_base_of_another_language(tmp_path: Path) -> None:
 def test_copy_table_in_small_chunks_keeps_order(tmp_path: Path) -> None:
     base = _base(tmp_path / "b.sqlite")
     conn = sqlite3.connect(":memory:")
-    conn.execute(
-        "CREATE TABLE paraphrases (phrase TEXT NOT NULL, seq INTEGER NOT NULL, paraphrase TEXT NOT NULL, "
-        "prob REAL NOT NULL, PRIMARY KEY (phrase, seq)) WITHOUT ROWID"
-    )
+    conn.execute("CREATE TABLE paraphrases (phrase TEXT PRIMARY KEY, prefix INTEGER NOT NULL, paraphrases TEXT) WITHOUT ROWID")
     conn.execute("ATTACH DATABASE ? AS base", (str(base),))
 
     class Bar:
@@ -114,9 +120,10 @@ def test_copy_table_in_small_chunks_keeps_order(tmp_path: Path) -> None:
             self.n += k
 
     bar = Bar()
-    assert compose._copy_table(conn, "paraphrases", bar, chunk=1) == 3 and bar.n == 3
-    assert conn.execute("SELECT * FROM main.paraphrases ORDER BY phrase, seq").fetchall() == conn.execute(
-        "SELECT * FROM base.paraphrases ORDER BY phrase, seq"
+    # schema 2: one row per phrase and per prefix (a, a lot, a lot of, get, get rid, get rid of, remove)
+    assert compose._copy_table(conn, "paraphrases", bar, chunk=1) == 7 and bar.n == 7
+    assert conn.execute("SELECT * FROM main.paraphrases ORDER BY phrase").fetchall() == conn.execute(
+        "SELECT * FROM base.paraphrases ORDER BY phrase"
     ).fetchall()
 
 

@@ -13,21 +13,21 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from meteor_lite.bundle import Bundle
-from meteor_lite_builders.bundle_writer import BundleWriter
+from meteor_lite.errors import MeteorLiteWarning
+from meteor_lite.resources.bundle import Bundle
+from meteor_lite_builders.bundle.writer import BundleWriter
 from meteor_lite_builders.cli import app
-from meteor_lite_builders.export import ExportError, export_bundle, meteor_language_name
-from meteor_lite_builders.import_official import iter_paraphrases, parse_exceptions, parse_function_words, parse_synsets
-
+from meteor_lite_builders.export.meteor_files import PLACEHOLDER_PROBABILITY, ExportError, export_bundle, meteor_language_name
+from meteor_lite_builders.official.formats import iter_paraphrases, parse_exceptions, parse_function_words, parse_synsets
 from tiny_bundles import make_empty_bundle, make_tiny_bundle
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "meteor-example"
 
 
-def _bundle(path: Path) -> Path:
+def _bundle(path: Path, keep_probabilities: bool = True) -> Path:
     """Synsets with several ids per word, exceptions with several forms, paraphrases out of key order."""
-    with BundleWriter(path, language="en", name="exp", version="1.0.0") as w:
+    with BundleWriter(path, language="en", name="exp", version="1.0.0", keep_probabilities=keep_probabilities) as w:
         w.add_function_words(["the", "of", ",", "’"])
         w.add_synsets([("car", 2958343), ("auto", 2958343), ("auto", 7), ("motor_car", 2958343), ("a", 123456789)])
         w.add_synonym_exceptions([("went", "go"), ("gone", "go"), ("mice", "mouse")])
@@ -48,8 +48,10 @@ def test_file_formats(tmp_path: Path) -> None:
     assert (out / "english.exceptions").read_text(encoding="utf-8") == "go\ngone went\nmouse\nmice\n"
     assert (out / "english.relations").read_bytes() == b""
     with gzip.open(out / "paraphrase.gz", "rt", encoding="utf-8") as f:
-        assert f.read() == "0.5\nzeta\nx\n0.25\nget rid of\nremove\n1.0E-5\nget rid of\ndiscard\n227.93803293543937\nalpha\nbeta\n"
+        # schema 2: phrases in byte order, each phrase's paraphrases in table order, the stored probabilities
+        assert f.read() == "227.93803293543937\nalpha\nbeta\n0.25\nget rid of\nremove\n1.0E-5\nget rid of\ndiscard\n0.5\nzeta\nx\n"
     manifest = json.loads((out / "export.json").read_text(encoding="utf-8"))
+    assert manifest["paraphrase_probabilities"] == "stored"
     with Bundle.open(tmp_path / "b.sqlite") as b:
         assert manifest["exported_from"]["content_checksum"] == b.checksum
     assert manifest["files"]["paraphrase.gz"]["rows"] == 4
@@ -57,16 +59,28 @@ def test_file_formats(tmp_path: Path) -> None:
     assert not list(out.glob(".*.tmp"))
 
 
+def test_without_probabilities_a_placeholder_and_a_warning(tmp_path: Path) -> None:
+    b = _bundle(tmp_path / "b.sqlite", keep_probabilities=False)
+    with pytest.warns(MeteorLiteWarning, match="stores no paraphrase probabilities.*gets 1.0 for every pair"):
+        export_bundle(b, tmp_path / "out", show_progress=False)
+    with gzip.open(tmp_path / "out" / "paraphrase.gz", "rt", encoding="utf-8") as f:
+        assert f.read() == "1.0\nalpha\nbeta\n1.0\nget rid of\nremove\n1.0\nget rid of\ndiscard\n1.0\nzeta\nx\n"
+    manifest = json.loads((tmp_path / "out" / "export.json").read_text(encoding="utf-8"))
+    assert manifest["paraphrase_probabilities"] == f"placeholder {PLACEHOLDER_PROBABILITY!r}"
+
+
 def test_round_trip_through_meteor_parsers(tmp_path: Path) -> None:
     """The exported files read back (with the importer's parsers of Meteor's formats) give the bundle's rows."""
     src = make_tiny_bundle(tmp_path / "tiny.sqlite")
     out = tmp_path / "out"
-    export_bundle(src, out, show_progress=False)
+    with pytest.warns(MeteorLiteWarning, match="placeholder|gets 1.0"):
+        export_bundle(src, out, show_progress=False)
     with closing(sqlite3.connect(f"{src.resolve().as_uri()}?mode=ro", uri=True)) as conn:
         fw = sorted(r[0] for r in conn.execute("SELECT word FROM function_words"))
         syn = sorted(conn.execute("SELECT word, synset FROM synsets").fetchall())
         exc = sorted(conn.execute("SELECT form, base FROM synonym_exceptions").fetchall())
-        para = [tuple(r) for r in conn.execute("SELECT phrase, paraphrase, prob FROM paraphrases ORDER BY seq")]
+    with Bundle.open(src) as b:
+        para = [(ph, p, PLACEHOLDER_PROBABILITY) for ph, paras, _ in b.iter_paraphrases() for p in paras]
     assert sorted(parse_function_words((out / "function.words").read_text(encoding="utf-8"))) == fw
     assert sorted(parse_synsets((out / "english.synsets").read_text(encoding="utf-8"))) == syn
     assert sorted(parse_exceptions((out / "english.exceptions").read_text(encoding="utf-8"))) == exc
@@ -114,14 +128,15 @@ def _jar():
     if shutil.which("java") is None:
         return None
     try:
-        from meteor_lite_builders import official
+        from meteor_lite_builders import jar as jar_api
 
-        return official.jar_path()
+        return jar_api.find_jar()
     except Exception:
         return None
 
 
-@pytest.mark.skipif(_jar() is None, reason="needs java and the official jar (pycocoevalcap) to run Meteor 1.5")
+@pytest.mark.slow
+@pytest.mark.java
 @pytest.mark.skipif(not (DATA / "system1.hyp").is_file(), reason="needs ../shared/data/meteor-example")
 def test_jar_scores_exported_files_as_its_own(tmp_path: Path) -> None:
     """Meteor 1.5 with files exported from an import of its own release scores as with its own files.
@@ -129,16 +144,17 @@ def test_jar_scores_exported_files_as_its_own(tmp_path: Path) -> None:
     Import the English resources with the first 20,000 paraphrase pairs, export them, and run
     the jar on 300 segments of system1 twice: with its own synonyms and function words and the
     first 20,000 pairs of its table, and with the exported files.  (The full comparison, all
-    5.27M pairs and 2,489 segments, is ``scripts/export_check.py``.)
+    5.27M pairs and 2,489 segments, is ``meteor-build check export``.)
     """
-    from meteor_lite_builders import official
-    from meteor_lite_builders.import_official import build_official_bundle
+    from meteor_lite_builders import jar as jar_api
+    from meteor_lite_builders.official.importer import build_official_bundle
 
     n_pairs, n_seg = 20_000, 300
     bundle = build_official_bundle("en", tmp_path / "en.sqlite", progress=False, max_paraphrases=n_pairs)
-    res = export_bundle(bundle, tmp_path / "exp", show_progress=False)
+    with pytest.warns(MeteorLiteWarning, match="stores no paraphrase probabilities"):  # the jar does not score with them
+        res = export_bundle(bundle, tmp_path / "exp", show_progress=False)
     own_table = tmp_path / "own-paraphrase.gz"
-    with gzip.open(official.paraphrase_path("en"), "rb") as f, gzip.open(own_table, "wb") as g:
+    with gzip.open(jar_api.paraphrase_file("en"), "rb") as f, gzip.open(own_table, "wb") as g:
         for _ in range(3 * n_pairs):
             g.write(f.readline())
     hyp, ref = tmp_path / "hyp", tmp_path / "ref"

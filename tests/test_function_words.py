@@ -8,19 +8,26 @@ import importlib.util
 import json
 import lzma
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from meteor_lite.bundle import Bundle
-from meteor_lite.normalize import prepare
-from meteor_lite_builders.compose import build_bundle
-from meteor_lite_builders.function_words import (
+from meteor_lite.resources.bundle import Bundle
+from meteor_lite.text.normalize import prepare
+from meteor_lite_builders.bundle.pipeline import build_bundle as _pipeline_build
+from meteor_lite_builders.bundle.spec import BuildResult, BundleSpec
+from meteor_lite_builders.lexical.function_words import (
     count_tokens,
     function_words_from_corpus,
     select_function_words,
 )
-from meteor_lite_builders.inputs import MalformedSourceError, SourceError, iter_text_lines
+from meteor_lite_builders.sources import MalformedSourceError, SourceError, iter_text_lines
+
+
+def build_bundle(lang: str, out: Path, **resources: Any) -> BuildResult:
+    """The one pipeline, with a spec of ``lang`` holding ``resources`` (and base, name, ...)."""
+    return _pipeline_build(BundleSpec(language=lang, **resources), out)
 
 CORPUS = [
     "The cat sat on the mat.",
@@ -150,7 +157,7 @@ def test_function_words_bundle_and_base(tmp_path: Path) -> None:
 
 @needs_wordfreq
 def test_function_words_from_wordfreq_english() -> None:
-    from meteor_lite_builders.function_words import function_words_from_wordfreq
+    from meteor_lite_builders.lexical.function_words import function_words_from_wordfreq
 
     fw = function_words_from_wordfreq("en", show_progress=False)
     assert {"the", "of", "and", "to", "a", "in", "'s"} <= set(fw.words)
@@ -162,7 +169,7 @@ def test_function_words_from_wordfreq_english() -> None:
 
 @needs_wordfreq
 def test_wordfreq_language_codes() -> None:
-    from meteor_lite_builders.function_words import wordfreq_language
+    from meteor_lite_builders.lexical.function_words import wordfreq_language
 
     assert wordfreq_language("cz") == "cs" and wordfreq_language("se") == "sv" and wordfreq_language("no") == "nb"
     with pytest.raises(SourceError, match="has no frequency list for 'tlh'"):
@@ -218,6 +225,8 @@ def test_cli_function_words_bad_corpus(tmp_path: Path) -> None:
         ["function-words", "-l", "en", "-c", "c.txt", "--threshold", "0", "-o", "x.sqlite"],
     ],
 )
+
+
 def test_cli_function_words_usage_errors(args) -> None:
     assert runner.invoke(_app(), args).exit_code == 2
 

@@ -15,32 +15,31 @@ from typing import Dict, List, Optional
 import pytest
 from typer.testing import CliRunner
 
-import meteor_lite_builders.import_official as imp
-from meteor_lite.bundle import Bundle
-from meteor_lite_builders import official
-from meteor_lite_builders.bundle_writer import BundleWriter
+import meteor_lite_builders.official.importer as imp
+from meteor_lite.resources.bundle import Bundle
+from meteor_lite_builders import jar as jar_api
+from meteor_lite_builders.bundle.writer import BundleWriter
 from meteor_lite_builders.cli import app
-from meteor_lite_builders.import_official import (
-    OFFICIAL_LANGUAGES,
-    ImportOfficialError,
-    MalformedInputError,
-    build_official_bundle,
+from meteor_lite_builders.errors import ImportOfficialError, MalformedInputError, OfficialReleaseError
+from meteor_lite_builders.official import release as official
+from meteor_lite_builders.official.formats import (
     iter_paraphrase_batches,
     iter_paraphrases,
     parse_exceptions,
     parse_function_words,
     parse_synsets,
-    snowball_language,
 )
+from meteor_lite_builders.official.importer import OFFICIAL_LANGUAGES, build_official_bundle
+from meteor_lite_builders.official.stems import snowball_language
 
 runner = CliRunner()
 
 
 def have_release() -> bool:
     try:
-        official.jar_path()
-        official.paraphrase_path("en")
-    except official.OfficialReleaseError:
+        jar_api.find_jar()
+        jar_api.paraphrase_file("en")
+    except OfficialReleaseError:
         return False
     return True
 
@@ -267,7 +266,7 @@ def test_bad_arguments(tmp_path: Path, release) -> None:
         build_official_bundle("en", tmp_path / "x.sqlite", jar=jar, max_paraphrases=-1)
     with pytest.raises(ImportOfficialError, match="jar not found"):
         build_official_bundle("en", tmp_path / "x.sqlite", jar=tmp_path / "missing.jar")
-    with pytest.raises(official.OfficialReleaseError, match="cannot read the jar"):
+    with pytest.raises(OfficialReleaseError, match="cannot read the jar"):
         build_official_bundle("en", tmp_path / "x.sqlite", jar=para)
     assert not (tmp_path / "x.sqlite").exists()
 
@@ -282,7 +281,7 @@ def test_snowball_languages() -> None:
 
 
 def jar_text(member: str) -> str:
-    return official.read_jar_text(member)
+    return jar_api.read_jar_text(member)
 
 
 @pytest.fixture(scope="module")
@@ -317,16 +316,21 @@ def test_real_english_counts(real_en: Path) -> None:
 
 
 @needs_release
-def test_real_english_paraphrases_in_file_order(real_en: Path) -> None:
-    with gzip.open(official.paraphrase_path(), "rt", encoding="utf-8") as f:
+def test_real_english_paraphrases_in_file_order(real_en: Path, tmp_path: Path) -> None:
+    with gzip.open(jar_api.paraphrase_file(), "rt", encoding="utf-8") as f:
         lines = [next(f).rstrip("\n") for _ in range(3 * 500)]
     expected: Dict[str, List[str]] = {}
     for phrase, para in zip(lines[1::3], lines[2::3]):
         expected.setdefault(phrase, []).append(para)
     with Bundle.open(real_en) as b:
         assert b.paraphrases(list(expected)) == expected
-        rows = b._conn.execute("SELECT prob FROM paraphrases ORDER BY seq").fetchall()
-        assert [r[0] for r in rows] == [float(x) for x in lines[0::3]]
+        assert not b.has_paraphrase_probabilities  # the default bundle stores none
+    kept = build_official_bundle("en", tmp_path / "k.sqlite", progress=False, max_paraphrases=500, keep_probabilities=True)
+    with Bundle.open(kept) as b:
+        rows = list(b.iter_paraphrases(with_probs=True))
+    # the official file is sorted by phrase: phrase order, then list order, is file order
+    assert [(ph, p) for ph, paras, _ in rows for p in paras] == list(zip(lines[1::3], lines[2::3]))
+    assert [p for _, _, probs in rows for p in probs or ()] == [float(x) for x in lines[0::3]]
 
 
 @needs_release
@@ -350,8 +354,8 @@ def test_real_english_provenance(real_en: Path) -> None:
         sources = {s["name"]: s for s in b.sources()}
         params = b.info()["build_params"]
     assert set(sources) == {"meteor-1.5.jar", "english.synsets", "english.exceptions", "paraphrase-en.gz"}
-    assert sources["paraphrase-en.gz"]["sha256"] == hashlib.sha256(official.paraphrase_path().read_bytes()).hexdigest()
-    assert sources["meteor-1.5.jar"]["sha256"] == hashlib.sha256(official.jar_path().read_bytes()).hexdigest()
+    assert sources["paraphrase-en.gz"]["sha256"] == hashlib.sha256(jar_api.paraphrase_file().read_bytes()).hexdigest()
+    assert sources["meteor-1.5.jar"]["sha256"] == hashlib.sha256(jar_api.find_jar().read_bytes()).hexdigest()
     assert all("/work/" not in s["location"] and "site-packages" not in s["location"] for s in sources.values())
     assert params["paraphrases"]["max_paraphrases"] == 500
     assert params["stem_vocabulary"]["sources"] == ["paraphrase-table tokens", "synset words without '_'", "function words"]
@@ -396,8 +400,8 @@ def test_function_words_choice_is_checked(tmp_path: Path, release) -> None:
 def fake_official(monkeypatch: pytest.MonkeyPatch, release):
     """Make the default release the fake one."""
     jar, para = release
-    monkeypatch.setattr(official, "jar_path", lambda: jar)
-    monkeypatch.setattr(official, "paraphrase_path", lambda lang="en": para)
+    monkeypatch.setattr(jar_api, "find_jar", lambda: jar)
+    monkeypatch.setattr(jar_api, "paraphrase_file", lambda lang="en": para)
     return jar, para
 
 
@@ -448,7 +452,7 @@ def test_cli_all_languages_and_skip_existing(tmp_path: Path, monkeypatch: pytest
         kw["stems"] = "snowball"  # Meteor's own stemmer (Java, 400k words per language) is tested elsewhere
         return original(lang, out, **kw)
 
-    monkeypatch.setattr("meteor_lite_builders.cli.build_official_bundle", small)
+    monkeypatch.setattr("meteor_lite_builders.cli.official.build_official_bundle", small)
     (tmp_path / "junk").mkdir()
     (tmp_path / "junk" / "de.sqlite").write_bytes(b"not a bundle")
     BundleWriter(tmp_path / "junk" / "fr.sqlite", language="fr", name="fr", version="0").__enter__().__exit__(None, None, None)
@@ -471,9 +475,9 @@ def test_cli_usage_errors(tmp_path: Path) -> None:
 
 def test_cli_library_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def missing():
-        raise official.OfficialReleaseError("the official Meteor 1.5 release is read from the 'pycocoevalcap' package")
+        raise OfficialReleaseError("the official Meteor 1.5 release is read from the 'pycocoevalcap' package")
 
-    monkeypatch.setattr(official, "jar_path", missing)
+    monkeypatch.setattr(jar_api, "find_jar", missing)
     r = runner.invoke(app, ["import-official", "--lang", "de", "--out-dir", str(tmp_path)])
     assert r.exit_code == 1
     assert r.stderr.strip().splitlines() == ["meteor-build: error: de: the official Meteor 1.5 release is read from the 'pycocoevalcap' package"]
@@ -484,8 +488,8 @@ def test_cli_library_error_is_one_line(tmp_path: Path, monkeypatch: pytest.Monke
 def test_cli_malformed_input_names_file_and_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, release) -> None:
     _, para = release
     bad = make_jar(tmp_path / "meteor-1.5.jar.bad", {**GOOD, "synonym/english.synsets": "car\nbus\n"})
-    monkeypatch.setattr(official, "jar_path", lambda: bad)
-    monkeypatch.setattr(official, "paraphrase_path", lambda lang="en": para)
+    monkeypatch.setattr(jar_api, "find_jar", lambda: bad)
+    monkeypatch.setattr(jar_api, "paraphrase_file", lambda lang="en": para)
     out_dir = tmp_path / "out"
     r = runner.invoke(app, ["import-official", "--lang", "en", "--out-dir", str(out_dir)])
     assert r.exit_code == 1

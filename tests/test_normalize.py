@@ -3,7 +3,7 @@
 The fixtures in ``tests/fixtures/normalizer.jsonl`` hold the official Meteor 1.5
 jar's output (``edu.cmu.meteor.util.Normalizer``) for constructed edge cases and
 for real lines chosen to exercise every rule; they were written by
-``scripts/normalizer_parity.py --write-fixtures``.  The ``other`` entries come
+``meteor-build check normalizer --write-fixtures``.  The ``other`` entries come
 from the jar's non-western routine, which Meteor's command line cannot reach
 (called through an out-of-tree helper).  Expected values written in the unit
 tests below were also taken from the jar (Java 17).
@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meteor_lite.normalize import WESTERN_LANGS, java_lower, normalize, prepare, tokenize
+from meteor_lite.text.normalize import WESTERN_LANGS, java_lower, normalize, prepare, tokenize
 
 FIXTURES = Path(__file__).parent / "fixtures" / "normalizer.jsonl"
 
@@ -38,7 +38,7 @@ def _nonbreaking(lang: str) -> Dict[str, bool]:
     if lang == "other":
         return {}
     if lang not in _NBP_CACHE:
-        official = pytest.importorskip("meteor_lite_builders.official")
+        official = pytest.importorskip("meteor_lite_builders.official.release")
         try:
             _NBP_CACHE[lang] = official.read_nonbreaking_prefixes(lang)
         except official.OfficialReleaseError as exc:  # pragma: no cover - build extra missing

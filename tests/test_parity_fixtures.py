@@ -2,7 +2,7 @@
 
 ``tests/fixtures/parity_*.jsonl`` hold what the official jar printed for a few
 hundred varied segments under many configurations (written by
-``scripts/make_fixtures.py``).  Every segment must get the jar's score within
+``make fixtures``, i.e. ``meteor-build check fixtures``).  Every segment must get the jar's score within
 1e-6 and exactly its sufficient statistics; every per-configuration subset must
 get the jar's final (corpus) score within 1e-6.
 
@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 from meteor_lite import Meteor
-from meteor_lite.bundle import find_bundle
+from meteor_lite.resources.locate import find_bundle
 
 FIXTURE_DIR = Path(__file__).resolve().parent / "fixtures"
 TOL = 1e-6
@@ -116,7 +116,7 @@ def test_corpus(rec: Dict[str, Any]) -> None:
     assert all(len(s["refs"]) == n_refs for s in segs)
     hyps = [s["hyp"] for s in segs]
     streams = [[s["refs"][k] for s in segs] for k in range(n_refs)]
-    corpus = m.score_corpus(hyps, streams)
+    corpus = m.score_corpus(hyps, streams, layout="streams")
     assert len(corpus.segments) == len(segs)
     assert abs(corpus.score - rec["expected_final"]) <= TOL, (
         f"{rec['set']} ({' '.join(rec['jar_args'])}): jar {rec['expected_final']!r}, ours {corpus.score!r}"

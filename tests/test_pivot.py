@@ -1,7 +1,7 @@
 """Pivoting a phrase table into paraphrases (builders/pivot.py), on small synthetic inputs.
 
 The expected behaviours are the ones measured on Meteor's Parex (see
-docs/paraphrases.md); scripts/parex_compare.py checks the whole pipeline
+docs/paraphrases.md); `meteor-build check parex` checks the whole pipeline
 against the jar itself.
 """
 
@@ -14,8 +14,8 @@ from typing import List, Sequence
 
 import pytest
 
-from meteor_lite_builders.moses import PhraseTableError
-from meteor_lite_builders.pivot import (
+from meteor_lite_builders.paraphrases.moses import PhraseTableError
+from meteor_lite_builders.paraphrases.pivot import (
     ExternalSorter,
     PivotError,
     PivotOptions,
@@ -314,7 +314,7 @@ def test_common_word_lists_can_be_given(tmp_path):
 def test_read_meteor_paraphrases_rejects_truncated_file(tmp_path: Path) -> None:
     import gzip as _gzip
 
-    from meteor_lite_builders.import_official import MalformedInputError
+    from meteor_lite_builders.errors import MalformedInputError
 
     bad = tmp_path / "cut.gz"
     with _gzip.open(bad, "wt", encoding="utf-8") as f:

@@ -13,11 +13,14 @@ from pathlib import Path
 import pytest
 
 from meteor_lite import ConfigError, Meteor, Stats
-from meteor_lite.align import Match, collect_matches, count_chunks, resolve
-from meteor_lite.params import resolve as resolve_config
-from meteor_lite.resources import Resources, morph_candidates
+from meteor_lite.align.matches import Match, collect_matches
+from meteor_lite.align.search import count_chunks
+from meteor_lite.align.search import search_alignment as resolve
+from meteor_lite.config import resolve_config
+from meteor_lite.errors import MissingResourcesError
+from meteor_lite.resources.lookups import Resources, morph_candidates
 from meteor_lite.stats import compute
-from meteor_lite_builders.bundle_writer import BundleWriter
+from meteor_lite_builders.bundle.writer import BundleWriter
 from tiny_bundles import make_empty_bundle, make_tiny_bundle
 
 # The 2005 metric: Fmean = 10PR/(R+9P), penalty 0.5 * (chunks/matches)^3, no function words.
@@ -133,7 +136,7 @@ def test_stem_never_duplicates_exact() -> None:
 
 
 def test_synonym_matcher_uses_exceptions_and_morphology(tiny_bundle: Path) -> None:
-    from meteor_lite.bundle import Bundle
+    from meteor_lite.resources.bundle import Bundle
 
     res = Resources(Bundle.open(tiny_bundle), "english")
     cands = collect_matches(["cars", "mice", "big"], ["automobile", "mouse", "large"], ["exact", "synonym"], res)
@@ -144,7 +147,7 @@ def test_synonym_matcher_uses_exceptions_and_morphology(tiny_bundle: Path) -> No
 
 
 def test_paraphrase_matcher_both_directions(tiny_bundle: Path) -> None:
-    from meteor_lite.bundle import Bundle
+    from meteor_lite.resources.bundle import Bundle
 
     res = Resources(Bundle.open(tiny_bundle), "english")
     cands = collect_matches(["we", "get", "rid", "of", "it"], ["we", "remove", "it"], ["paraphrase"], res)
@@ -225,9 +228,10 @@ def test_module_without_resources(tiny_bundle: Path, tmp_path: Path) -> None:
         w.add_function_words(["the"])
     with pytest.raises(ConfigError, match="paraphrase"):
         Meteor("en", bundle=bare, modules=["exact", "paraphrase"], quiet=True)
-    m = Meteor("en", bundle=bare, quiet=True)  # default modules: those without resources are dropped
-    assert m.config.modules == ("exact", "stem") and m.config.weights == (1.0, 0.6)
-    assert any("synonym" in w for w in m.warnings)
+    with pytest.raises(MissingResourcesError, match="WordNet synonyms, a paraphrase table"):
+        Meteor("en", bundle=bare, quiet=True)  # default modules: missing resources stop scoring
+    m = Meteor("en", bundle=bare, modules=["exact", "stem"], quiet=True)  # a reduced set only when asked for
+    assert m.config.modules == ("exact", "stem") and m.config.weights == (1.0, 0.6) and not m.warnings
 
 
 def test_parallel_scoring_gives_identical_results(tiny_bundle: Path) -> None:
@@ -253,7 +257,7 @@ def test_custom_parameters_take_adequacy_weights() -> None:
 
 
 def test_java_hash_and_collisions(empty_bundle: Path) -> None:
-    from meteor_lite.align import java_hash
+    from meteor_lite.jarcompat import java_string_hash as java_hash
 
     assert java_hash("hello") == 99162322 and java_hash("") == 0
     assert java_hash("Aa") == java_hash("BB") == 2112
@@ -277,10 +281,11 @@ def test_bundle_stem_map_overrides_stemmer(tmp_path: Path) -> None:
     assert without.score > 0.0 and without.stats.test_content[1] == 1
 
 
-@pytest.mark.skipif(__import__("shutil").which("java") is None, reason="needs java to run Meteor 1.5's own stemmer")
+@pytest.mark.java
 def test_jar_stemmer_differs_from_snowballstemmer_where_expected() -> None:
-    from meteor_lite_builders.import_official import jar_stems, make_stemmer
-    from meteor_lite_builders.official import jar_path
+    from meteor_lite_builders.jar import find_jar as jar_path
+    from meteor_lite_builders.lexical.stems import make_stemmer
+    from meteor_lite_builders.official.stems import jar_stems
 
     words = ["ergebnisse", "ergebnis", "haus", "häuser"]
     theirs = jar_stems(words, "german", jar_path())

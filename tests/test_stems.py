@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
+import warnings
 from importlib.metadata import version as pkg_version
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from meteor_lite import Meteor
-from meteor_lite.bundle import Bundle
-from meteor_lite_builders.bundle_writer import BundleWriter
-from meteor_lite_builders.compose import build_bundle
-from meteor_lite_builders.function_words import count_tokens
-from meteor_lite_builders.inputs import SourceError
-from meteor_lite_builders.stems import (
+from meteor_lite.errors import MeteorLiteWarning
+from meteor_lite.resources.bundle import Bundle
+from meteor_lite_builders.bundle.pipeline import build_bundle as _pipeline_build
+from meteor_lite_builders.bundle.spec import BuildResult, BundleSpec
+from meteor_lite_builders.bundle.writer import BundleWriter
+from meteor_lite_builders.lexical.function_words import count_tokens
+from meteor_lite_builders.lexical.stems import (
     corpus_vocabulary,
     lexicon_vocabulary,
     make_stem_map,
@@ -24,6 +28,12 @@ from meteor_lite_builders.stems import (
     snowball_algorithm,
     snowball_algorithms,
 )
+from meteor_lite_builders.sources import SourceError
+
+
+def build_bundle(lang: str, out: Path, **resources: Any) -> BuildResult:
+    """The one pipeline, with a spec of ``lang`` holding ``resources`` (and base, name, ...)."""
+    return _pipeline_build(BundleSpec(language=lang, **resources), out)
 
 needs_wordfreq = pytest.mark.skipif(
     importlib.util.find_spec("wordfreq") is None, reason="wordfreq (build extra) is not installed"
@@ -38,6 +48,8 @@ INSTALLED = pkg_version("snowballstemmer")
         ("nb", "norwegian"), ("el", "greek"), ("ca", "catalan"), ("porter", "porter"), ("french", "french"),
     ],
 )
+
+
 def test_snowball_algorithm(lang: str, algorithm: str) -> None:
     assert snowball_algorithm(lang) == algorithm
 
@@ -80,7 +92,7 @@ def test_vocabularies(tmp_path: Path) -> None:
 
 @needs_wordfreq
 def test_wordfreq_vocabulary_top_n() -> None:
-    from meteor_lite_builders.stems import wordfreq_vocabulary
+    from meteor_lite_builders.lexical.stems import wordfreq_vocabulary
 
     vocab, src = wordfreq_vocabulary("en", top_n=1000, show_progress=False)
     assert {"the", "people", "'s"} <= vocab and 900 < len(vocab) < 1100
@@ -101,7 +113,7 @@ def test_stem_map_bundle_records_the_stemmer(tmp_path: Path) -> None:
 
 
 def test_scorer_uses_the_map_before_the_stemmer(tmp_path: Path) -> None:
-    from meteor_lite_builders.stems import StemMap, StemmerInfo
+    from meteor_lite_builders.lexical.stems import StemMap, StemmerInfo
 
     # a deliberately odd map: "cats" and "feline" share a stem only through the map
     sm = StemMap(pairs=[("cats", "feline"), ("feline", "feline")], stemmer=StemmerInfo("english", version=INSTALLED))
@@ -121,15 +133,17 @@ def _bundle_with_stemmer_version(path: Path, version: str) -> Path:
     return path
 
 
-def test_scorer_warns_when_the_stemmer_version_differs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_scorer_warns_when_the_stemmer_version_differs(tmp_path: Path) -> None:
     path = _bundle_with_stemmer_version(tmp_path / "old.sqlite", "0.0.1")
-    m = Meteor("en", modules=["exact", "stem"], bundle=path)
     expected = f"bundle stem map was built with snowballstemmer 0.0.1, {INSTALLED} is installed"
+    with pytest.warns(MeteorLiteWarning, match=re.escape(expected)):
+        m = Meteor("en", modules=["exact", "stem"], bundle=path)
     assert any(expected in w for w in m.warnings)
-    assert expected in capsys.readouterr().err
-    # quiet keeps the warning on the object but off stderr
-    m = Meteor("en", modules=["exact", "stem"], bundle=path, quiet=True)
-    assert any(expected in w for w in m.warnings) and capsys.readouterr().err == ""
+    # quiet keeps the warning on the object but issues none
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MeteorLiteWarning)
+        m = Meteor("en", modules=["exact", "stem"], bundle=path, quiet=True)
+    assert any(expected in w for w in m.warnings)
 
 
 def test_scorer_does_not_warn_when_the_stemmer_version_matches(tmp_path: Path) -> None:
@@ -199,5 +213,5 @@ def test_cli_bundle_everything(tmp_path: Path) -> None:
         stems = a.stems(["cars", "motor_car", "large", "mice"])
         assert stems["cars"] == "car" and stems["mice"] == "mice" and "motor_car" not in stems and "large" in stems
         assert {s["kind"] for s in a.sources()} == {"corpus", "wordnet"}
-        m = Meteor("en", bundle=a.path, quiet=True)  # English defaults: synonyms are used
+        m = Meteor("en", bundle=a.path, modules=["exact", "stem", "synonym"], quiet=True)  # synonyms are used
         assert "synonym" in m.config.modules and m.score_segment("automobile", ["car"]).score > 0

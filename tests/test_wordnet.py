@@ -6,18 +6,29 @@ import gzip
 import importlib.util
 import json
 from pathlib import Path
-from typing import Dict, List
+from typing import Any, Dict, List
 
 import pytest
 from typer.testing import CliRunner
 
 from meteor_lite import Meteor
-from meteor_lite.bundle import Bundle
-from meteor_lite_builders.compare import compare_synonyms, load_meteor_synonyms, parse_meteor_exceptions, parse_meteor_synsets
-from meteor_lite_builders.compose import build_bundle
-from meteor_lite_builders.inputs import MalformedSourceError, SourceError
-from meteor_lite_builders.lmf import read_lmf
-from meteor_lite_builders.wordnet import DEFAULT_WNDB_DIR, parse_data_line, read_wndb
+from meteor_lite.resources.bundle import Bundle
+from meteor_lite_builders.bundle.pipeline import build_bundle as _pipeline_build
+from meteor_lite_builders.bundle.spec import BuildResult, BundleSpec
+from meteor_lite_builders.sources import MalformedSourceError, SourceError
+from meteor_lite_builders.synonyms.compare import (
+    compare_synonyms,
+    load_meteor_synonyms,
+    parse_meteor_exceptions,
+    parse_meteor_synsets,
+)
+from meteor_lite_builders.synonyms.lmf import read_lmf
+from meteor_lite_builders.synonyms.wndb import DEFAULT_WNDB_DIR, parse_data_line, read_wndb
+
+
+def build_bundle(lang: str, out: Path, **resources: Any) -> BuildResult:
+    """The one pipeline, with a spec of ``lang`` holding ``resources`` (and base, name, ...)."""
+    return _pipeline_build(BundleSpec(language=lang, **resources), out)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI_LMF = FIXTURES / "mini-lmf.xml"
@@ -49,7 +60,7 @@ def make_wndb(root: Path, data: Dict[str, List[str]] = TINY_DATA, exc: Dict[str,
     """Write a WordNet database directory (data.* with licence header, *.exc)."""
     root.mkdir(parents=True, exist_ok=True)
     for pos, lines in data.items():
-        (root / f"data.{pos}").write_text(HEADER + "".join(l + "\n" for l in lines), encoding="utf-8")
+        (root / f"data.{pos}").write_text(HEADER + "".join(line + "\n" for line in lines), encoding="utf-8")
     for pos, text in exc.items():
         (root / f"{pos}.exc").write_text(text, encoding="utf-8")
     return root
@@ -389,7 +400,7 @@ def test_cli_synonyms_needs_one_source(tmp_path: Path) -> None:
 
 
 def test_cli_synonyms_onto_base_keeps_other_resources(tmp_path: Path) -> None:
-    from meteor_lite_builders.bundle_writer import BundleWriter
+    from meteor_lite_builders.bundle.writer import BundleWriter
 
     base = tmp_path / "base.sqlite"
     with BundleWriter(base, language="en", name="base", version="1.0.0") as w:
@@ -427,8 +438,8 @@ def test_cli_compare_synonyms_with_scores(tmp_path: Path) -> None:
         "mouse\nmice\ncar\ncars\ndrive\ndrove\nleave\nleft\nleft\nleft\nbig\nbigger\n",
     )
     base = tmp_path / "base.sqlite"
-    from meteor_lite_builders.compare import load_meteor_synonyms
-    from meteor_lite_builders.wordnet import Synonyms
+    from meteor_lite_builders.synonyms.compare import load_meteor_synonyms
+    from meteor_lite_builders.synonyms.wndb import Synonyms
 
     pairs, exc, _ = load_meteor_synonyms(jar)
     build_bundle("en", base, synonyms=Synonyms(sorted(pairs), sorted(exc)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from meteor_lite_builders.bundle_writer import BundleWriter
+from meteor_lite_builders.bundle.writer import BundleWriter
 
 
 def make_tiny_bundle(out: Path, language: str = "en") -> Path:

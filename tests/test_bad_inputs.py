@@ -1,0 +1,545 @@
+"""The bad-input catalogue (issue 12): one row per case, each asserting the exit code and the message.
+
+Surfaces: ``score`` / ``bundle`` (``meteor-lite`` in this process, through the same guard as the
+console script), ``process`` (``meteor-lite`` as a real process: output redirections), ``jar``
+(``meteor-jar`` as a process, standard input from the row), ``build``
+(``meteor-build`` in this process) and ``api`` (a Python expression; the code is the exception's class).
+Every row runs in a scratch directory holding the files of :data:`FILES` and a few bundles
+(``tiny.sqlite``: a tiny English bundle; ``tiny-de.sqlite``: the same for German; ``empty.sqlite``;
+``trunc.sqlite``, ``junk.sqlite``, ``tampered.sqlite``, ``corrupt.sqlite``, ``mid.sqlite``: damaged ones).
+
+``docs/bad-inputs.md`` is generated from :data:`CASES` and checked here:
+``.venv/bin/python tests/test_bad_inputs.py --write-doc`` rewrites it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, Optional, Tuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "bad-inputs.md"
+
+#: Text files of the scratch directory (name -> bytes).
+FILES: Dict[str, bytes] = {
+    "h.txt": b"the cat sat on the mat\na big car\n",
+    "r.txt": b"the cat sat on the mat\na large automobile\n",
+    "r3.txt": b"one\ntwo\nthree\n",
+    "r4.txt": b"the cat sat on the mat\nthe cat\na big car\na car\n",
+    "bad.txt": b"the cat sat on the mat\na big \xff car\n",
+    "bom.txt": b"\xef\xbb\xbfthe cat sat on the mat\na big car\n",
+    "cr.txt": b"the cat\rsat on the mat\na big car\n",
+    "mac.txt": b"the cat sat on the mat\ra big car\r",
+    "crlf.txt": b"the cat sat on the mat\r\na big car\r\n",
+    "nul.txt": b"the cat sat on the\x00mat\na big car\n",
+    "ls.txt": "the cat sat on the mat\na big\u2028car\n".encode(),
+    "blank.txt": b"\n\n",
+    "empty.txt": b"",
+    "pipes.txt": b"the cat ||| sat on the mat\na big car\n",
+    "long.txt": (" ".join(f"w{i % 700}" for i in range(3000)) + "\n").encode(),
+    "big.txt": b"the cat sat on the mat\n" * 3000,
+    "stem": b"the cat sat on the mat\na big car\n",
+}
+
+#: Options that make a score row independent of the big bundles: the tiny bundle, exact matching.
+T = ("--bundle", "tiny.sqlite", "-m", "exact")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One bad input: where it enters, what is given, the exit code (or exception) and the message."""
+
+    id: str
+    surface: str  # score | bundle | process | jar | build | api
+    args: Tuple[str, ...]  # argv after the command name; for api: (python expression,)
+    code: Any  # exit code, or the exception class name (api)
+    message: str  # regular expression the error line (stderr, or the exception's text) must match
+    problem: str  # what is wrong, for docs/bad-inputs.md
+    stdout: str = ""  # regular expression stdout must match (when not empty)
+    stdin: Optional[bytes] = None
+    redirect: str = ""  # process rows: full | closed | pipe
+    inject: str = ""  # the score command raises: "boom" an unexpected RuntimeError, "sqlite" an SQLite error
+
+
+S, B, P, JAR, BUILD, API = "score", "bundle", "process", "jar", "build", "api"
+
+CASES: Tuple[Case, ...] = (
+    # --- files: lengths, encodings, line ends ------------------------------------------------------------
+    Case("length-mismatch", S, ("h.txt", "r3.txt", *T), 1, r"error: r3\.txt: 3 lines, but the hypothesis file has 2$",
+         "reference file with a different number of lines"),
+    Case("invalid-utf8", S, ("bad.txt", "r.txt", *T), 1, r"error: bad\.txt:2: invalid UTF-8 \(byte 0xff at column 7\)$",
+         "a byte sequence that is not UTF-8"),
+    Case("missing-file", S, ("nope.txt", "r.txt", *T), 1, r"error: nope\.txt: no such file$", "hypothesis file missing"),
+    Case("directory-as-file", S, ("h.txt", "adir", *T), 1, r"error: adir: cannot read \(Is a directory\)$",
+         "a directory given as a reference file"),
+    Case("bom", S, ("bom.txt", "h.txt", *T, "-q"), 0, r"^1\.0$",
+         "UTF-8 BOM at the start of a file: dropped (the jar keeps it in the first word)", stdout=r"^1\.0\n$"),
+    Case("cr-inside-line", S, ("cr.txt", "r.txt", *T), 1,
+         r"error: cr\.txt:1: carriage return \(CR\) inside a line, at column 8: Meteor 1\.5 would end the line there",
+         "a lone CR inside a line (the jar splits the line and misaligns the rest)"),
+    Case("cr-line-ends", S, ("mac.txt", "h.txt", *T, "-q"), 0, r"^1\.0$", "lines ended by lone CRs (old Mac files)",
+         stdout=r"^1\.0\n$"),
+    Case("crlf-line-ends", S, ("crlf.txt", "h.txt", *T, "-q"), 0, r"^1\.0$", "CRLF line ends", stdout=r"^1\.0\n$"),
+    Case("nul-byte", S, ("nul.txt", "r.txt", *T, "-q"), 0,
+         r"warning: nul\.txt:1: NUL \(U\+0000\) inside a line \(1 line\(s\)\); it is scored as part of the text",
+         "NUL character inside a line: scored as is, with a warning"),
+    Case("line-separator", S, ("ls.txt", "r.txt", *T, "-q"), 0,
+         r"warning: ls\.txt:2: line separator \(U\+2028\) inside a line",
+         "U+2028 inside a line: scored as is (not a line end, as in the jar), with a warning"),
+    Case("empty-lines", S, ("blank.txt", "r.txt", *T, "-q"), 0, r"^0\.0\n0\.0\n$",
+         "empty hypothesis lines score 0.0, as in the jar", stdout=r"^0\.0\n$"),
+    Case("empty-files", S, ("empty.txt", "empty.txt", *T, "-q"), 0, r"^$", "empty files: no segments, score 0.0",
+         stdout=r"^0\.0\n$"),
+    Case("triple-bar-in-text", S, ("pipes.txt", "h.txt", *T, "-q"), 0, r"^0\.\d+\n1\.0\n$",
+         "'|||' in a plain-text file is just a word (only -stdio gives it a meaning)"),
+    Case("very-long-line", S, ("long.txt", "long.txt", *T, "-q"), 0, r"^1\.0$",
+         "a 3,000-token line (700 distinct words)", stdout=r"^1\.0\n$"),
+    Case("many-references", S, ("h.txt", *(f"r{i:02d}.txt" for i in range(12)), *T, "-q"), 0, r"1\.0\n1\.0\n$",
+         "twelve reference files"),
+    # --- stdin and the command line ----------------------------------------------------------------------
+    Case("stdin-hypothesis", S, ("-", "r.txt", *T, "-q"), 0, r"^1\.0\n", "'-' reads the hypothesis from stdin",
+         stdin=b"the cat sat on the mat\na large automobile\n", stdout=r"^1\.0\n$"),
+    Case("stdin-twice", S, ("-", "-", *T), 2, r"error: standard input \(-\) can be read only once",
+         "'-' given twice"),
+    Case("modules-swallow-files", S, ("-m", "exact", "stem", "h.txt", "r.txt", "--bundle", "tiny.sqlite"), 2,
+         r"error: --modules/-m takes one argument, so 'stem' was taken for a file: quote the list",
+         "unquoted module list (-m exact stem HYP REF): 'stem' would be read as a file"),
+    Case("unknown-option", S, ("h.txt", "r.txt", "--frobnicate"), 2, r"error: unrecognized arguments: --frobnicate",
+         "an option that does not exist"),
+    Case("missing-reference-arg", S, ("h.txt",), 2, r"error: the following arguments are required: REFERENCE",
+         "no reference file"),
+    Case("unknown-command", S, (), 2, r"error: unknown command 'frob'", "an unknown command (meteor-lite frob)"),
+    Case("refs-per-hyp-count", S, ("h.txt", "r3.txt", *T, "-r", "2"), 1,
+         r"error: r3\.txt: 3 lines, but 2 hypotheses x 2 references need 4$", "-r 2 with a reference file of the wrong length"),
+    Case("refs-per-hyp-zero", S, ("h.txt", "r4.txt", *T, "-r", "0"), 1, r"error: --refs-per-hyp must be at least 1, got 0$",
+         "-r 0"),
+    Case("refs-per-hyp-two-files", S, ("h.txt", "r4.txt", "r4.txt", *T, "-r", "2"), 1,
+         r"error: --refs-per-hyp takes a single reference file", "-r 2 with two reference files"),
+    # --- configuration -----------------------------------------------------------------------------------
+    Case("unknown-language", S, ("h.txt", "r.txt", "--lang", "xx", "-m", "exact"), 1, r"error: unknown language 'xx'",
+         "a language neither Meteor 1.5 nor a bundle knows"),
+    Case("unknown-task", S, ("h.txt", "r.txt", *T, "-t", "frob"), 1, r"error: .*'frob'", "an unknown task"),
+    Case("unknown-module", S, ("h.txt", "r.txt", "--bundle", "tiny.sqlite", "-m", "exact frob"), 1,
+         r"error: unknown module 'frob' \(choose from exact, stem, synonym, paraphrase\)$", "an unknown module"),
+    Case("duplicate-module", S, ("h.txt", "r.txt", "--bundle", "tiny.sqlite", "-m", "exact exact"), 1,
+         r"error: module 'exact' given twice \(each module can be used once\)$", "a module given twice (jar: accepted)"),
+    Case("params-count", S, ("h.txt", "r.txt", *T, "-p", "0.5 0.5"), 1,
+         r"error: parameters need 4 values \(alpha beta gamma delta\), got 2$", "two parameters instead of four"),
+    Case("params-not-numbers", S, ("h.txt", "r.txt", *T, "-p", "0.5 x 0 0"), 2,
+         r"error: --params takes numbers separated by spaces, got '0\.5 x 0 0'$", "a parameter that is not a number"),
+    Case("delta-negative", S, ("h.txt", "r.txt", *T, "-p", "0.85 0.2 0.6 -0.5"), 1,
+         r"error: parameter delta must be in \[0, 1\], got -0\.5$", "δ < 0 (the jar prints a score of 2.69)"),
+    Case("alpha-above-one", S, ("h.txt", "r.txt", *T, "-p", "1.5 0.2 0.6 0.75"), 1,
+         r"error: parameter alpha must be in \[0, 1\], got 1\.5$", "α > 1"),
+    Case("beta-negative", S, ("h.txt", "r.txt", *T, "-p", "0.85 -1 0.6 0.75"), 1,
+         r"error: parameter beta must be a finite number >= 0, got -1\.0$", "β < 0"),
+    Case("gamma-above-one", S, ("h.txt", "r.txt", *T, "-p", "0.85 0.2 2 0.75"), 1,
+         r"error: parameter gamma must be in \[0, 1\], got 2\.0$", "γ > 1"),
+    Case("param-nan", S, ("h.txt", "r.txt", *T, "-p", "nan 0.2 0.6 0.75"), 1,
+         r"error: parameter alpha must be in \[0, 1\], got nan$", "NaN as a parameter"),
+    Case("param-infinite", S, ("h.txt", "r.txt", *T, "-p", "0.85 inf 0.6 0.75"), 1,
+         r"error: parameter beta must be a finite number >= 0, got inf$", "an infinite β (the jar's JSON had bare Infinity)"),
+    Case("param-huge-in-domain", S, ("h.txt", "r.txt", *T, "-p", "0.85 1e308 0.6 0.75", "--format", "json"), 0, r"^$",
+         "β = 1e308 is in the domain: scored, and the JSON output is valid JSON"),
+    Case("weight-negative", S, ("h.txt", "r.txt", "--bundle", "tiny.sqlite", "-m", "exact synonym", "-w", "1 -1"), 1,
+         r"error: weight of module 'synonym' must be a finite number >= 0, got -1\.0$", "a negative module weight"),
+    Case("weights-count", S, ("h.txt", "r.txt", "--bundle", "tiny.sqlite", "-w", "1 1 1 1 1"), 1,
+         r"error: 5 weights given for 4 modules", "more weights than modules"),
+    Case("beam-zero", S, ("h.txt", "r.txt", *T, "-x", "0"), 1, r"error: beam size must be at least 1, got 0$", "-x 0"),
+    Case("beam-not-int", S, ("h.txt", "r.txt", *T, "-x", "five"), 2, r"error: argument --beam/-x: invalid int value: 'five'",
+         "-x five"),
+    Case("json-valid", S, ("h.txt", "r.txt", *T, "--format", "json"), 0, r"^$", "--format json is strict JSON (no NaN)"),
+    # --- bundles -----------------------------------------------------------------------------------------
+    Case("bundle-missing-file", S, ("h.txt", "r.txt", "--bundle", "nope.sqlite", "-m", "exact"), 1,
+         r"error: .*nope\.sqlite", "--bundle names no file and no bundle on the search path"),
+    Case("bundle-not-sqlite", S, ("h.txt", "r.txt", "--bundle", "junk.sqlite", "-m", "exact"), 1,
+         r"error: .*junk\.sqlite", "a text file given as a bundle"),
+    Case("bundle-truncated", S, ("h.txt", "r.txt", "--bundle", "trunc.sqlite", "-m", "exact"), 1,
+         r"error: .*trunc\.sqlite", "a bundle cut short"),
+    Case("bundle-missing-resources", S, ("h.txt", "r.txt", "--bundle", "empty.sqlite"), 1,
+         r"error: .*(function words|synonyms|paraphrase)", "the default modules need resources the bundle lacks"),
+    Case("bundle-other-language", S, ("h.txt", "r.txt", "--lang", "de", "--bundle", "tiny.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: bundle tiny\.sqlite is for language 'en', not 'de': score with --lang en, use the 'de' "
+         r"bundle, or allow it with --allow-other-language", "a bundle for another language (the jar has no such check)"),
+    Case("bundle-other-language-allowed", S,
+         ("h.txt", "r.txt", "--lang", "de", "--bundle", "tiny.sqlite", "-m", "exact", "--allow-other-language", "-q"), 0,
+         r"warning: bundle tiny\.sqlite is for language 'en', not 'de'", "the same, allowed: a warning"),
+    Case("api-other-language", API, ("Meteor('de', bundle=TINY, modules=['exact'])",), "ConfigError",
+         r"is for language 'en', not 'de'", "a bundle for another language through the API (allow_other_language=True)"),
+    Case("bundle-corrupt-pages", S, ("h.txt", "r.txt", "--bundle", "mid.sqlite"), 1,
+         r"^meteor-lite: error: mid\.sqlite: not a readable bundle \(database disk image is malformed\)$",
+         "a bundle whose synonym and paraphrase pages are overwritten"),
+    Case("bundle-sqlite-error-while-scoring", S, ("h.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: SQLite: database disk image is malformed \(the bundle may be damaged: check it with "
+         r"'meteor-lite bundle verify'\)$", "an SQLite error while scoring (a page damaged after opening)",
+         inject="sqlite"),
+    Case("bundle-tampered-scored", S, ("h.txt", "r.txt", "--bundle", "tampered.sqlite", "-q"), 1,
+         r"^meteor-lite: error: tampered\.sqlite: the bundle is damaged or was changed after it was built \(content "
+         r"checksum mismatch: recorded \w+, actual \w+\); reinstall or rebuild it$",
+         "one row changed after the build: refused before any score (verified once per file, remembered by identity)"),
+    Case("bundle-info-missing", B, ("info", "nope.sqlite"), 1, r"error: .*nope\.sqlite", "bundle info on a missing file"),
+    Case("bundle-info-junk", B, ("info", "junk.sqlite"), 1, r"error: .*junk\.sqlite", "bundle info on a non-bundle"),
+    Case("bundle-verify-tampered", B, ("verify", "tampered.sqlite"), 1, r"checksum",
+         "bundle verify on a bundle with one row changed"),
+    Case("bundle-verify-corrupt", B, ("verify", "corrupt.sqlite"), 1, r"error: .*",
+         "bundle verify on a bundle whose middle pages are overwritten"),
+    # --- output and the process --------------------------------------------------------------------------
+    Case("output-full-disk", P, ("score", "h.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: cannot write the output: No space left on device$", "stdout is /dev/full",
+         redirect="full"),
+    Case("output-closed", P, ("score", "h.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: standard output is closed: nowhere to write the result$", "stdout closed (>&-)",
+         redirect="closed"),
+    Case("output-broken-pipe", P, ("score", "big.txt", "big.txt", *T, "--format", "json"), 141, r"^$",
+         "the reader of stdout has gone (like | head): quiet exit 141", redirect="pipe"),
+    Case("unexpected-error", S, ("h.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: unexpected RuntimeError: boom \(a bug in meteor-lite; 'meteor-lite --debug \.\.\.' or "
+         r"METEOR_LITE_DEBUG=1 shows the traceback\)$", "an unexpected exception: one line, no traceback", inject="boom"),
+    Case("unexpected-error-debug", S, ("--debug", "h.txt", "r.txt", *T), "RuntimeError", r"^boom$",
+         "the same with --debug: the traceback (the exception propagates)", inject="boom"),
+    # --- meteor-jar (the jar's own command line) ---------------------------------------------------------
+    Case("jar-stdio-triple-bar", JAR, ("-", "-", "-stdio", "-l", "en", "-m", "exact"), 0, r"^$",
+         "'|||' in -stdio text separates fields, as in the jar: 'SCORE ||| a b ||| c ||| d' is hypothesis 'd' "
+         "against references 'a b' and 'c'", stdin=b"SCORE ||| a b ||| c ||| d\nSCORE ||| d ||| d\n",
+         stdout=r"^1\.0 2\.0 (\S+ ){20}\S+\n1\.0 1\.0 "),
+    Case("jar-stdio-unknown-line", JAR, ("-", "-", "-stdio", "-l", "en", "-m", "exact"), 0, r"^$",
+         "a -stdio line that is not SCORE/EVAL: the jar's own answer", stdin=b"HELLO\n",
+         stdout=r"specify SCORE or EVAL"),
+    # --- meteor-build ------------------------------------------------------------------------------------
+    Case("build-out-is-directory", BUILD, ("function-words", "--lang", "en", "--corpus", "h.txt", "--out", "adir"), 1,
+         r"^meteor-build: error: --out adir is a directory: give the bundle file to write \(e\.g\. adir/xx\.sqlite\)$",
+         "--out names a directory"),
+    Case("build-corpus-missing", BUILD, ("function-words", "--lang", "en", "--corpus", "nope.txt", "--out", "fw.sqlite"),
+         1, r"^meteor-build: error: .*nope\.txt", "a corpus file that does not exist"),
+    Case("build-corpus-invalid-utf8", BUILD, ("function-words", "--lang", "en", "--corpus", "bad.txt", "--out",
+                                              "fw.sqlite"), 1, r"^meteor-build: error: .*(UTF-8|utf-8)",
+         "a corpus that is not UTF-8"),
+    Case("build-unknown-command", BUILD, ("frob",), 2, r"No such command 'frob'",
+         "an unknown meteor-build command (typer's usage box: several lines)"),
+    # --- the Python API ----------------------------------------------------------------------------------
+    Case("api-params-string", API, ("Meteor('en', bundle=TINY, params='0.85 0.2 0.6 0.75')",), "TypeError",
+         r"params", "params given as a string"),
+    Case("api-modules-string", API, ("Meteor('en', bundle=TINY, modules='exact')",), "TypeError", r"modules",
+         "modules given as a string"),
+    Case("api-beam-string", API, ("Meteor('en', bundle=TINY, modules=['exact'], beam='5')",), "TypeError", r"^beam takes an int",
+         "beam given as a string"),
+    Case("api-none-hypothesis", API, ("Meteor('en', bundle=TINY, modules=['exact']).score_segment(None, ['a'])",),
+         "TypeError", r"hyp", "None as the hypothesis"),
+    Case("api-delta-negative", API, ("Meteor('en', bundle=TINY, params=[0.85, 0.2, 0.6, -0.5])",), "ConfigError",
+         r"^parameter delta must be in \[0, 1\], got -0\.5$", "δ < 0 through the API"),
+    Case("api-duplicate-module", API, ("Meteor('en', bundle=TINY, modules=['exact', 'EXACT'])",), "ConfigError",
+         r"^module 'exact' given twice", "a module given twice through the API"),
+    Case("api-ragged-references", API,
+         ("Meteor('en', bundle=TINY, modules=['exact']).score_corpus(['a b', 'c'], [['a b'], ['c', 'd']])",),
+         "InputError", r"layout='segments'", "ragged references, one list per hypothesis: never transposed silently"),
+    Case("api-square-references", API,
+         ("Meteor('en', bundle=TINY, modules=['exact']).score_corpus(['a', 'b'], [['a', 'x'], ['b', 'y']])",),
+         "InputError", r"ambiguous", "N x N references: streams or segments? the caller must say (layout=...)"),
+    Case("api-missing-resources", API, ("Meteor('en', bundle=EMPTY)",), "MissingResourcesError",
+         r"", "default modules without their resources: an error, never a silent fallback"),
+    Case("api-stream-lengths", API,
+         ("Meteor('en', bundle=TINY, modules=['exact']).score_corpus(['a', 'b'], [['a', 'b'], ['a']], layout='streams')",),
+         "InputError", r"", "reference streams of different lengths"),
+)
+
+
+# --------------------------------------------------------------------------------------------------------
+# the scratch directory
+
+
+def _damage(src: Path, out: Path, how: str) -> None:
+    """A damaged copy of the bundle ``src``: truncated, one row changed, or middle pages overwritten."""
+    data = src.read_bytes()
+    if how == "trunc":
+        out.write_bytes(data[: len(data) // 3])
+    elif how == "tampered":
+        shutil.copy(src, out)
+        with sqlite3.connect(out) as conn:
+            conn.execute("UPDATE function_words SET word = 'thee' WHERE word = 'the'")
+        conn.close()
+    elif how == "mid":  # the pages of the synsets and paraphrases tables overwritten
+        page = int.from_bytes(data[16:18], "big") or 65536
+        with sqlite3.connect(src) as conn:
+            roots = [r for (r,) in conn.execute(
+                "SELECT rootpage FROM sqlite_master WHERE name IN ('synsets', 'paraphrases')")]
+        conn.close()
+        damaged = bytearray(data)
+        for root in roots:
+            damaged[(root - 1) * page: root * page] = bytes(range(256)) * (page // 256)
+        out.write_bytes(bytes(damaged))
+    else:  # corrupt: overwrite every page after the first two with garbage
+        page = 4096 if len(data) >= 8192 else 1024
+        out.write_bytes(data[: 2 * page] + bytes(range(256)) * ((len(data) - 2 * page) // 256 + 1))
+
+
+@pytest.fixture()
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The scratch directory (current directory during the test) with every file and bundle."""
+    from tiny_bundles import make_empty_bundle, make_tiny_bundle
+
+    for name, data in FILES.items():
+        (tmp_path / name).write_bytes(data)
+    for i in range(12):
+        (tmp_path / f"r{i:02d}.txt").write_bytes(FILES["h.txt"])
+    (tmp_path / "adir").mkdir()
+    tiny = make_tiny_bundle(tmp_path / "tiny.sqlite")
+    make_tiny_bundle(tmp_path / "tiny-de.sqlite", language="de")
+    make_empty_bundle(tmp_path / "empty.sqlite")
+    (tmp_path / "junk.sqlite").write_text("not a bundle\n", encoding="utf-8")
+    for how in ("trunc", "tampered", "corrupt", "mid"):
+        _damage(tiny, tmp_path / f"{how}.sqlite", how)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+# --------------------------------------------------------------------------------------------------------
+# running a row
+
+
+def _in_process(case: Case, monkeypatch: pytest.MonkeyPatch) -> Tuple[Any, str, str]:
+    """Exit code (or the exception's class name), stdout, stderr of a score/bundle/build row run in this process."""
+    out, err = io.StringIO(), io.StringIO()
+    if case.stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(case.stdin), encoding="utf-8"))
+    if case.inject == "boom":
+        def boom(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr("meteor_lite.cli.score.score", boom)
+    if case.inject == "sqlite":
+        def malformed(*args: object, **kwargs: object) -> None:
+            raise sqlite3.DatabaseError("database disk image is malformed")
+
+        monkeypatch.setattr("meteor_lite.cli.score.score", malformed)
+    monkeypatch.delenv("METEOR_LITE_DEBUG", raising=False)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = _dispatch(case, monkeypatch)
+    except Exception as exc:  # noqa: BLE001 - --debug rows: the exception itself is the result
+        return type(exc).__name__, out.getvalue(), str(exc)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _dispatch(case: Case, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Run the row's command line; return its exit code."""
+    from meteor_lite.cli import run
+    from meteor_lite.cli.errors import run_guarded
+
+    if case.surface == BUILD:
+        from meteor_lite_builders.cli import app
+        from meteor_lite_builders.cli.errors import run_app
+
+        monkeypatch.setattr(sys, "argv", ["meteor-build", *case.args])
+        return run_app(app)
+    if case.id == "unknown-command":
+        return run_guarded(run, ["frob"])
+    debug = [a for a in case.args if a == "--debug"]
+    rest = [a for a in case.args if a != "--debug"]
+    return run_guarded(run, [*debug, case.surface, *rest])
+
+
+def _as_process(case: Case, tmp: Path) -> Tuple[int, str, str]:
+    """Exit code, stdout, stderr of ``meteor-lite ARGS`` run as a process with the row's redirection."""
+    cmd = [sys.executable, "-c", "from meteor_lite.cli import main; main()", *case.args]
+    if case.surface == JAR:
+        jar = subprocess.run([sys.executable, "-m", "meteor_lite.jarcli", *case.args], input=case.stdin,
+                             capture_output=True, cwd=tmp)
+        return jar.returncode, jar.stdout.decode("utf-8"), jar.stderr.decode("utf-8")
+    if case.redirect == "full":
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, cwd=tmp, text=True)
+        return proc.returncode, "", proc.stderr
+    if case.redirect == "closed":
+        proc = subprocess.run(["sh", "-c", '"$@" >&-', "sh", *cmd], stderr=subprocess.PIPE, cwd=tmp, text=True)
+        return proc.returncode, "", proc.stderr
+    # pipe: the reader has gone before the first write (deterministic, unlike racing `| head`)
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp, text=True) as child:
+        assert child.stdout is not None and child.stderr is not None
+        child.stdout.close()
+        err = child.stderr.read()
+        return child.wait(), "", err
+
+
+def _api(case: Case, tmp: Path) -> Tuple[str, str]:
+    """The exception's class name and text raised by the row's expression ("none" when nothing is raised)."""
+    import warnings
+
+    from meteor_lite import Meteor
+
+    names = {"Meteor": Meteor, "TINY": tmp / "tiny.sqlite", "EMPTY": tmp / "empty.sqlite"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            eval(case.args[0], names)  # noqa: S307 - the catalogue's own expressions
+        except Exception as exc:  # noqa: BLE001 - the exception is what the row checks
+            return type(exc).__name__, str(exc)
+    return "none", ""
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_input(case: Case, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The row's exit code (or exception) and message."""
+    if case.surface == API:
+        raised, message = _api(case, work)
+        assert raised == case.code, message
+        assert re.search(case.message, message), message
+        return
+    code: Any
+    if case.surface in (P, JAR):
+        code, out, err = _as_process(case, work)
+    else:
+        code, out, err = _in_process(case, monkeypatch)
+    assert code == case.code, f"exit {code}\nstdout: {out[-500:]}\nstderr: {err[-2000:]}"
+    assert "Traceback" not in err, err
+    assert re.search(case.message, err, re.M), f"message {case.message!r} not in stderr:\n{err}"
+    typer_usage = case.surface == BUILD and case.code == 2  # typer's own usage box
+    if isinstance(case.code, int) and case.code not in (0, 141) and not typer_usage:
+        assert len([line for line in err.splitlines() if line.strip()]) == 1, f"not one line:\n{err}"
+    if case.stdout:
+        assert re.search(case.stdout, out), out
+    if "--format" in case.args and "json" in case.args and code == 0:
+        json.loads(out, parse_constant=lambda c: pytest.fail(f"bare {c} in JSON"))
+
+
+# --------------------------------------------------------------------------------------------------------
+# interrupted builds (not table rows: they need a signal or a dead process)
+
+
+def test_sigterm_ends_a_build_with_a_word(capsys: pytest.CaptureFixture[str]) -> None:
+    """SIGTERM during meteor-build: one line, exit 143, and the handler is restored afterwards."""
+    import os
+    import signal
+
+    from meteor_lite_builders.cli.errors import run_app
+
+    before = signal.getsignal(signal.SIGTERM)
+
+    def app() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        pytest.fail("SIGTERM did not stop the build")
+
+    assert run_app(app) == 143
+    assert capsys.readouterr().err == (
+        "meteor-build: error: terminated (SIGTERM); the bundle being written, if any, was not kept\n"
+    )
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_stale_temporary_files_removed(tmp_path: Path) -> None:
+    """Temporary bundle files of dead processes (and old unnamed ones) go; live and recent ones stay."""
+    import os
+    import time
+
+    from meteor_lite_builders.bundle.stale import UNNAMED_STALE_AFTER, remove_stale_temps, temp_prefix
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        bundle = tmp_path / "x.sqlite"
+        names = {
+            "dead": temp_prefix(bundle, dead.pid) + "ab12cd.tmp",
+            "dead-journal": temp_prefix(bundle, dead.pid) + "ab12cd.tmp-journal",
+            "live": temp_prefix(bundle, live.pid) + "ef34gh.tmp",
+            "mine": temp_prefix(bundle) + "ij56kl.tmp",
+            "old-unnamed": ".x.sqlite.mn78op.tmp",
+            "new-unnamed": ".x.sqlite.qr90st.tmp",
+            "other-bundle": temp_prefix(tmp_path / "y.sqlite", dead.pid) + "uv12wx.tmp",
+        }
+        for name in names.values():
+            (tmp_path / name).write_bytes(b"partial")
+        old = time.time() - UNNAMED_STALE_AFTER - 60
+        os.utime(tmp_path / names["old-unnamed"], (old, old))
+        removed = {p.name for p in remove_stale_temps(bundle)}
+        assert removed == {names["dead"], names["dead-journal"], names["old-unnamed"]}
+        left = {p.name for p in tmp_path.iterdir()}
+        assert left == {names[k] for k in ("live", "mine", "new-unnamed", "other-bundle")}
+    finally:
+        live.kill()
+        live.wait()
+
+
+def test_integrity_cache(work: Path) -> None:
+    """Verified once, remembered by file identity; a tampered bundle is refused."""
+    from meteor_lite.errors import BundleError
+    from meteor_lite.resources.bundle import Bundle
+    from meteor_lite.resources.integrity import ensure_verified, is_verified
+
+    cache = work / "cache" / "verified.tsv"
+    calls: "list[str]" = []
+    with Bundle.open(work / "tiny.sqlite") as good:
+        def check() -> "list[str]":
+            calls.append("verify")
+            return good.verify()
+
+        ensure_verified(good.path, good.checksum, check, cache)
+        ensure_verified(good.path, good.checksum, check, cache)
+        assert calls == ["verify"] and is_verified(good.path, good.checksum, cache)
+    shutil.copy(work / "tampered.sqlite", work / "tiny.sqlite")  # same path, new content: verified again
+    with Bundle.open(work / "tiny.sqlite") as bad:
+        assert not is_verified(bad.path, bad.checksum, cache)
+        with pytest.raises(BundleError, match="damaged or was changed after it was built .content checksum mismatch"):
+            ensure_verified(bad.path, bad.checksum, bad.verify, cache)
+
+
+# --------------------------------------------------------------------------------------------------------
+# the docs table
+
+
+def doc_text() -> str:
+    """``docs/bad-inputs.md``: the catalogue as a table (generated from :data:`CASES`)."""
+    surfaces = {S: "meteor-lite score", B: "meteor-lite bundle", P: "meteor-lite (process)", JAR: "meteor-jar",
+                BUILD: "meteor-build",
+                API: "Python API"}
+    lines = [
+        "# Bad inputs: what meteor-lite does with them",
+        "",
+        "Generated from the catalogue in `tests/test_bad_inputs.py` (`.venv/bin/python tests/test_bad_inputs.py",
+        "--write-doc`); the test suite runs every row and checks that this page lists them all. Errors are one",
+        "line on stderr (`meteor-lite: error: ...`, `meteor-build: error: ...`); exit codes: 0 success, 1 input,",
+        "configuration, bundle or output error, 2 usage error, 130 interrupted, 141 broken pipe (quiet).",
+        "No traceback reaches the user; `meteor-lite --debug ...` or `METEOR_LITE_DEBUG=1` shows it.",
+        "In the API column \"exit\" is the exception raised. Score rows use `--bundle tiny.sqlite -m exact`",
+        "(a tiny test bundle) unless they say otherwise.",
+        "",
+        "| id | where | given | exit | message (regular expression) | problem |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for c in CASES:
+        given = c.args[0] if c.surface == API else " ".join(_shell(a) for a in c.args)
+        if c.redirect:
+            given += {"full": " > /dev/full", "closed": " >&-", "pipe": " | (reader gone)"}[c.redirect]
+        lines.append(
+            f"| `{c.id}` | {surfaces[c.surface]} | `{given.replace('|', chr(92) + '|')}` | {c.code} | "
+            f"`{(c.message or '(any)').replace('|', chr(92) + '|')}` | {c.problem} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _shell(arg: str) -> str:
+    """``arg`` quoted for a shell when it needs it."""
+    return f"'{arg}'" if (not arg or re.search(r"[^\w@%+=:,./-]", arg)) else arg
+
+
+def test_doc_lists_every_case() -> None:
+    """docs/bad-inputs.md is the generated table (every case id, in order)."""
+    assert len(CASES) >= 40
+    assert len({c.id for c in CASES}) == len(CASES)
+    assert DOC.read_text(encoding="utf-8") == doc_text(), "run: .venv/bin/python tests/test_bad_inputs.py --write-doc"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    if sys.argv[1:] == ["--write-doc"]:
+        DOC.write_text(doc_text(), encoding="utf-8")
+        print(f"wrote {DOC} ({len(CASES)} cases)")

@@ -1,0 +1,169 @@
+"""``meteor-lite bundle install|remove|list`` against a local HTTP server (127.0.0.1, port 0): no network."""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import lzma
+import threading
+from pathlib import Path
+from typing import Dict, Iterator, Optional, Tuple
+
+import pytest
+
+from meteor_lite.resources.bundle import Bundle
+from meteor_lite.resources.install import InstallError, install_bundle
+from test_cli import run
+from tiny_bundles import make_tiny_bundle
+
+#: URL path -> (body, Content-Length to announce: None for the body's own length).
+Routes = Dict[str, Tuple[bytes, Optional[int]]]
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    routes: Routes = {}
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        body, announced = self.routes.get(self.path, (b"", -1))
+        if announced == -1:
+            self.send_error(404, "not found")
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body) if announced is None else announced))
+        self.end_headers()
+        self.wfile.write(body)  # fewer bytes than announced: a truncated transfer
+        self.close_connection = True
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture()
+def server() -> Iterator[Tuple[str, Routes]]:
+    routes: Routes = {}
+    handler = type("Handler", (_Handler,), {"routes": routes})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", routes
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture()
+def user_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty user bundle directory ($XDG_DATA_HOME/meteor-lite/bundles) and no other bundles."""
+    import meteor_lite.resources.locate as locate
+    import meteor_lite.resources.packs as packs
+
+    monkeypatch.delenv("METEOR_LITE_BUNDLE_PATH", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(locate, "_checkout_dir", lambda: None)
+    monkeypatch.setattr(packs, "pack_bundles", lambda: [])
+    return tmp_path / "xdg" / "meteor-lite" / "bundles"
+
+
+@pytest.fixture()
+def tiny(tmp_path: Path) -> bytes:
+    return make_tiny_bundle(tmp_path / "src" / "tiny.sqlite").read_bytes()
+
+
+def leftovers(d: Path) -> list:
+    return sorted(p.name for p in d.iterdir()) if d.is_dir() else []
+
+
+def test_install_good_file_with_sha256_then_list_and_remove(server, user_dir: Path, tiny: bytes) -> None:
+    url, routes = server
+    routes["/en.sqlite"] = (tiny, None)
+    r = run("bundle", "install", f"{url}/en.sqlite", "--sha256", hashlib.sha256(tiny).hexdigest())
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.startswith(f"installed {user_dir / 'en.sqlite'} (tiny 0.0.1 @")
+    assert leftovers(user_dir) == ["en.sqlite"]
+    with Bundle.open(user_dir / "en.sqlite") as b:
+        assert b.verify() == []
+    listed = run("bundle", "list")
+    assert listed.stdout.startswith("* en ") and "[user dir]" in listed.stdout
+    again = run("bundle", "install", f"{url}/en.sqlite")
+    assert again.exit_code == 0 and again.stdout.startswith("replaced ")
+    removed = run("bundle", "remove", "en")
+    assert removed.exit_code == 0 and removed.stdout.strip() == f"removed {user_dir / 'en.sqlite'}"
+    assert leftovers(user_dir) == []
+    missing = run("bundle", "remove", "en")
+    assert missing.exit_code == 1 and "no bundle 'en' in the user bundle directory" in missing.stderr
+
+
+def test_wrong_sha256(server, user_dir: Path, tiny: bytes) -> None:
+    url, routes = server
+    routes["/en.sqlite"] = (tiny, None)
+    r = run("bundle", "install", f"{url}/en.sqlite", "--sha256", "0" * 64)
+    assert r.exit_code == 1 and "sha256 mismatch" in r.stderr and len(r.stderr.splitlines()) == 1
+    assert leftovers(user_dir) == []
+
+
+def test_truncated_transfer(server, user_dir: Path, tiny: bytes) -> None:
+    url, routes = server
+    routes["/en.sqlite"] = (tiny[: len(tiny) // 2], len(tiny))
+    r = run("bundle", "install", f"{url}/en.sqlite")
+    assert r.exit_code == 1 and "truncated transfer" in r.stderr and len(r.stderr.splitlines()) == 1
+    assert leftovers(user_dir) == []
+
+
+def test_not_a_bundle(server, user_dir: Path) -> None:
+    url, routes = server
+    routes["/en.sqlite"] = (b"<html>not a bundle</html>\n" * 50, None)
+    r = run("bundle", "install", f"{url}/en.sqlite")
+    assert r.exit_code == 1 and "not a usable bundle" in r.stderr and len(r.stderr.splitlines()) == 1
+    assert leftovers(user_dir) == []
+    routes["/gone.sqlite"] = (b"", -1)
+    r404 = run("bundle", "install", f"{url}/gone.sqlite")
+    assert r404.exit_code == 1 and "HTTP 404" in r404.stderr and leftovers(user_dir) == []
+
+
+def test_xz_file_and_truncated_xz(server, user_dir: Path, tiny: bytes) -> None:
+    url, routes = server
+    packed = lzma.compress(tiny)
+    routes["/en.sqlite.xz"] = (packed, None)
+    routes["/cut.sqlite.xz"] = (packed[: len(packed) // 2], None)  # the server itself sends a short file
+    r = run("bundle", "install", f"{url}/en.sqlite.xz", "--sha256", hashlib.sha256(packed).hexdigest())
+    assert r.exit_code == 0, r.stderr
+    assert (user_dir / "en.sqlite").read_bytes() == tiny
+    cut = run("bundle", "install", f"{url}/cut.sqlite.xz")
+    assert cut.exit_code == 1 and "ends early" in cut.stderr
+    assert leftovers(user_dir) == ["en.sqlite"]
+
+
+def test_content_checksum_is_verified(tmp_path: Path, user_dir: Path) -> None:
+    import sqlite3
+
+    bad = make_tiny_bundle(tmp_path / "bad.sqlite")
+    with sqlite3.connect(bad) as conn:
+        conn.execute("UPDATE meta SET value = 'deadbeef' WHERE key = 'content_checksum'")
+    r = run("bundle", "install", str(bad), "--name", "en")
+    assert r.exit_code == 1 and "content checksum mismatch" in r.stderr
+    assert leftovers(user_dir) == []
+
+
+def test_install_from_path_zst_and_full_disk(tmp_path: Path, user_dir: Path, tiny: bytes, monkeypatch) -> None:
+    src = tmp_path / "de-extra.sqlite"
+    src.write_bytes(tiny)
+    r = run("bundle", "install", str(src))
+    assert r.exit_code == 0 and (user_dir / "de-extra.sqlite").is_file()
+    zst = tmp_path / "x.sqlite.zst"
+    zst.write_bytes(b"\x28\xb5\x2f\xfd" + b"\0" * 32)
+    try:
+        import zstandard  # noqa: F401
+    except ImportError:
+        z = run("bundle", "install", str(zst))
+        assert z.exit_code == 1 and "'zstandard' module" in z.stderr
+    import os as _os
+
+    def full(*args: object, **kw: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_os, "fsync", full)
+    with pytest.raises(InstallError, match="No space left on device"):
+        install_bundle(str(src), name="disk")
+    assert leftovers(user_dir) == ["de-extra.sqlite"]

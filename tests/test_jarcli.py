@@ -1,0 +1,318 @@
+"""``meteor-jar`` against recorded outputs of the official Meteor 1.5 jar (no Java needed).
+
+Fixtures under ``tests/fixtures/jar/`` (recorded with the jar, Java 17, by the JARFACTS runs):
+
+* ``out/<case>/`` — ``_meta.json`` (arguments, stdin, exit code, files written), ``_stdout``,
+  ``_stderr`` and written files (``*.trimmed``: head 50 + tail 25 lines) of one command line,
+  with inputs in ``in/`` (first 20 lines of system1 and the reference);
+* ``stdio_nolong.req.gz`` / ``.out.gz`` — 1,350 stdio requests (valid and malformed) and the jar's
+  answers, byte for byte; ``fatal/`` — 13 requests the jar dies on;
+* ``parity_ch.jsonl`` — ``-t util``, ``-t util -ch`` and ``-ch`` on 16 system1 segments;
+* ``in/res/`` — resource files in the jar's formats (``-s``, ``-d``, ``-a``, ``-new``; cut down to the
+  inputs' vocabulary), used by the ``out/res_*`` cases (``IN/`` in their arguments = ``in/``).
+
+Java-marked tests run the jar itself (``pytest -m java``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import pytest
+
+from meteor_lite import Meteor
+from meteor_lite.jarcli import main
+from meteor_lite.jarcli.options import USAGE, UnknownOptionError, parse_args
+from meteor_lite.jarcli.sgml import parse_sgml
+from meteor_lite.jarcli.stdio import FatalRequest, iter_lines, scan_doubles, split_fields
+from meteor_lite.resources.locate import find_bundle
+
+JAR = Path(__file__).resolve().parent / "fixtures" / "jar"
+SHARED = Path(os.environ.get("METEOR_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+EXAMPLE = SHARED / "meteor-example"
+CMD = [sys.executable, "-m", "meteor_lite.jarcli"]
+
+needs_en = pytest.mark.skipif(find_bundle("en") is None, reason="no English bundle: run `make bundles`")
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _tok_equal(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return False
+    return (math.isnan(x) and math.isnan(y)) or abs(x - y) <= 1e-12
+
+
+def _lines_equal(jar: str, ours: str) -> List[Tuple[int, str, str]]:
+    """Differing lines (numbers within 1e-12); a ``.trimmed`` jar text is compared on its kept lines."""
+    jl, ol = jar.split("\n"), ours.split("\n")
+    marks = [i for i, line in enumerate(jl) if line.startswith("[... trimmed by JARFACTS")]
+    if marks:
+        head, tail = jl[: marks[0]], jl[marks[0] + 1 :]
+        ol = ol[: len(head)] + ol[len(ol) - len(tail) :]
+        jl = head + tail
+    diffs = []
+    for i, (a, b) in enumerate(zip(jl, ol)):
+        ta, tb = re.split(r"(\s+)", a), re.split(r"(\s+)", b)
+        if len(ta) != len(tb) or not all(_tok_equal(x, y) for x, y in zip(ta, tb)):
+            diffs.append((i + 1, a, b))
+    if len(jl) != len(ol):
+        diffs.append((-1, f"{len(jl)} lines", f"{len(ol)} lines"))
+    return diffs
+
+
+def _args(meta: Dict[str, Any]) -> List[str]:
+    out = []
+    for a in meta["args"]:
+        if a.startswith("/tmp/jarfacts/in/"):
+            a = str(JAR / "in" / a.rsplit("/", 1)[1])
+        elif a.startswith("IN/"):
+            a = str(JAR / "in" / a[3:])
+        elif a.startswith("/work/shared/data/"):
+            if not SHARED.is_dir():
+                pytest.skip("shared data not available")
+            a = str(SHARED / a[len("/work/shared/data/") :])
+        out.append(a)
+    return out
+
+
+def _find(d: Path, name: str) -> Path:
+    return d / name if (d / name).exists() else d / f"{name}.trimmed"
+
+
+CASES = sorted(p.name for p in (JAR / "out").iterdir()) if (JAR / "out").is_dir() else []
+
+
+# ----------------------------------------------------------------------------- command line vs the jar
+
+
+@needs_en
+@pytest.mark.parametrize("case", CASES)
+def test_command_line_case(case: str, tmp_path: Path) -> None:
+    """Same stdout, stderr, exit code and files as the jar (numbers within 1e-12)."""
+    d = JAR / "out" / case
+    meta = json.loads((d / "_meta.json").read_text())
+    stdin = (JAR / "in" / meta["stdin"][6:]).read_bytes() if meta["stdin"] else b""
+    p = subprocess.run(CMD + _args(meta), input=stdin, capture_output=True, cwd=tmp_path)
+    assert p.returncode == meta["rc"]
+    assert sorted(os.listdir(tmp_path)) == meta["files_written"]
+    for name, ours in (("_stdout", p.stdout), ("_stderr", p.stderr)):
+        jar = _find(d, name).read_text(encoding="utf-8")
+        assert not _lines_equal(jar, ours.decode("utf-8")), f"{case} {name}"
+    for f in meta["files_written"]:
+        jar = _find(d, f).read_text(encoding="utf-8")
+        assert not _lines_equal(jar, (tmp_path / f).read_text(encoding="utf-8")), f"{case} {f}"
+
+
+def test_usage_and_unknown_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """No arguments: the usage text on stderr, exit 2; an unknown option: one line, exit 1."""
+    assert main([]) == 2
+    assert capsys.readouterr().err == USAGE
+    assert main(["a", "b", "-bogus"]) == 1
+    assert capsys.readouterr().err == 'Unknown option "-bogus"\n'
+    with pytest.raises(UnknownOptionError):
+        parse_args(["a", "b", "--help"])
+    opts = parse_args(["t", "r", "-l", "de", "-m", "exact stem", "-ch", "-vOut", "-f", "p"])
+    assert (opts.lang, opts.modules, opts.char_based, opts.verbose_out, opts.prefix) == ("de", "exact stem", True, True, "p")
+
+
+def test_missing_resource_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Missing ``-s``/``-d``/``-a``/``-new`` files: the jar's message, on one line, exit 1."""
+    for opt, text in (("-s", "No function word list"), ("-d", "Synonym dictionary could not be loaded"),
+                      ("-a", "file not found"), ("-new", "file not found")):
+        assert main(["t", "r", opt, str(tmp_path / "none")]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and text in err
+
+
+# ----------------------------------------------------------------------------- -ch and -t util
+
+
+def _ch_records() -> List[Dict[str, Any]]:
+    path = JAR / "parity_ch.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
+
+
+CH = _ch_records()
+
+
+def _scorer(config: Dict[str, Any]) -> Meteor:
+    return Meteor(quiet=True, **config)
+
+
+@needs_en
+@pytest.mark.parametrize("rec", [r for r in CH if r["kind"] == "segment"], ids=lambda r: r["id"])
+def test_ch_segment(rec: Dict[str, Any]) -> None:
+    """-t util (no -ch: the jar does not imply it), -t util -ch and -ch: statistics and score as the jar's."""
+    seg = _scorer(rec["config"]).score_segment(rec["hyp"], rec["refs"])
+    assert seg.stats.to_ss_line().split() == rec["expected_ss"].split()
+    assert abs(seg.score - rec["expected_score"]) <= 1e-6
+
+
+@needs_en
+@pytest.mark.parametrize("rec", [r for r in CH if r["kind"] == "corpus"], ids=lambda r: r["set"])
+def test_ch_corpus(rec: Dict[str, Any]) -> None:
+    """The final score of each -ch / util subset equals the jar's."""
+    by_id = {r["id"]: r for r in CH if r["kind"] == "segment"}
+    segs = [by_id[i] for i in rec["ids"]]
+    corpus = _scorer(rec["config"]).score_corpus([s["hyp"] for s in segs], [[s["refs"][0] for s in segs]])
+    assert abs(corpus.score - rec["expected_final"]) <= 1e-6
+
+
+def test_util_does_not_imply_ch() -> None:
+    """resolve_config: util keeps word-based statistics unless char_based is asked for."""
+    from meteor_lite.config import resolve_config
+
+    assert not resolve_config("en", task="util").char_based
+    assert resolve_config("en", task="util", char_based=True).eval_id().startswith("meteor-1.5-ch-en-")
+
+
+# ----------------------------------------------------------------------------- -stdio
+
+
+def test_protocol_helpers() -> None:
+    """Java split semantics, readLine framing (lone CR), Scanner number forms."""
+    assert split_fields("SCORE ||| a b |||") == ["SCORE ", " a b "]
+    assert split_fields("") == [""]
+    assert split_fields("a||||b") == ["a", "|b"]
+    assert list(iter_lines(io.BytesIO(b"a\rb\r\nc\n\rd"))) == ["a", "b", "c", "", "d"]
+    nums = "6 6.0 6. .6e1 6e0 +6.0 0x1.8p2 6,000 NaN Infinity -Infinity " + "0 " * 12
+    vals = scan_doubles(nums)
+    assert vals[:8] == [6.0, 6.0, 6.0, 6.0, 6.0, 6.0, 6.0, 6000.0] and math.isnan(vals[8])
+    for bad in ("nan " + "0 " * 22, "6,0 " + "0 " * 22, "0 " * 22):
+        with pytest.raises(FatalRequest):
+            scan_doubles(bad)
+
+
+def _serve(req: bytes) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(CMD + ["-", "-", "-stdio", "-l", "en", "-norm"], input=req, capture_output=True)
+
+
+@needs_en
+def test_stdio_transcript() -> None:
+    """1,350 requests (valid and malformed, incl. CR framing and odd number forms): every answer byte for byte."""
+    req = gzip.decompress((JAR / "stdio_nolong.req.gz").read_bytes())
+    expected = gzip.decompress((JAR / "stdio_nolong.out.gz").read_bytes())
+    p = _serve(req)
+    assert p.returncode == 0 and p.stderr == b""
+    assert p.stdout == expected
+
+
+FATAL = sorted(p.stem for p in (JAR / "fatal").glob("*.req")) if (JAR / "fatal").is_dir() else []
+
+
+@needs_en
+@pytest.mark.parametrize("name", FATAL)
+def test_stdio_fatal(name: str) -> None:
+    """Bad stats: the jar's answers before the bad request, then exit 1 with one line on stderr."""
+    d = JAR / "fatal"
+    p = _serve((d / f"{name}.req").read_bytes())
+    assert p.stdout == (d / f"{name}.out").read_bytes()
+    assert p.returncode == int((d / f"{name}.rc").read_text()) == 1
+    assert p.stderr.decode().startswith("meteor-jar: fatal: ") and p.stderr.count(b"\n") == 1
+
+
+# ----------------------------------------------------------------------------- -sgml
+
+
+def test_parse_sgml() -> None:
+    """Set, system, document and segment ids of every <seg>."""
+    text = (
+        '<tstset setid="s1" srclang="any">\n<doc sysid="sys" docid="d/1" genre="news">\n<p>\n'
+        '<seg id="2"> b c </seg>\n<seg id="10">x</seg>\n</p>\n</doc>\n</tstset>\n'
+    )
+    segs = parse_sgml(text)
+    assert [(s.setid, s.sysid, s.docid, s.segid, s.text) for s in segs] == [
+        ("s1", "sys", "d/1", "2", " b c "), ("s1", "sys", "d/1", "10", "x")]
+
+
+@needs_en
+@pytest.mark.skipif(not (EXAMPLE / "test.sgm").exists(), reason="shared data not available")
+def test_sgml_example(tmp_path: Path) -> None:
+    """The example SGML: the three .scr files equal the official ones to 1e-9 (same keys, same order)."""
+    p = subprocess.run(CMD + [str(EXAMPLE / "test.sgm"), str(EXAMPLE / "ref.sgm"), "-l", "en", "-norm", "-sgml"],
+                       capture_output=True, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "Final score:            0.299148440516935\n" in p.stdout.decode()
+    for kind in ("seg", "doc", "sys"):
+        ours = (tmp_path / f"meteor-{kind}.scr").read_text().splitlines()
+        official = (EXAMPLE / f"meteor-{kind}.scr").read_text().splitlines()
+        assert len(ours) == len(official)
+        for a, b in zip(ours, official):
+            ka, va = a.rsplit("\t", 1)
+            kb, vb = b.rsplit("\t", 1)
+            assert ka == kb and abs(float(va) - float(vb)) <= 1e-9
+
+
+# ----------------------------------------------------------------------------- with Java
+
+
+@pytest.mark.java
+@needs_en
+@pytest.mark.parametrize("extra", [["-vOut"], ["-q"], ["-ssOut"], ["-ch"], ["-t", "util"]])
+def test_against_the_jar(extra: List[str], tmp_path: Path) -> None:
+    """The jar itself and meteor-jar on the 20-line inputs (no paraphrase table: fast)."""
+    from meteor_lite_builders import jar as jarmod
+
+    java = shutil.which("java")
+    assert java is not None
+    args = [str(JAR / "in" / "s1.20.hyp"), str(JAR / "in" / "ref.20"), "-l", "en", "-norm",
+            "-m", "exact stem synonym", *extra]
+    j = subprocess.run([java, "-Xmx2G", "-jar", str(jarmod.find_jar()), *args], capture_output=True, cwd=tmp_path)
+    ours = subprocess.run(CMD + args, capture_output=True, cwd=tmp_path)
+    assert ours.returncode == j.returncode
+    assert not _lines_equal(j.stdout.decode(), ours.stdout.decode())
+    assert not _lines_equal(j.stderr.decode(), ours.stderr.decode())
+
+
+# ----------------------------------------------------------------------------- meteor-lite align
+
+
+@needs_en
+@pytest.mark.parametrize("name, modules, lines", [
+    ("s1.20_exact-stem-synonym", "exact stem synonym", 20),
+    ("s1.20_default", None, 20),
+    ("s1.3_exact-paraphrase", "exact paraphrase", 3),
+])
+def test_align_matches_the_jar_matcher(name: str, modules: Optional[str], lines: int, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """``meteor-lite align`` prints what the jar's ``Matcher`` prints (maxcov), byte for byte."""
+    from meteor_lite.cli.align import run as align
+
+    hyp, ref = tmp_path / "h", tmp_path / "r"
+    hyp.write_text("".join((JAR / "in" / "s1.20.hyp").read_text().splitlines(True)[:lines]))
+    ref.write_text("".join((JAR / "in" / "ref.20").read_text().splitlines(True)[:lines]))
+    assert align([str(hyp), str(ref)] + (["-m", modules] if modules else [])) == 0
+    assert capsys.readouterr().out == (JAR / "matcher" / f"{name}.out").read_text()
+
+
+@needs_en
+def test_align_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """JSON Lines: tokens, matches with module names and words, statistics."""
+    from meteor_lite.cli.align import run as align
+
+    assert align([str(JAR / "in" / "s1.20.hyp"), str(JAR / "in" / "ref.20"), "--norm", "--format", "json",
+                  "-m", "exact stem synonym"]) == 0
+    recs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(recs) == 20 and recs[0]["segment"] == 1
+    m = recs[0]["matches"][0]
+    assert m["module"] == "exact" and m["hyp_words"] == m["ref_words"] == "barack"
+    assert abs(recs[0]["score"] - 0.447752250844953) < 1e-12
+    with pytest.raises(SystemExit) as exc:
+        align([str(JAR / "in" / "s1.20.hyp"), str(JAR / "in" / "ref.20"), "-t", "maxacc"])
+    assert exc.value.code == 1
