@@ -1,0 +1,192 @@
+"""Reading human judgments and metric scores into aligned system x item matrices.
+
+* Human judgments: a TSV (optionally ``.gz``) with a header naming ``system``, ``seg_id`` and a
+  score column (``mqm``, or ``da_z`` / ``da_raw`` / ``score``; ``--human-column`` picks another).
+  The MQM sets of ``../shared/data/mqm`` and WMT21's DA sets have this layout.  Higher must mean
+  better: MQM's penalties (0 best, negative worse) already do.
+* Metric scores: a TSV with ``system``, ``seg_id`` and ``score`` columns; or a directory of
+  ``<system>.json`` files written by ``meteor-lite score --format json`` whose segments are that
+  system's rows of the judgments file in file order (``meteor-lite correlate --split DIR`` writes
+  ``<system>.hyp`` / ``<system>.ref`` in that order).  From JSON the system score is the corpus
+  score (summed statistics), and each segment's statistics are kept so a bootstrap can re-sum them.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from typing import IO, Dict, List, Optional, Sequence, Set, Tuple
+
+from ..errors import InputError
+
+__all__ = ["Judgments", "MetricScores", "read_judgments", "read_metric", "split_inputs", "HUMAN_SYSTEM"]
+
+#: Names taken for human translations unless ``human_systems`` is given (refA, ref-B, Human-A...).
+HUMAN_SYSTEM = re.compile(r"^(ref|human)", re.IGNORECASE)
+_HUMAN_COLUMNS = ("mqm", "da_z", "score", "da_raw")
+
+Matrix = List[List[Optional[float]]]
+
+
+@dataclass
+class Judgments:
+    """Human scores as a systems x items matrix (None where a system has no judged segment)."""
+
+    systems: List[str]
+    items: List[str]
+    gold: Matrix
+    human_systems: Set[str]
+    #: per system, the item indices in file order (how ``<system>.json`` segments map to items)
+    order: Dict[str, List[int]] = field(default_factory=dict)
+    #: per system, (hypothesis, reference) texts in file order when the file has them
+    texts: Dict[str, List[Tuple[str, str]]] = field(default_factory=dict)
+
+
+@dataclass
+class MetricScores:
+    """A metric's segment scores keyed (system, item), and system scores when the input had them."""
+
+    name: str
+    segments: Dict[Tuple[str, str], float]
+    system_scores: Dict[str, float] = field(default_factory=dict)
+    #: per (system, item): the segment's statistics dict (meteor-lite JSON), for re-summing
+    stats: Dict[Tuple[str, str], dict] = field(default_factory=dict)
+    signature: str = ""
+
+
+def _open_text(path: str) -> IO[str]:
+    """Open a text file, gunzipping ``*.gz``."""
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8", newline="")
+    return open(path, encoding="utf-8", newline="")
+
+
+def _rows(path: str) -> Tuple[List[str], List[List[str]]]:
+    """(header, rows) of a tab-separated file (no quoting: MT text holds quote characters)."""
+    try:
+        with _open_text(path) as fh:
+            reader = csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
+            rows = [r for r in reader if r]
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not rows:
+        raise InputError(f"{path}: empty file")
+    return [c.strip().lower() for c in rows[0]], rows[1:]
+
+
+def _column(header: List[str], path: str, *names: str) -> int:
+    """Index of the first of ``names`` in ``header``."""
+    for name in names:
+        if name in header:
+            return header.index(name)
+    raise InputError(f"{path}: no column {' / '.join(names)} in header {header}")
+
+
+def _float(text: str, path: str, line: int) -> Optional[float]:
+    """A score cell: float, or None for an empty / 'None' / 'nan' cell."""
+    if text.strip().lower() in ("", "none", "nan", "na"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"{path}:{line}: not a number: {text!r}") from None
+    return None if math.isnan(value) else value
+
+
+def read_judgments(path: str, column: Optional[str] = None, human_systems: Optional[Sequence[str]] = None) -> Judgments:
+    """Read a judgments TSV into a :class:`Judgments` matrix."""
+    header, rows = _rows(path)
+    sys_col = _column(header, path, "system", "sys")
+    seg_col = _column(header, path, "seg_id", "segment", "item")
+    score_col = _column(header, path, *((column.lower(),) if column else _HUMAN_COLUMNS))
+    hyp_col = header.index("hyp") if "hyp" in header else None
+    ref_col = header.index("ref") if "ref" in header else (header.index("ref_a") if "ref_a" in header else None)
+    systems: List[str] = []
+    items: List[str] = []
+    sys_index: Dict[str, int] = {}
+    item_index: Dict[str, int] = {}
+    cells: Dict[Tuple[int, int], Optional[float]] = {}
+    order: Dict[str, List[int]] = {}
+    texts: Dict[str, List[Tuple[str, str]]] = {}
+    for line, row in enumerate(rows, start=2):
+        if len(row) <= max(sys_col, seg_col, score_col):
+            raise InputError(f"{path}:{line}: {len(row)} columns, header has {len(header)}")
+        name, item = row[sys_col], row[seg_col]
+        s = sys_index.setdefault(name, len(systems))
+        if s == len(systems):
+            systems.append(name)
+        i = item_index.setdefault(item, len(items))
+        if i == len(items):
+            items.append(item)
+        if (s, i) in cells:
+            raise InputError(f"{path}:{line}: system {name!r} has segment {item!r} twice")
+        cells[(s, i)] = _float(row[score_col], path, line)
+        order.setdefault(name, []).append(i)
+        if hyp_col is not None and ref_col is not None:
+            texts.setdefault(name, []).append((row[hyp_col], row[ref_col]))
+    gold: Matrix = [[cells.get((s, i)) for i in range(len(items))] for s in range(len(systems))]
+    humans = set(human_systems) if human_systems is not None else {s for s in systems if HUMAN_SYSTEM.match(s)}
+    return Judgments(systems, items, gold, humans, order, texts)
+
+
+def _read_json_dir(path: str, judgments: Judgments) -> MetricScores:
+    """``<system>.json`` files (meteor-lite ``--format json``), segments in the judgments' file order."""
+    metric = MetricScores(os.path.basename(os.path.normpath(path)), {})
+    for name in judgments.systems:
+        file = os.path.join(path, f"{name}.json")
+        if not os.path.exists(file):
+            raise InputError(f"{path}: no {name}.json (one file per system of the judgments)")
+        try:
+            with open(file, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError) as exc:
+            raise InputError(f"cannot read {file}: {exc}") from None
+        segments = data.get("segments", [])
+        order = judgments.order[name]
+        if len(segments) != len(order):
+            raise InputError(f"{file}: {len(segments)} segments, the judgments have {len(order)} for {name!r}")
+        for i, seg in zip(order, segments):
+            key = (name, judgments.items[i])
+            metric.segments[key] = float(seg["score"] or 0.0)
+            if "stats" in seg:
+                metric.stats[key] = seg["stats"]
+        metric.system_scores[name] = float(data.get("score") or 0.0)
+        metric.signature = data.get("signature", metric.signature)
+    return metric
+
+
+def read_metric(path: str, judgments: Judgments, name: Optional[str] = None) -> MetricScores:
+    """Read metric scores: a TSV (system, seg_id, score) or a directory of meteor-lite JSON files."""
+    if os.path.isdir(path):
+        metric = _read_json_dir(path, judgments)
+    else:
+        header, rows = _rows(path)
+        sys_col = _column(header, path, "system", "sys")
+        seg_col = _column(header, path, "seg_id", "segment", "item")
+        score_col = _column(header, path, "score", "metric")
+        base = os.path.basename(path)
+        metric = MetricScores(base.split(".")[0] or base, {})
+        for line, row in enumerate(rows, start=2):
+            value = _float(row[score_col], path, line)
+            if value is not None:
+                metric.segments[(row[sys_col], row[seg_col])] = value
+    if name:
+        metric.name = name
+    return metric
+
+
+def split_inputs(judgments: Judgments, out_dir: str) -> List[str]:
+    """Write ``<system>.hyp`` and ``<system>.ref`` (file order) for scoring each system; return the systems."""
+    if not judgments.texts:
+        raise InputError("the judgments file has no hyp/ref columns to split")
+    os.makedirs(out_dir, exist_ok=True)
+    for name, pairs in judgments.texts.items():
+        for ext, k in (("hyp", 0), ("ref", 1)):
+            with open(os.path.join(out_dir, f"{name}.{ext}"), "w", encoding="utf-8") as fh:
+                fh.writelines(p[k].replace("\n", " ") + "\n" for p in pairs)
+    return list(judgments.texts)
