@@ -5,6 +5,9 @@ Text output is the format of the jar's aligner (``java -cp meteor-1.5.jar Matche
 (``refStart:len``, ``hypStart:len``, module index in the module list, score ``1.0``), in reference
 order, then an empty line.  ``--format json`` writes one JSON object per segment (JSON Lines) with the
 tokens, each match with its module name and words, the chunks, the statistics and the score.
+``--format html`` writes one self-contained HTML page of all segments (:mod:`meteor_lite.alignview`:
+words coloured by module, chunks, P, R, fragmentation penalty, score, the alignment matrix).
+``--out FILE`` writes to FILE instead of stdout.
 Only the aligner's ``maxcov`` alignment (the one Meteor scores with) is available.
 """
 
@@ -25,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["run", "build_parser", "alignment_record", "matcher_block"]
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "html")
 
 
 def build_parser() -> "argparse.ArgumentParser":
@@ -43,7 +46,12 @@ def build_parser() -> "argparse.ArgumentParser":
     p.add_argument("--no-punct", action="store_true", help="Drop punctuation (with --norm).")
     p.add_argument("--bundle", metavar="PATH|NAME", help="Resource bundle (default: the language's).")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="text",
-                   help="text: the jar aligner's format; json: one JSON object per segment. Default: text.")
+                   help="text: the jar aligner's format; json: one JSON object per segment; "
+                        "html: one self-contained page. Default: text.")
+    p.add_argument("--out", "-o", metavar="FILE", help="Write to FILE (UTF-8) instead of stdout.")
+    p.add_argument("--title", default="Meteor alignments", help="Title of the HTML page.")
+    p.add_argument("--matrix", choices=("auto", "always", "never"), default="auto",
+                   help="HTML: alignment matrices per segment (auto: for at most 200 segments). Default: auto.")
     return p
 
 
@@ -74,22 +82,36 @@ def alignment_record(n: int, seg: "SegmentScore", hyp: Sequence[str], ref: Seque
 
 
 def _scorer(args: "argparse.Namespace") -> "Meteor":
+    """The scorer the options ask for (warnings kept quiet: the aligner's output is the alignment)."""
     from ..meteor import Meteor
 
     return Meteor(args.lang, modules=args.modules.split() if args.modules else None, beam=args.beam,
                   norm=args.norm, lower=args.lower, no_punct=args.no_punct, bundle=args.bundle, quiet=True)
 
 
-def _write(out: IO[str], scorer: "Meteor", hyps: List[str], refs: List[str], fmt: str) -> None:
+def _write(out: IO[str], scorer: "Meteor", hyps: List[str], refs: List[str], args: "argparse.Namespace") -> None:
+    """Align every segment and write it in ``args.fmt`` (HTML: one page once all segments are aligned)."""
     modules = scorer.config.modules
+    records: List[Dict[str, Any]] = []
+    segs: List["SegmentScore"] = []
     for i, (h, r) in enumerate(zip(hyps, refs), 1):
         hyp, ref = scorer.tokens(h), scorer.tokens(r)
         scorer.prefetch([hyp, ref])
         seg = scorer.score_tokens(hyp, [ref])
-        if fmt == "json":
+        if args.fmt == "json":
             out.write(json.dumps(alignment_record(i, seg, hyp, ref, modules), ensure_ascii=False) + "\n")
+        elif args.fmt == "html":
+            records.append(alignment_record(i, seg, hyp, ref, modules))
+            segs.append(seg)
         else:
             out.write(matcher_block(i, seg, hyp, ref))
+    if args.fmt == "html":
+        from ..alignview import render_html
+
+        corpus = scorer.aggregate(segs).score if segs else None
+        out.write(render_html(records, modules, title=args.title, signature=scorer.signature,
+                              corpus_score=corpus, sources=(args.hypothesis, args.reference),
+                              matrix={"auto": None, "always": True, "never": False}[args.matrix]))
 
 
 def run(argv: Optional[List[str]] = None) -> int:
@@ -104,6 +126,14 @@ def run(argv: Optional[List[str]] = None) -> int:
         refs = read_lines(args.reference)
         if len(hyps) != len(refs):
             raise InputError(f"{args.reference}: {len(refs)} lines, but the hypothesis file has {len(hyps)}")
-        _write(sys.stdout, _scorer(args), hyps, refs, args.fmt)
+        scorer = _scorer(args)
+        if args.out is None:
+            _write(sys.stdout, scorer, hyps, refs, args)
+            return 0
+        try:
+            with open(args.out, "w", encoding="utf-8", newline="\n") as out:
+                _write(out, scorer, hyps, refs, args)
+        except OSError as exc:
+            raise InputError(f"{args.out}: cannot write ({exc.strerror or exc})") from exc
     return 0
 
