@@ -12,6 +12,7 @@ from .errors import fail, library_errors
 
 
 def _fmt(params: "list[float]") -> str:
+    """Parameters as meteor-lite score options."""
     return f"-p '{' '.join(f'{v:g}' for v in params[:4])}' -w '{' '.join(f'{v:g}' for v in params[4:])}'"
 
 
@@ -56,6 +57,7 @@ def tune_cmd(
         evals = [0]
 
         def tick() -> None:
+            """Count a candidate; show the count on a terminal."""
             evals[0] += 1
             if sys.stderr.isatty() and evals[0] % 20 == 0:
                 sys.stderr.write(f"\r{evals[0]} candidates, {time.perf_counter() - started:.0f} s")

@@ -57,6 +57,7 @@ class _Scorer:
     """Per-cell statistics of one judgments grid; re-scores the grid for a parameter vector."""
 
     def __init__(self, judgments: Judgments, metric: MetricScores, include_human: bool):
+        """Read every judged cell's statistics once."""
         self.base = align(judgments, metric, include_human)
         self.cells: List[List[Optional[Stats]]] = [
             [Stats(**metric.stats[(name, item)]) if g is not None else None for item, g in zip(self.base.items, row)]
@@ -74,6 +75,7 @@ class _Scorer:
             matrix[s] = [None if st is None else compute(st, a, b, g, d, w).score for st in cells[s]]
 
         def system_score(cols: Sequence[int]) -> List[float]:
+            """Corpus score per system from the summed statistics of ``cols``."""
             out = []
             for row in cells:
                 total = Stats()
@@ -87,6 +89,7 @@ class _Scorer:
 
 
 def _bounds(i: int) -> Tuple[float, float]:
+    """Search range of parameter ``i`` (α, β, γ, δ, then weights)."""
     return RANGES[("alpha", "beta", "gamma", "delta")[i]] if i < 4 else RANGES["weight"]
 
 
@@ -160,6 +163,7 @@ def tune(
     everything = list(range(len(scorer.base.items)))
 
     def on(cols: Sequence[int], rows: Optional[Sequence[int]] = None) -> Callable[[Params], float]:
+        """The objective over item columns ``cols`` (and system ``rows``)."""
         if rows is None:
             return lambda p: statistic(scorer.data(p), key, cols)
         sub = lambda p: _subset(scorer.data(p, rows), rows)  # noqa: E731
@@ -204,6 +208,7 @@ def _subset(data: Aligned, rows: Sequence[int]) -> Aligned:
 def _mean_system(data: Aligned) -> Aligned:
     """The grid with system scores = mean segment score (held-out grids mix parameter sets)."""
     def score(cols: Sequence[int]) -> List[float]:
+        """Mean segment score per system over ``cols``."""
         out = []
         for row in data.metric:
             vals = [row[c] for c in cols if row[c] is not None]

@@ -56,6 +56,7 @@ def build_parser() -> "argparse.ArgumentParser":
 
 
 def _fmt(x: Optional[float]) -> str:
+    """Four decimals, or nan."""
     return "nan" if x is None or math.isnan(x) else f"{x:.4f}"
 
 

@@ -105,6 +105,7 @@ def _system_scorer(metric: MetricScores, systems: List[str], items: List[str], m
     every = list(range(len(items)))
 
     def score(cols: Sequence[int]) -> List[float]:
+        """One score per system over the item columns ``cols``."""
         out = []
         for s, name in enumerate(systems):
             if list(cols) == every and name in metric.system_scores:
@@ -147,6 +148,7 @@ def align(judgments: Judgments, metric: MetricScores, include_human: bool = True
 def _rows(data: Aligned, cols: Sequence[int], grouping: str) -> List[Tuple[List[float], List[float]]]:
     """(human, metric) vectors of one grouping over the item columns ``cols``."""
     def row(cells: Sequence[Tuple[int, int]]) -> Tuple[List[float], List[float]]:
+        """The judged cells among ``cells`` as (human, metric) vectors."""
         kept = [(data.gold[s][c], data.metric[s][c]) for s, c in cells if data.gold[s][c] is not None]
         return [float(h) for h, _ in kept], [float(m) for _, m in kept]  # type: ignore[arg-type]
 
@@ -243,6 +245,7 @@ def permutation_test(
     noop = first.system_score
 
     def on(matrix: Matrix) -> Dict[Key, float]:
+        """Segment-level statistics with ``matrix`` as the metric's scores."""
         data = Aligned(first.systems, first.items, first.gold, matrix, noop)
         return {k: v for k, v in evaluate(data, seed=seed, **kw)[0].items() if k[0] == "seg"}  # type: ignore[arg-type]
 
