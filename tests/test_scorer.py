@@ -21,21 +21,11 @@ from meteor_lite.errors import MissingResourcesError
 from meteor_lite.resources.lookups import Resources, morph_candidates
 from meteor_lite.stats import compute
 from meteor_lite_builders.bundle.writer import BundleWriter
-from tiny_bundles import make_empty_bundle, make_tiny_bundle
+from tiny_bundles import make_empty_bundle
 
 # The 2005 metric: Fmean = 10PR/(R+9P), penalty 0.5 * (chunks/matches)^3, no function words.
 PAPER_2005 = dict(params=(0.9, 3.0, 0.5, 1.0), modules=["exact"], weights=[1.0])
 
-
-@pytest.fixture()
-def tiny_bundle(tmp_path: Path) -> Path:
-    return make_tiny_bundle(tmp_path / "tiny.sqlite")
-
-
-@pytest.fixture()
-def empty_bundle(tmp_path: Path) -> Path:
-    """No resources: no function words, as in the 2005 metric."""
-    return make_empty_bundle(tmp_path / "empty.sqlite")
 
 
 def score(m: Meteor, hyp: str, ref: str) -> float:
