@@ -32,6 +32,7 @@ import threading
 from typing import Hashable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import InputError
+from .jarcompat import java_split, java_trim
 from .meteor import Meteor as _Meteor
 from .resources.bundle import Bundle
 
@@ -45,16 +46,6 @@ class CocoInputError(InputError, AssertionError):
     """Input pycocoevalcap's ``Meteor`` would reject (an ``AssertionError`` there too)."""
 
 
-def _java_trim(text: str) -> str:
-    """Java's ``String.trim``: strip characters up to U+0020 at both ends."""
-    start, end = 0, len(text)
-    while start < end and text[start] <= " ":
-        start += 1
-    while end > start and text[end - 1] <= " ":
-        end -= 1
-    return text[start:end]
-
-
 def jar_fields(hypothesis: str, references: Sequence[str]) -> Tuple[str, List[str]]:
     """The hypothesis and references the jar scores for pycocoevalcap's ``SCORE`` line of this image.
 
@@ -64,10 +55,7 @@ def jar_fields(hypothesis: str, references: Sequence[str]) -> Tuple[str, List[st
     """
     hyp = hypothesis.replace("|||", "").replace("  ", " ")
     line = " ||| ".join(("SCORE", " ||| ".join(references), hyp))
-    pieces = line.split("|||")
-    while pieces and pieces[-1] == "":  # Java's String.split drops trailing empty fields
-        pieces.pop()
-    fields = [_java_trim(p) for p in pieces]
+    fields = [java_trim(p) for p in java_split(line, "|||")]
     return fields[-1], fields[1:-1]
 
 

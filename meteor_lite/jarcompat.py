@@ -18,6 +18,8 @@ __all__ = [
     "java_string_hash",
     "java_length",
     "utf16_sort_key",
+    "java_split",
+    "java_trim",
     "jdiv",
     "jpow",
 ]
@@ -141,3 +143,27 @@ def utf16_sort_key(s: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+# -- strings -------------------------------------------------------------------------
+
+
+def java_split(text: str, sep: str) -> List[str]:
+    """Java's ``String.split`` on a literal separator: trailing empty strings are removed,
+    but a text without the separator comes back whole (``""`` gives ``[""]``)."""
+    parts = text.split(sep)
+    if len(parts) == 1:
+        return parts
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def java_trim(text: str) -> str:
+    """Java's ``String.trim``: strip the characters up to U+0020 at both ends."""
+    start, end = 0, len(text)
+    while start < end and text[start] <= " ":
+        start += 1
+    while end > start and text[end - 1] <= " ":
+        end -= 1
+    return text[start:end]

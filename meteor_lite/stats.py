@@ -97,6 +97,11 @@ class Stats:
         v = [float(x) for x in line.split()]
         if len(v) != 4 + 4 * SS_STAGES + 3:
             raise ValueError(f"expected {4 + 4 * SS_STAGES + 3} numbers in a stats line, got {len(v)}")
+        return cls.from_values(v, stages)
+
+    @classmethod
+    def from_values(cls, v: Sequence[float], stages: int = SS_STAGES) -> "Stats":
+        """Statistics from the 23 numbers of a ``-ssOut`` line, in its order (keeps the first ``stages`` stages)."""
         s = cls(v[0], v[1], v[2], v[3])
         for i in range(stages):
             b = 4 + 4 * i

@@ -35,6 +35,7 @@ from meteor_lite.jarcli import main
 from meteor_lite.jarcli.options import USAGE, UnknownOptionError, parse_args
 from meteor_lite.jarcli.sgml import parse_sgml
 from meteor_lite.jarcli.stdio import FatalRequest, iter_lines, scan_doubles, split_fields
+from meteor_lite.jarcompat import java_trim
 from meteor_lite.resources.locate import find_bundle
 
 JAR = Path(__file__).resolve().parent / "fixtures" / "jar"
@@ -190,6 +191,8 @@ def test_protocol_helpers() -> None:
     assert split_fields("SCORE ||| a b |||") == ["SCORE ", " a b "]
     assert split_fields("") == [""]
     assert split_fields("a||||b") == ["a", "|b"]
+    assert split_fields("|||") == [] and split_fields("||| a") == ["", " a"]
+    assert java_trim("\t\x00 a b \n") == "a b" and java_trim("\u00a0a") == "\u00a0a"  # only chars <= U+0020
     assert list(iter_lines(io.BytesIO(b"a\rb\r\nc\n\rd"))) == ["a", "b", "c", "", "d"]
     nums = "6 6.0 6. .6e1 6e0 +6.0 0x1.8p2 6,000 NaN Infinity -Infinity " + "0 " * 12
     vals = scan_doubles(nums)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import BinaryIO, Callable, Iterator, List, Optional
 
-from ..jarcompat import java_double
+from ..jarcompat import java_double, java_split
 from ..meteor import Meteor
 from ..scoring import config_metrics
 from ..stats import SS_STAGES, Stats
@@ -71,12 +71,7 @@ def scan_doubles(field: str, count: int = N_STATS) -> List[float]:
 
 def split_fields(line: str) -> List[str]:
     """``line.split("|||")`` with Java's semantics: trailing empty strings removed (not for an empty line)."""
-    parts = line.split("|||")
-    if len(parts) == 1:
-        return parts
-    while parts and parts[-1] == "":
-        parts.pop()
-    return parts
+    return java_split(line, "|||")
 
 
 def iter_lines(stream: BinaryIO) -> Iterator[str]:
@@ -103,18 +98,6 @@ def iter_lines(stream: BinaryIO) -> Iterator[str]:
         yield from text.split("\r")
 
 
-def _stats(values: List[float]) -> Stats:
-    s = Stats(values[0], values[1], values[2], values[3])
-    for i in range(SS_STAGES):
-        b = 4 + 4 * i
-        s.test_content.append(values[b])
-        s.ref_content.append(values[b + 1])
-        s.test_function.append(values[b + 2])
-        s.ref_function.append(values[b + 3])
-    s.chunks, s.test_word_matches, s.ref_word_matches = values[-3], values[-2], values[-1]
-    return s
-
-
 class StdioServer:
     """Answers protocol requests with a configured scorer."""
 
@@ -139,7 +122,7 @@ class StdioServer:
                 return
             total = Stats()
             for field in parts[1:]:
-                st = _stats(scan_doubles(field))
+                st = Stats.from_values(scan_doubles(field))
                 emit(self._score_stats(st))
                 total.add(st)
             emit(self._score_stats(total))
@@ -147,7 +130,7 @@ class StdioServer:
             if len(parts) != 2:
                 emit(ERR_STATS)
                 return
-            emit(self._score_stats(_stats(scan_doubles(parts[1]))))
+            emit(self._score_stats(Stats.from_values(scan_doubles(parts[1]))))
         else:
             emit(ERR_COMMAND)
 
