@@ -215,3 +215,14 @@ def test_cli_bundle_everything(tmp_path: Path) -> None:
         assert {s["kind"] for s in a.sources()} == {"corpus", "wordnet"}
         m = Meteor("en", bundle=a.path, modules=["exact", "stem", "synonym"], quiet=True)  # synonyms are used
         assert "synonym" in m.config.modules and m.score_segment("automobile", ["car"]).score > 0
+
+
+@pytest.mark.parametrize("command", ["bundle", "stems", "new-recipe"])
+def test_cli_wordnet_and_lmf_together_is_a_usage_error(command: str, tmp_path: Path) -> None:
+    (tmp_path / "wn").mkdir()
+    (tmp_path / "x.xml").write_text("<LexicalResource/>", encoding="utf-8")
+    args = [command, "--lang", "en", "--wordnet", str(tmp_path / "wn"), "--lmf", str(tmp_path / "x.xml"),
+            "--out", str(tmp_path / "out.sqlite" if command != "new-recipe" else tmp_path / "out.toml")]
+    r = runner.invoke(_app(), args)
+    assert r.exit_code == 2 and "give --wordnet or --lmf, not both" in r.output
+    assert not (tmp_path / "out.sqlite").exists() and not (tmp_path / "out.toml").exists()

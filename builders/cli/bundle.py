@@ -58,8 +58,7 @@ def bundle_cmd(
     progress: bool = o.PROGRESS,
 ) -> None:
     """A bundle from a corpus, wordfreq and/or a wordnet: function words, stem map, synonyms, prefixes."""
-    if wordnet is not None and lmf is not None:
-        raise typer.BadParameter("give --wordnet or --lmf, not both", param_hint="--lmf")
+    o.check_one_wordnet(wordnet, lmf)
     fw = function_words.value if function_words is not None else ("corpus" if corpus else ("wordfreq" if wordfreq else "none"))
     if fw == "corpus" and not corpus:
         raise typer.BadParameter("function words from a corpus need --corpus", param_hint="--function-words")

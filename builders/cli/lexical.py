@@ -97,8 +97,7 @@ def stems_cmd(
     Only the stem map (and non-breaking prefixes) is written; with --wordnet/--lmf
     their lemmas join the vocabulary but the synonym sets are not stored (use `bundle`).
     """
-    if wordnet is not None and lmf is not None:
-        raise typer.BadParameter("give --wordnet or --lmf, not both", param_hint="--lmf")
+    o.check_one_wordnet(wordnet, lmf)
     stems_from = (["corpus"] if corpus else []) + (["wordfreq"] if wordfreq else [])
     stems_from += ["synonyms"] if (wordnet is not None or lmf is not None) else []
     if not stems_from:

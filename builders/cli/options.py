@@ -97,3 +97,7 @@ VERSION = typer.Option("0.1.0", "--bundle-version", help="Semantic version of th
 PROGRESS = typer.Option(True, "--progress/--no-progress", help="Progress bars (only on a terminal).")
 
 
+def check_one_wordnet(wordnet: object, lmf: object) -> None:
+    """Usage error (exit 2) when both --wordnet and --lmf are given: a bundle has one source of synonyms."""
+    if wordnet is not None and lmf is not None:
+        raise typer.BadParameter("give --wordnet or --lmf, not both", param_hint="--lmf")

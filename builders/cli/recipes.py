@@ -13,7 +13,7 @@ from typing import List, Optional, Tuple
 import typer
 
 from .errors import LIBRARY_ERRORS, error_message, library_errors, out_file
-from .options import DEFAULT_OUT_DIR, OUT_DIR_HELP, out_dir_or_default
+from .options import DEFAULT_OUT_DIR, OUT_DIR_HELP, check_one_wordnet, out_dir_or_default
 
 
 def _build_one(path: str, out: Optional[str], out_dir: str, skip: bool, show_progress: bool) -> Tuple[bool, str]:
@@ -148,8 +148,7 @@ def new_recipe_cmd(
 
     if out.exists() and not force:
         raise typer.BadParameter(f"{out} exists (use --force to overwrite)", param_hint="--out")
-    if wordnet is not None and lmf is not None:
-        raise typer.BadParameter("give --wordnet or --lmf, not both", param_hint="--lmf")
+    check_one_wordnet(wordnet, lmf)
     fw_from = function_words or ("corpus" if corpus else ("wordfreq" if wordfreq else "none"))
     if fw_from not in ("wordfreq", "corpus", "none"):
         raise typer.BadParameter("one of wordfreq, corpus, none", param_hint="--function-words")
