@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .. import jar as jarmod
-from .paths import BENCH_OUT, DEFAULT_DATA_DIR
+from ... import jar as jarmod
+from ..paths import BENCH_OUT, DEFAULT_DATA_DIR
 
 log = logging.getLogger(__name__)
 
