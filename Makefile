@@ -69,8 +69,13 @@ PARA_WORK := build/paraphrases-multi30k
 .PHONY: paraphrases-multi30k
 paraphrases-multi30k: $(BUNDLES)/en-multi30k.sqlite $(BUNDLES)/de-multi30k.sqlite
 
-$(BUNDLES)/de.sqlite: $(VENV)/.installed
-	$(VENV)/bin/meteor-build import-official --lang de --out $@
+# French and Czech too (each pivoting through the three other languages): make paraphrases-multi30k-all.
+# Czech is Meteor's `cz` (the official bundle and the paraphrase bundle are named cz; the corpus files cs).
+.PHONY: paraphrases-multi30k-all
+paraphrases-multi30k-all: paraphrases-multi30k $(BUNDLES)/fr-multi30k.sqlite $(BUNDLES)/cz-multi30k.sqlite
+
+$(BUNDLES)/de.sqlite $(BUNDLES)/fr.sqlite $(BUNDLES)/cz.sqlite: $(BUNDLES)/%.sqlite: $(VENV)/.installed
+	$(VENV)/bin/meteor-build import-official --lang $* --out $@
 
 $(BUNDLES)/en-multi30k.sqlite: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-build paraphrases --lang en --corpus $(M30K)/train.en.gz \
@@ -83,3 +88,15 @@ $(BUNDLES)/de-multi30k.sqlite: $(BUNDLES)/de.sqlite
 	  --pivot en=$(M30K)/train.en.gz --pivot fr=$(M30K)/train.fr.gz --pivot cs=$(M30K)/train.cs.gz \
 	  --base $(BUNDLES)/de.sqlite --name de-multi30k --work-dir $(PARA_WORK)/de \
 	  --meteor-file $(PARA_WORK)/paraphrase-de.gz --out $@
+
+$(BUNDLES)/fr-multi30k.sqlite: $(BUNDLES)/fr.sqlite
+	$(VENV)/bin/meteor-build paraphrases --lang fr --corpus $(M30K)/train.fr.gz \
+	  --pivot en=$(M30K)/train.en.gz --pivot de=$(M30K)/train.de.gz --pivot cs=$(M30K)/train.cs.gz \
+	  --base $(BUNDLES)/fr.sqlite --name fr-multi30k --work-dir $(PARA_WORK)/fr \
+	  --meteor-file $(PARA_WORK)/paraphrase-fr.gz --out $@
+
+$(BUNDLES)/cz-multi30k.sqlite: $(BUNDLES)/cz.sqlite
+	$(VENV)/bin/meteor-build paraphrases --lang cz --corpus $(M30K)/train.cs.gz \
+	  --pivot en=$(M30K)/train.en.gz --pivot de=$(M30K)/train.de.gz --pivot fr=$(M30K)/train.fr.gz \
+	  --base $(BUNDLES)/cz.sqlite --name cz-multi30k --work-dir $(PARA_WORK)/cz \
+	  --meteor-file $(PARA_WORK)/paraphrase-cz.gz --out $@

@@ -143,10 +143,13 @@ def paraphrases_cmd(
     """Bitext(s) -> phrase tables -> pivoted, filtered paraphrase table -> bundle, in one command."""
     from ..paraphrases.build import ParaphraseBundle, paraphrase_bundle
 
+    from meteor_lite.languages import canonical_language
+
     if combine_mode not in COMBINE_MODES:
         raise typer.BadParameter(" or ".join(COMBINE_MODES), param_hint="--combine")
+    lang = canonical_language(lang)  # cs -> cz, as the official bundles name Czech
     pivots = [PivotInput(*_lang_file(p, "--pivot")) for p in pivot]
-    if lang in {p.lang for p in pivots}:
+    if lang in {canonical_language(p.lang) for p in pivots}:
         raise typer.BadParameter(f"{lang} is the paraphrased language, not a pivot", param_hint="--pivot")
     if common_words not in ("corpus", "meteor"):
         raise typer.BadParameter("'corpus' or 'meteor'", param_hint="--common-words")
