@@ -186,18 +186,41 @@ def normalizer_cmd(
 @app.command("bench")
 def bench_cmd(
     data: Path = typer.Option(DEFAULT_DATA_DIR, "--data"),
-    repeat: int = typer.Option(3, "--repeat"),
+    only: str = typer.Option("system1,scaling,stdio,api,import,pivot", "--only",
+                             help="sections to run, comma-separated: system1 scaling stdio api import pivot"),
+    repeat: int = typer.Option(5, "--repeat", help="system1: runs of each program (medians)"),
     out: Path = typer.Option(BENCH_OUT, "--out"),
     hyp: str = typer.Option("system1.hyp", "--hyp", help="file under meteor-example/ (default system1.hyp)"),
+    lengths: str = typer.Option("100,200,500,1000,2000,5000", "--lengths", help="scaling: segment lengths (tokens)"),
+    max_tokens: int = typer.Option(5000, "--max-tokens", help="scaling: skip lengths above this"),
+    segments: int = typer.Option(3, "--segments", help="scaling: segments per length (median)"),
+    modules: str = typer.Option("exact-stem,full", "--scaling-modules", help="scaling: module sets (exact-stem, full)"),
+    timeout: float = typer.Option(300.0, "--timeout", help="seconds one request may take (then reported as >T)"),
+    requests: int = typer.Option(1000, "--requests", help="stdio/api: SCORE requests in the transcript"),
+    pivot_lines: int = typer.Option(1_000_000, "--pivot-lines", help="pivot: lines of the synthetic phrase table"),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="scaling plot (default docs/img/length-scaling.png)"),
+    no_plot: bool = typer.Option(False, "--no-plot", help="do not draw the scaling plot"),
+    jvm_lock: Optional[Path] = typer.Option(None, "--jvm-lock", help="lock file held while a JVM runs (default bench-out/oracle-cache/.jar.lock)"),
     no_time_bin: bool = typer.Option(False, "--no-time-bin", help="measure with os.wait4 even if /usr/bin/time exists"),
-    no_jobs1: bool = typer.Option(False, "--no-jobs1", help="skip the informative 'meteor-lite --jobs 1' runs"),
-    strict: bool = typer.Option(False, "--strict", help="exit 1 if a requirement is not met"),
+    strict: bool = typer.Option(False, "--strict", help="exit 1 if a goal is not met"),
 ) -> None:
-    """meteor-lite vs the Meteor 1.5 jar: wall time and peak RSS (make bench)."""
+    """meteor-lite beside the Meteor 1.5 jar in one table: system1, length scaling, stdio and API rates, import, pivot (make bench)."""
     from ..checks import bench
+    from ..checks.bench import options as bo
 
-    opts = bench.BenchOptions(data=data, repeat=repeat, out=out, hyp=hyp, no_time_bin=no_time_bin,
-                              no_jobs1=no_jobs1, strict=strict)
+    try:
+        opts = bench.BenchOptions(
+            data=data, repeat=repeat, out=out, hyp=hyp, no_time_bin=no_time_bin, strict=strict,
+            only=bo.parse_list(only, bo.SECTIONS, "section(s)"), lengths=bo.parse_lengths(lengths),
+            max_tokens=max_tokens, scaling_segments=segments,
+            scaling_modules=bo.parse_list(modules, tuple(bo.MODULE_SETS), "module set(s)"), timeout=timeout,
+            requests=requests, pivot_lines=pivot_lines, plot=None if no_plot else (plot or bo.DEFAULT_PLOT),
+            jvm_lock=jvm_lock or bo.JAR_LOCK_PATH)
+        if min(repeat, segments, requests) < 1 or timeout <= 0:
+            raise ValueError("--repeat, --segments and --requests must be at least 1, --timeout positive")
+    except ValueError as e:
+        typer.echo(f"meteor-build check bench: error: {e}", err=True)
+        raise typer.Exit(2) from None
     with _guard():
         _done(bench.run_bench(opts))
 

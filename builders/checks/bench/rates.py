@@ -1,0 +1,148 @@
+"""Request rates of a tuning loop: the ``-stdio`` servers of the jar and meteor-lite, and the Python API.
+
+The transcript is what pycocoevalcap and MT tuners send: one
+``SCORE ||| ref ||| hyp`` request per segment (the first ``--requests``
+system1 hypotheses with their references, raw text, ``-l en -norm``), each
+answer awaited before the next request, then one ``EVAL ||| stats_1 ||| ...``
+request with every statistics line received (answered by n+1 lines).  The rate
+is SCORE requests per second from the second request to the last answer; the
+time from starting the program to the first answer (JVM or Python start-up,
+resource loading) is reported apart.  The EVAL request is not in the rate.
+The answers of both servers are compared line by line: the drop-in must answer
+what the jar answers.
+
+The API rate: ``Meteor("en", norm=True).score_segment(hyp, [ref])`` in this
+process over the same pairs (construction and the first call reported apart),
+its statistics compared with the jar's answers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from ... import jar as jarmod
+from .options import BenchError, BenchOptions, console_script, jvm_lock
+from .session import RequestTimeout, ServerDied, StdioSession
+from .table import Row
+
+log = logging.getLogger(__name__)
+
+#: The issue's goal: at least 5x the jar's requests per second.
+RATE_MIN = 5.0
+STDIO_ARGS = ["-", "-", "-stdio", "-l", "en", "-norm"]
+
+
+def transcript_pairs(a: BenchOptions) -> List[Tuple[str, str]]:
+    """(hypothesis, reference) of the first ``a.requests`` system1 segments without ``|||`` in them."""
+    d = a.data / "meteor-example"
+    try:
+        hyps = (d / a.hyp).read_text(encoding="utf-8").splitlines()
+        refs = (d / "reference").read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise BenchError(f"{e.filename}: {e.strerror} (pass --data ../shared/data)") from None
+    pairs = [(h, r) for h, r in zip(hyps, refs) if "|||" not in h + r]
+    if len(pairs) < a.requests:
+        pairs = (pairs * (a.requests // max(1, len(pairs)) + 1))
+    return pairs[:a.requests]
+
+
+def _serve_transcript(tool: str, cmd: List[str], pairs: List[Tuple[str, str]], a: BenchOptions) -> Dict[str, Any]:
+    lock = jvm_lock(a) if tool == "jar" else contextlib.nullcontext()
+    with lock, StdioSession(cmd, a.out / f"stdio-{tool}.err") as s:
+        answers: List[str] = []
+        t_second = 0.0
+        for k, (hyp, ref) in enumerate(pairs):
+            if k == 1:
+                t_second = time.perf_counter()
+            got, _ = s.request(f"SCORE ||| {ref} ||| {hyp}", 1, a.timeout)
+            if k == 0:
+                first = time.perf_counter() - s.started
+            answers.extend(got)
+        t_end = time.perf_counter()
+        evals, eval_s = s.request("EVAL ||| " + " ||| ".join(answers), len(answers) + 1, a.timeout)
+        rc = s.close()
+    rate = (len(pairs) - 1) / (t_end - t_second) if len(pairs) > 1 else None
+    return {"first_answer_s": first, "requests_per_s": rate, "score_requests": len(pairs), "eval_s": eval_s,
+            "exit_status": rc, "answers": answers + evals}
+
+
+def _compare(jar: List[str], lite: List[str]) -> Dict[str, Any]:
+    diff = [i for i, (x, y) in enumerate(zip(jar, lite)) if x != y]
+    first = None if not diff else {"line": diff[0] + 1, "jar": jar[diff[0]], "meteor-lite": lite[diff[0]]}
+    return {"lines": len(jar), "same_count": len(jar) == len(lite), "different_lines": len(diff), "first_difference": first}
+
+
+def run_stdio(a: BenchOptions) -> Dict[str, Any]:
+    """Run the transcript through both servers; rates, start-up times and the comparison of the answers."""
+    try:
+        pairs = transcript_pairs(a)
+        cmds = {"jar": jarmod.jar_command(STDIO_ARGS, heap="2G"), "meteor-lite": [console_script("meteor-jar"), *STDIO_ARGS]}
+    except (BenchError, jarmod.JarError) as e:
+        return {"error": str(e)}
+    out: Dict[str, Any] = {"commands": {k: " ".join(v) for k, v in cmds.items()}}
+    for tool, cmd in cmds.items():
+        try:
+            out[tool] = _serve_transcript(tool, cmd, pairs, a)
+        except (ServerDied, RequestTimeout) as e:
+            out[tool] = {"error": str(e)}
+            continue
+        log.info("stdio %-12s first answer %.2f s, %.1f SCORE requests/s", tool, out[tool]["first_answer_s"],
+                 out[tool]["requests_per_s"] or 0.0)
+    if "answers" in out["jar"] and "answers" in out["meteor-lite"]:
+        out["comparison"] = _compare(out["jar"]["answers"], out["meteor-lite"]["answers"])
+    return out
+
+
+def run_api(a: BenchOptions, jar_answers: Optional[List[str]]) -> Dict[str, Any]:
+    """``Meteor.score_segment`` calls per second in this process; statistics compared with the jar's stdio answers."""
+    from meteor_lite import Meteor
+
+    try:
+        pairs = transcript_pairs(a)
+    except BenchError as e:
+        return {"error": str(e)}
+    t0 = time.perf_counter()
+    m = Meteor("en", norm=True, quiet=True)
+    construct = time.perf_counter() - t0
+    stats = [m.score_segment(pairs[0][0], [pairs[0][1]]).stats.to_ss_line()]
+    first = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    for hyp, ref in pairs[1:]:
+        stats.append(m.score_segment(hyp, [ref]).stats.to_ss_line())
+    elapsed = time.perf_counter() - t1
+    res: Dict[str, Any] = {"construct_s": construct, "first_call_s": first, "calls": len(pairs),
+                           "calls_per_s": (len(pairs) - 1) / elapsed if len(pairs) > 1 else None}
+    if jar_answers:
+        res["comparison_with_jar"] = _compare(jar_answers[:len(stats)], stats)
+    return res
+
+
+def _agreement(cmp: Optional[Dict[str, Any]]) -> str:
+    if not cmp:
+        return ""
+    if cmp["different_lines"] == 0 and cmp["same_count"]:
+        return f"answers identical to the jar's ({cmp['lines']:,} lines)"
+    return f"{cmp['different_lines']:,} of {cmp['lines']:,} answer lines differ from the jar's (first: line {cmp['first_difference']})"
+
+
+def rows(stdio: Optional[Dict[str, Any]], api: Optional[Dict[str, Any]]) -> List[Row]:
+    """Table rows: stdio requests per second and time to first answer; API calls per second against the jar's stdio rate."""
+    out: List[Row] = []
+    jar = (stdio or {}).get("jar", {})
+    if stdio is not None:
+        lite = stdio.get("meteor-lite", {})
+        err = stdio.get("error") or jar.get("error") or lite.get("error") or ""
+        n = lite.get("score_requests") or jar.get("score_requests") or 0
+        out.append(Row(f"stdio SCORE requests/s ({n:,}-request transcript)", "req/s", jar.get("requests_per_s"),
+                       lite.get("requests_per_s"), (">=", RATE_MIN), note=err or _agreement(stdio.get("comparison"))))
+        out.append(Row("stdio time to first answer (start-up)", "s", jar.get("first_answer_s"), lite.get("first_answer_s")))
+    if api is not None:
+        note = api.get("error") or _agreement(api.get("comparison_with_jar"))
+        if api.get("construct_s") is not None:
+            note = (note + "; " if note else "") + f"Meteor(...) built in {api['construct_s']:.2f} s, first call after {api['first_call_s']:.2f} s"
+        out.append(Row("API score_segment calls/s (jar: stdio req/s)", "calls/s", jar.get("requests_per_s"),
+                       api.get("calls_per_s"), (">=", RATE_MIN), note=note))
+    return out
