@@ -25,11 +25,17 @@ bundles: $(BUNDLES)/en.sqlite
 
 # Bundles from the declarative recipes of resources/recipes (one per language): <lang>-wordfreq.sqlite
 # for Meteor 1.5's languages (beside the official imports, which stay the defaults that reproduce
-# Meteor 1.5), <lang>.sqlite for the other languages with a Snowball stemmer and a wordfreq list.
+# Meteor 1.5), <lang>.sqlite for the other languages with a wordfreq list (docs/languages.md has the table).
 # Every source's checksum is verified; a bundle whose recipe did not change is kept.
+# Languages without a Snowball 2.2.0 stemmer get a lemma map (simplemma) or a Snowball 3 stem map (PyStemmer):
+# the pinned 'lemmas' extra, used only by the builders.
 RECIPES := resources/recipes
 RESOURCE_JOBS ?= 2
-resources: bundles
+$(VENV)/.lemmas: $(VENV)/.installed
+	$(PY) -m pip install -q -e '.[lemmas]'
+	touch $@
+
+resources: bundles $(VENV)/.lemmas
 	$(VENV)/bin/meteor-build recipe $(RECIPES) --out-dir $(BUNDLES) --skip-up-to-date --jobs $(RESOURCE_JOBS)
 
 # README command 1: install, build the default English bundle, score the official example.
@@ -50,9 +56,12 @@ check: $(VENV)/.installed
 parity: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-build check parity --data $(DATA)
 
-# meteor-lite vs the jar, side by side: wall time and peak memory.
+# meteor-lite vs the jar in one table (docs/performance.md): system1 wall time and memory, length scaling
+# (writes docs/img/length-scaling.png; needs the bench extra), stdio and API rates, import, pivot.
+# A quick run: make bench BENCH_ARGS='--only system1,stdio --repeat 1'
+BENCH_ARGS ?=
 bench: $(BUNDLES)/en.sqlite
-	$(VENV)/bin/meteor-build check bench --data $(DATA)
+	$(VENV)/bin/meteor-build check bench --data $(DATA) $(BENCH_ARGS)
 
 # Regenerate tests/fixtures/parity_*.jsonl from the official jar (needs Java; jar runs are cached in bench-out/).
 fixtures: $(VENV)/.installed
