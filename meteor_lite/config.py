@@ -6,8 +6,9 @@ The language table and the presets are in :mod:`meteor_lite.languages`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .errors import ConfigError
 from .jarcompat import java_double
@@ -17,6 +18,7 @@ from .languages import (
     MODULE_SHORT,
     MODULES,
     TASK_DESCRIPTIONS,
+    TASKS,
     Params,
     canonical_language,
     default_modules,
@@ -24,7 +26,25 @@ from .languages import (
     preset,
 )
 
-__all__ = ["MeteorConfig", "resolve_config", "ConfigError", "PARAM_DOMAINS", "check_domain"]
+__all__ = [
+    "MeteorConfig",
+    "resolve_config",
+    "ConfigError",
+    "PARAM_DOMAINS",
+    "check_domain",
+    "TunedTask",
+    "TASKS_META_KEY",
+    "check_task_name",
+    "read_tuned_tasks",
+    "apply_tuned_task",
+    "unknown_task_message",
+]
+
+#: The bundle ``meta`` key holding the tuned parameter sets (JSON object: name -> set).
+TASKS_META_KEY = "tasks"
+
+#: A tuned task's name: lower-case letters, digits, ``.``, ``_`` and ``-`` (it goes into the signature).
+_TASK_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
 #: Each parameter's domain in Meteor's formula (Lavie & Denkowski): name, low, high (None: unbounded).
 #: Meteor 1.5 accepts any number and then computes scores outside [0, 1] (or NaN); meteor-lite refuses.
@@ -55,6 +75,13 @@ class MeteorConfig:
     char_based: bool = False  # -ch: character-based precision and recall (never implied by -t util)
     custom: bool = False
     warnings: Tuple[str, ...] = field(default=(), compare=False)
+    #: short hash of a bundle's tuned task (:class:`TunedTask`), "" for Meteor's own tasks
+    tuned_hash: str = ""
+
+    @property
+    def pending_task(self) -> bool:
+        """True while ``task`` names no Meteor task and no bundle's tuned set was applied yet."""
+        return self.task not in TASKS and not self.tuned_hash
 
     @property
     def params(self) -> Params:
@@ -63,7 +90,15 @@ class MeteorConfig:
 
     @property
     def task_description(self) -> str:
-        """The task's name in Meteor's report header (``Ranking``, ``Custom``, ...)."""
+        """The task's name in Meteor's report header (``Ranking``, ``Custom``, ``Tuned (NAME)``, ...).
+
+        A configuration whose task is still to be found in a bundle (:attr:`pending_task`) has none:
+        :class:`ConfigError` (unknown task).
+        """
+        if self.pending_task:
+            raise ConfigError(unknown_task_message(self.task, None))
+        if self.tuned_hash:
+            return f"Tuned ({self.task})"
         return TASK_DESCRIPTIONS["custom" if self.custom else self.task]
 
     @property
@@ -103,6 +138,11 @@ def resolve_config(
 ) -> MeteorConfig:
     """Resolve language, task and overrides into a :class:`MeteorConfig`, as Meteor 1.5 does.
 
+    A ``task`` that is none of Meteor 1.5's (:data:`~meteor_lite.languages.TASKS`) may name a tuned
+    set of the bundle: the configuration returned is then :attr:`~MeteorConfig.pending_task` (the
+    language's defaults stand in) until :func:`apply_tuned_task` gives it the set's values
+    (:func:`meteor_lite.configure.fit_modules` does, or refuses the name).  Meteor's names win.
+
     Order: the language's default task; the task's parameters, modules and
     weights; then explicit ``params``, ``weights`` and ``modules`` (weights are
     cut or padded with 0.0 to the module count, with a warning when padded).
@@ -114,12 +154,16 @@ def resolve_config(
     task_name = (task or default_task(code)).lower()
     if task_name == "default":
         task_name = default_task(code)
-    base_params, base_weights = preset(code, task_name)
-    mods = default_modules(code, task_name)
+    # A name that is none of Meteor's tasks may be a bundle's tuned set: the language's defaults stand
+    # in until the bundle is open (configure.fit_modules applies it, or refuses the name).
+    pending = task_name not in TASKS
+    known = default_task(code) if pending else task_name
+    base_params, base_weights = preset(code, known)
+    mods = default_modules(code, known)
     warnings: List[str] = []
     p: Params = base_params
     if params is not None:
-        p, base_weights = _custom_params(code, task_name, task is not None, params, base_weights, warnings)
+        p, base_weights = _custom_params(code, known, task is not None and not pending, params, base_weights, warnings)
     w: Tuple[float, ...] = tuple(base_weights[i] if i < len(base_weights) else 0.0 for i in range(len(mods)))
     if weights is not None:
         w = tuple(float(x) for x in weights)
@@ -216,3 +260,106 @@ def _fit_weights(
             raise ConfigError(f"{len(w)} weights given for {len(mods)} modules ({' '.join(mods)})")
         return w[: len(mods)]
     return w
+
+
+@dataclass(frozen=True)
+class TunedTask:
+    """A named parameter set tuned on human judgments, carried by a bundle (meta key :data:`TASKS_META_KEY`).
+
+    ``provenance`` says how it was tuned (judgments, statistic, held-out figure and interval,
+    date, meteor-lite version); it does not change a score and is not part of :attr:`short_hash`.
+    """
+
+    name: str
+    alpha: float
+    beta: float
+    gamma: float
+    delta: float
+    modules: Tuple[str, ...]
+    weights: Tuple[float, ...]
+    provenance: Dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def params_dict(self) -> Dict[str, Any]:
+        """What changes the numbers: α, β, γ, δ, modules and weights."""
+        return {
+            "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma, "delta": self.delta,
+            "modules": list(self.modules), "weights": list(self.weights),
+        }
+
+    @property
+    def short_hash(self) -> str:
+        """First 8 hex digits of the SHA-256 of :meth:`params_dict` as compact, key-sorted JSON."""
+        import hashlib
+        import json
+
+        text = json.dumps(self.params_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """JSON-ready dict: the parameters and ``provenance``."""
+        return {**self.params_dict(), "provenance": dict(self.provenance)}
+
+    @classmethod
+    def from_dict(cls, name: str, data: object, where: str = "tuned task") -> "TunedTask":
+        """Read and check one set (:class:`ConfigError` naming ``where`` and the problem)."""
+        check_task_name(name)
+        if not isinstance(data, dict):
+            raise ConfigError(f"{where}: task {name!r} is not a JSON object")
+        try:
+            params = [float(data[k]) for k in ("alpha", "beta", "gamma", "delta")]
+            modules = _module_list([str(m) for m in data["modules"]])
+            weights = tuple(float(w) for w in data["weights"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(f"{where}: task {name!r} lacks a valid {exc} (alpha, beta, gamma, delta, modules, weights)") from None
+        if len(weights) != len(modules):
+            raise ConfigError(f"{where}: task {name!r} has {len(weights)} weights for {len(modules)} modules")
+        try:
+            check_domain(params, weights, modules)
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: task {name!r}: {exc}") from None
+        prov = data.get("provenance", {})
+        a, b, g, d = params
+        return cls(name, a, b, g, d, modules, weights, dict(prov) if isinstance(prov, dict) else {})
+
+
+def check_task_name(name: str) -> None:
+    """Refuse a tuned task name that Meteor's task names would hide, or that the signature cannot carry."""
+    if name in TASKS or name in ("default", "custom"):
+        raise ConfigError(f"task name {name!r} is Meteor 1.5's (its own names win): choose another")
+    if not _TASK_NAME.match(name):
+        raise ConfigError(
+            f"task name {name!r}: use 1-64 lower-case letters, digits, '.', '_' or '-' (starting with a letter or digit)"
+        )
+
+
+def read_tuned_tasks(raw: Optional[str], where: str = "bundle") -> Dict[str, TunedTask]:
+    """The tuned sets of a bundle's meta value ``raw`` (None or "": none), checked, by name."""
+    if not raw:
+        return {}
+    import json
+
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: meta {TASKS_META_KEY!r} is not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: meta {TASKS_META_KEY!r} is not a JSON object of named tasks")
+    return {name: TunedTask.from_dict(name, value, where) for name, value in data.items()}
+
+
+def apply_tuned_task(cfg: MeteorConfig, task: TunedTask) -> MeteorConfig:
+    """``cfg`` (a :attr:`~MeteorConfig.pending_task` configuration) with the values of ``task``."""
+    return replace(
+        cfg, task=task.name, alpha=task.alpha, beta=task.beta, gamma=task.gamma, delta=task.delta,
+        modules=task.modules, weights=task.weights, custom=False, tuned_hash=task.short_hash,
+    )
+
+
+def unknown_task_message(name: str, tasks: Optional[Dict[str, TunedTask]], where: str = "") -> str:
+    """What ``--task NAME`` could have been: Meteor's tasks, and the tuned ones of bundle ``where``."""
+    text = f"unknown task {name!r} (Meteor 1.5's tasks: {', '.join(TASKS)}"
+    if tasks:
+        text += f"; tuned tasks of {where or 'the bundle'}: {', '.join(sorted(tasks))}"
+    elif where:
+        text += f"; {where} carries no tuned tasks"
+    return text + ")"

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Union
 
-from .config import MeteorConfig
+from .config import TASKS_META_KEY, MeteorConfig, apply_tuned_task, read_tuned_tasks, unknown_task_message
 from .errors import ConfigError, MissingResourcesError
 from .languages import LANGUAGES, SCRIPT_LANGUAGES, language_alias, long_name
 from .resources.bundle import Bundle
@@ -28,6 +28,7 @@ __all__ = [
     "stemmer_name",
     "stemmer_version_note",
     "fit_modules",
+    "bundle_task",
     "missing_resources_message",
 ]
 
@@ -156,7 +157,12 @@ def fit_modules(
     modules (or with no bundle at all) the message says how to get the resources; for
     modules chosen explicitly it names the module and the bundle.  With explicitly chosen
     modules and no bundle, scoring goes on without function words (``res:none``).
+
+    A task name that is none of Meteor's is looked up among the bundle's tuned sets first
+    (:func:`bundle_task`); its modules count as chosen explicitly.
     """
+    if cfg.pending_task:
+        cfg, explicit = bundle_task(cfg, bundle), True
     available = {
         "exact": True,
         "stem": resources.can_stem,
@@ -172,6 +178,20 @@ def fit_modules(
     if bundle is None or missing:
         raise MissingResourcesError(missing_resources_message(cfg, bundle, missing))
     return cfg
+
+
+def bundle_task(cfg: MeteorConfig, bundle: Optional[Bundle]) -> MeteorConfig:
+    """``cfg`` with the bundle's tuned set named by ``cfg.task`` (:class:`ConfigError` naming the tasks there are)."""
+    where = f"bundle {bundle.path}" if bundle is not None else ""
+    tasks = read_tuned_tasks(bundle.meta.get(TASKS_META_KEY), where) if bundle is not None else {}
+    if cfg.task not in tasks:
+        raise ConfigError(unknown_task_message(cfg.task, tasks, where))
+    if cfg.custom:
+        raise ConfigError(
+            f"task {cfg.task!r} is a tuned set of {where}: it fixes alpha beta gamma delta, the modules and "
+            "their weights; give no parameters, modules or weights with it"
+        )
+    return apply_tuned_task(cfg, tasks[cfg.task])
 
 
 def missing_resources_message(cfg: MeteorConfig, bundle: Optional[Bundle], missing: List[str]) -> str:

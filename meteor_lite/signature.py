@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .config import MeteorConfig
+from .errors import ConfigError
 from .jarcompat import java_double
 from .resources.bundle import Bundle
 from .version import __version__
@@ -25,7 +26,12 @@ def make_signature(c: MeteorConfig, bundle: Optional[Bundle], tokenizer: str = "
 
     ``ch`` appears only for character-based scoring (Meteor's ``-ch``), ``tok:NAME`` only when the
     tokeniser is not Meteor 1.5's white-space split (``meteor``), so every other signature is unchanged.
+    A bundle's tuned task is ``task:NAME@HASH``, HASH the first 8 hex digits of the SHA-256 of its
+    parameters (:attr:`meteor_lite.config.TunedTask.short_hash`).  A configuration still waiting for
+    its bundle's task (:attr:`~meteor_lite.config.MeteorConfig.pending_task`) has no signature.
     """
+    if c.pending_task:
+        raise ConfigError(f"task {c.task!r} was not resolved against a bundle: no signature")
     norm = "norm-nopunct" if (c.norm and c.no_punct) else "norm" if c.norm else "lower" if c.lower else "none"
     if bundle is not None:
         res = f"{bundle.name}-{bundle.version}@{(bundle.checksum or 'nochecksum')[:8]}"
@@ -37,7 +43,7 @@ def make_signature(c: MeteorConfig, bundle: Optional[Bundle], tokenizer: str = "
         norm,
         *(["ch"] if c.char_based else []),
         *([f"tok:{tokenizer}"] if tokenizer != "meteor" else []),
-        f"task:{'custom' if c.custom else c.task}",
+        f"task:{'custom' if c.custom else c.task}" + (f"@{c.tuned_hash}" if c.tuned_hash else ""),
         "mods:" + "+".join(MODULE_SIG[m] for m in c.modules),
         "w:" + ",".join(_num(w) for w in c.weights),
         f"a:{_num(c.alpha)}",

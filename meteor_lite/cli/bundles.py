@@ -10,6 +10,8 @@ from .errors import EXIT_ERROR, Parser, fail
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
+    from ..config import TunedTask
+
 __all__ = ["run", "build_parser", "bundle_info", "bundle_verify", "bundle_list", "bundle_install", "bundle_remove"]
 
 _LIST_HELP = """Bundles the scorer can find, in lookup order, with where each comes from.
@@ -25,7 +27,7 @@ def build_parser() -> "argparse.ArgumentParser":
     p = Parser(prog="meteor-lite bundle", description="Inspect, install and remove resource bundles.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    info = sub.add_parser("info", help="Language, versions, provenance, table counts and checksum of a bundle.")
+    info = sub.add_parser("info", help="Language, versions, provenance, table counts, tuned tasks and checksum of a bundle.")
     info.add_argument("path", metavar="PATH", help="Bundle file.")
     info.add_argument("--json", dest="as_json", action="store_true", help="Print JSON.")
     verify = sub.add_parser("verify", help="Check a bundle's integrity, schema and content checksum.")
@@ -67,14 +69,17 @@ def run(argv: List[str]) -> int:
 
 def bundle_info(path: str, as_json: bool = False) -> None:
     """Language, versions, provenance, table counts and checksum of a bundle."""
-    from ..errors import BundleError
+    from ..config import TASKS_META_KEY, read_tuned_tasks
+    from ..errors import BundleError, ConfigError
     from ..resources.bundle import Bundle
 
     try:
         with Bundle.open(path) as b:
             info = b.info()
-    except BundleError as exc:
+            tasks = read_tuned_tasks(b.meta.get(TASKS_META_KEY), f"bundle {path}")
+    except (BundleError, ConfigError) as exc:
         raise fail(str(exc)) from None
+    info["tasks"] = {name: {**t.to_dict(), "hash": t.short_hash} for name, t in sorted(tasks.items())}
     if as_json:
         import json
 
@@ -94,6 +99,30 @@ def bundle_info(path: str, as_json: bool = False) -> None:
     sources: List[Dict[str, str]] = info["sources"]  # type: ignore[assignment]
     for s in sources:
         print(f"    {s['name']}: {s['description']} [{s['licence']}] sha256:{s['sha256'][:12]}")
+    print("  tuned tasks (meteor-lite score --task NAME):" if tasks else "  tuned tasks:       none")
+    for name, t in sorted(tasks.items()):
+        print(f"    {name}@{t.short_hash}: {_task_line(t)}")
+        for line in _provenance_lines(t.provenance):
+            print(f"      {line}")
+
+
+def _task_line(t: "TunedTask") -> str:
+    """``-p 'a b g d' -m '...' -w '...'`` of a tuned task (what ``meteor-lite score`` would be given)."""
+    num = lambda x: f"{x:g}"  # noqa: E731
+    return (f"-p '{' '.join(num(v) for v in (t.alpha, t.beta, t.gamma, t.delta))}' -m '{' '.join(t.modules)}' "
+            f"-w '{' '.join(num(w) for w in t.weights)}'")
+
+
+def _provenance_lines(prov: Dict[str, object]) -> List[str]:
+    """The provenance of a tuned task, one ``key: value`` line each (nested values as compact JSON)."""
+    import json
+
+    out = []
+    for key in sorted(prov):
+        value = prov[key]
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+        out.append(f"{key}: {text}")
+    return out
 
 
 def bundle_verify(path: str) -> None:
