@@ -1,17 +1,24 @@
 """Tune Meteor's α, β, γ, δ and module weights on human judgments (``meteor-build tune``).
 
-α, β, γ, δ and the weights do not change the alignment, so the trainer reads each segment's
-sufficient statistics once (``meteor-lite score --format json`` per system, one module set) and
-re-scores from statistics for every candidate.  Search: coordinate ascent over a grid with
-refinement (each round tries 11 values per parameter around the current best, then the step
-shrinks threefold), maximising one statistic of :mod:`meteor_lite.metaeval.correlate`.
+α, β, γ, δ and the weights do not change the alignment, so the trainer aligns once per module
+set and re-scores from sufficient statistics for every candidate.  It keeps *every reference's*
+statistics of each judged segment (:mod:`.alignment` scores each hypothesis against each
+reference on its own with :class:`meteor_lite.Meteor`): with several references, the one that
+counts is the best-scoring under the candidate's parameters (the first of equal scores, as
+Meteor 1.5 chooses; checked against the jar), and a system's score sums the statistics of those
+best references.  Statistics read from ``meteor-lite score --format json`` hold the best
+reference's only (chosen under the JSON's parameters): exact with one reference.
+
+Search: coordinate ascent over a grid with refinement (each round tries 11 values per parameter
+around the current best, then the step shrinks threefold), maximising one statistic of
+:mod:`meteor_lite.metaeval.correlate`.  Module sets (:func:`tune_modules`): each set is tuned on
+its own alignment; the set with the best figure on the data it was tuned on is kept.
 
 Honest figures: with cross-validation (k folds over segments, or leave one system out) every
-segment is scored with parameters tuned without it; the statistic of those held-out scores is
-reported beside the untuned default's, each with a bootstrap interval, and the paired bootstrap
-interval of the difference decides whether a gain is claimed (its lower bound must be > 0).
-Limitation: the JSON holds the best reference's statistics only, so with several references the
-choice of the best one is the default parameters' (exact with one reference, as in the MQM sets).
+segment is scored with parameters tuned without it (with module sets: by the set that won that
+fold's training data); the statistic of those held-out scores is reported beside the untuned
+default's, each with a bootstrap interval, and the paired bootstrap interval of the difference
+decides whether a gain is claimed (its lower bound must be > 0).
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from meteor_lite.metaeval.correlate import Aligned, Key, align, statistic
 from meteor_lite.metaeval.data import Judgments, Matrix, MetricScores
 from meteor_lite.stats import Stats, compute
 
-__all__ = ["Params", "TuneReport", "tune", "RANGES"]
+__all__ = ["Params", "TuneReport", "ModuleSearchReport", "tune", "tune_modules", "json_cells", "RANGES"]
 
 #: Search range of each parameter (Meteor 1.5's formula: α, γ, δ in [0, 1], β >= 0; weights [0, 1]).
 RANGES = {"alpha": (0.0, 1.0), "beta": (0.0, 3.0), "gamma": (0.0, 1.0), "delta": (0.0, 1.0), "weight": (0.0, 1.0)}
@@ -53,14 +60,25 @@ class TuneReport:
         return self.gain_interval[0] > 0.0
 
 
-class _Scorer:
-    """Per-cell statistics of one judgments grid; re-scores the grid for a parameter vector."""
+def _best(refs: Sequence[Stats], a: float, b: float, g: float, d: float, w: Sequence[float]) -> Tuple[float, Stats]:
+    """Score and statistics of the best reference under these parameters (the first of equal scores, as Meteor)."""
+    best_score, best = compute(refs[0], a, b, g, d, w).score, refs[0]
+    for st in refs[1:]:
+        score = compute(st, a, b, g, d, w).score
+        if score > best_score:
+            best_score, best = score, st
+    return best_score, best
 
-    def __init__(self, judgments: Judgments, metric: MetricScores, include_human: bool):
-        """Read every judged cell's statistics once."""
-        self.base = align(judgments, metric, include_human)
-        self.cells: List[List[Optional[Stats]]] = [
-            [Stats(**metric.stats[(name, item)]) if g is not None else None for item, g in zip(self.base.items, row)]
+
+class _Scorer:
+    """Per-cell statistics (every reference's) of one judgments grid; re-scores the grid for a parameter vector."""
+
+    def __init__(self, judgments: Judgments, cells: Dict[Tuple[str, str], List[Stats]], include_human: bool):
+        """Put the cells on the judgments' grid (every judged cell needs statistics)."""
+        placeholder = MetricScores("stats", {k: 0.0 for k in cells})
+        self.base = align(judgments, placeholder, include_human)
+        self.cells: List[List[Optional[List[Stats]]]] = [
+            [cells[(name, item)] if g is not None else None for item, g in zip(self.base.items, row)]
             for name, row in zip(self.base.systems, self.base.gold)
         ]
 
@@ -72,20 +90,29 @@ class _Scorer:
         cells = self.cells
 
         for s in (range(len(cells)) if only is None else only):
-            matrix[s] = [None if st is None else compute(st, a, b, g, d, w).score for st in cells[s]]
+            matrix[s] = [
+                None if refs is None else compute(refs[0], a, b, g, d, w).score if len(refs) == 1 else _best(refs, a, b, g, d, w)[0]
+                for refs in cells[s]
+            ]
 
         def system_score(cols: Sequence[int]) -> List[float]:
-            """Corpus score per system from the summed statistics of ``cols``."""
+            """Corpus score per system from the summed statistics (best reference of each segment) of ``cols``."""
             out = []
             for row in cells:
                 total = Stats()
                 for c in cols:
-                    if row[c] is not None:
-                        total.add(row[c])  # type: ignore[arg-type]
+                    refs = row[c]
+                    if refs is not None:
+                        total.add(refs[0] if len(refs) == 1 else _best(refs, a, b, g, d, w)[1])
                 out.append(compute(total, a, b, g, d, w).score)
             return out
 
         return Aligned(self.base.systems, self.base.items, self.base.gold, matrix, system_score)
+
+
+def json_cells(metric: MetricScores) -> Dict[Tuple[str, str], List[Stats]]:
+    """Cells from meteor-lite JSON: the best reference's statistics only (chosen under the JSON's parameters)."""
+    return {key: [Stats(**d)] for key, d in metric.stats.items()}
 
 
 def _bounds(i: int) -> Tuple[float, float]:
@@ -145,9 +172,75 @@ def _paired_bootstrap(key: Key, tuned: Aligned, default: Aligned, samples: int, 
     return out
 
 
+@dataclass
+class _Fold:
+    """One cross-validation fold: held-out columns (or system rows), parameters tuned without them, their training figure."""
+
+    test: List[int]
+    params: Params
+    train_value: float
+
+
+def _objective(scorer: _Scorer, key: Key, cols: Sequence[int], rows: Optional[Sequence[int]] = None) -> Callable[[Params], float]:
+    """The statistic over item columns ``cols`` (and system ``rows``) as a function of the parameters."""
+    if rows is None:
+        return lambda p: statistic(scorer.data(p), key, cols)
+    return lambda p: statistic(_subset(scorer.data(p, rows), rows), key, cols)
+
+
+def _cross_validate(scorer: _Scorer, default: Params, key: Key, cv: str, k: int, rounds: int, seed: int,
+                    tick: Callable[[], None]) -> List[_Fold]:
+    """Tune on each fold's training part."""
+    everything = list(range(len(scorer.base.items)))
+    out = []
+    for train, test in _folds(scorer, cv, k, seed):
+        objective = _objective(scorer, key, everything, train) if cv == "systems" else _objective(scorer, key, train)
+        params, value = _search(objective, default, rounds, tick)
+        out.append(_Fold(test, params, value))
+    return out
+
+
+def _heldout(pieces: Sequence[Tuple[_Scorer, _Fold]], cv: str, start: Aligned) -> Aligned:
+    """The grid whose every held-out cell is scored by its fold's parameters (and its fold's module set)."""
+    heldout = Aligned(start.systems, start.items, start.gold, [list(r) for r in start.metric], start.system_score)
+    for scorer, fold in pieces:
+        if cv == "systems":
+            heldout = scorer.data(fold.params, only=fold.test, into=heldout)
+            continue
+        part = scorer.data(fold.params)
+        for row, new in zip(heldout.metric, part.metric):
+            for c in fold.test:
+                row[c] = new[c]
+    return heldout
+
+
+def _conclude(report: TuneReport, key: Key, heldout: Aligned, default_data: Aligned, samples: int, seed: int) -> None:
+    """Held-out and default figures with their intervals, and the paired interval of the gain."""
+    if key[0] == "sys":  # held-out system scores: the mean of held-out segment scores, for both sides
+        heldout, default_data = _mean_system(heldout), _mean_system(default_data)
+    report.heldout_value = statistic(heldout, key)
+    report.default_value = statistic(default_data, key)
+    ci = _paired_bootstrap(key, heldout, default_data, samples, seed)
+    report.heldout_interval, report.default_interval, report.gain_interval = ci["tuned"], ci["default"], ci["gain"]
+
+
+def _tune(scorer: _Scorer, default: Params, key: Key, cv: str, folds: int, rounds: int, samples: int, seed: int,
+          tick: Callable[[], None]) -> Tuple[TuneReport, List[_Fold]]:
+    """Tune on all cells of ``scorer``; with ``cv``, the held-out figure against ``default``."""
+    default_data = scorer.data(default)
+    chosen, train_value = _search(_objective(scorer, key, list(range(len(scorer.base.items)))), default, rounds, tick)
+    report = TuneReport(":".join(k for k in key if k != "-"), default, chosen, train_value, statistic(default_data, key))
+    if cv == "none":
+        return report, []
+    runs = _cross_validate(scorer, default, key, cv, folds, rounds, seed, tick)
+    report.folds = [f.params for f in runs]
+    _conclude(report, key, _heldout([(scorer, f) for f in runs], cv, default_data), default_data, samples, seed)
+    return report, runs
+
+
 def tune(
     judgments: Judgments,
-    metric: MetricScores,
+    cells: Dict[Tuple[str, str], List[Stats]],
     default: Params,
     key: Key,
     cv: str = "items",
@@ -158,43 +251,68 @@ def tune(
     include_human: bool = True,
     tick: Callable[[], None] = lambda: None,
 ) -> TuneReport:
-    """Tune on all judgments, and (``cv`` = items / systems) report the cross-validated figure."""
-    scorer = _Scorer(judgments, metric, include_human)
-    everything = list(range(len(scorer.base.items)))
+    """Tune on all judgments, and (``cv`` = items / systems) report the cross-validated figure.
 
-    def on(cols: Sequence[int], rows: Optional[Sequence[int]] = None) -> Callable[[Params], float]:
-        """The objective over item columns ``cols`` (and system ``rows``)."""
-        if rows is None:
-            return lambda p: statistic(scorer.data(p), key, cols)
-        sub = lambda p: _subset(scorer.data(p, rows), rows)  # noqa: E731
-        return lambda p: statistic(sub(p), key, cols)
+    ``cells``: every judged (system, item)'s statistics against each of its references
+    (:func:`meteor_lite_builders.tune.alignment.align_module_set`, or :func:`json_cells`).
+    """
+    return _tune(_Scorer(judgments, cells, include_human), default, key, cv, folds, rounds, samples, seed, tick)[0]
 
-    default_data = scorer.data(default)
-    chosen, train_value = _search(on(everything), default, rounds, tick)
-    report = TuneReport(":".join(k for k in key if k != "-"), default, chosen, train_value, statistic(default_data, key))
-    if cv == "none":
-        return report
-    heldout: Optional[Aligned] = None
-    for train, test in _folds(scorer, cv, folds, seed):
-        if cv == "systems":
-            params, _ = _search(on(everything, train), default, rounds, tick)
-            heldout = scorer.data(params, only=test, into=heldout)
-        else:
-            params, _ = _search(on(train), default, rounds, tick)
-            part = scorer.data(params)
-            heldout = heldout or scorer.data(default)
-            for row, new in zip(heldout.metric, part.metric):
-                for c in test:
-                    row[c] = new[c]
-        report.folds.append(params)
-    assert heldout is not None
-    if key[0] == "sys":  # held-out system scores: the mean of held-out segment scores, for both sides
-        heldout, default_data = _mean_system(heldout), _mean_system(default_data)
-    report.heldout_value = statistic(heldout, key)
-    report.default_value = statistic(default_data, key)
-    ci = _paired_bootstrap(key, heldout, default_data, samples, seed)
-    report.heldout_interval, report.default_interval, report.gain_interval = ci["tuned"], ci["default"], ci["gain"]
-    return report
+
+@dataclass
+class ModuleSearchReport:
+    """:func:`tune_modules`: one :class:`TuneReport` per module set, the set chosen, the held-out figure of the whole search."""
+
+    sets: List[Tuple[Tuple[str, ...], TuneReport]]
+    chosen: int
+    baseline: Tuple[str, ...]
+    #: the procedure (tune each set, keep the best training figure) cross-validated against the baseline's default
+    overall: TuneReport
+
+    @property
+    def modules(self) -> Tuple[str, ...]:
+        """The module set chosen on all data."""
+        return self.sets[self.chosen][0]
+
+
+def tune_modules(
+    judgments: Judgments,
+    sets: Sequence[Tuple[Tuple[str, ...], Params, Dict[Tuple[str, str], List[Stats]]]],
+    baseline: Tuple[Params, Dict[Tuple[str, str], List[Stats]], Tuple[str, ...]],
+    key: Key,
+    cv: str = "items",
+    folds: int = 5,
+    rounds: int = 3,
+    samples: int = 1000,
+    seed: int = 0,
+    include_human: bool = True,
+    tick: Callable[[], None] = lambda: None,
+) -> ModuleSearchReport:
+    """Tune every module set (``(modules, default parameters, cells)``; one alignment each), keep the best.
+
+    The set chosen is the one with the best figure on the data it was tuned on; with ``cv`` the whole
+    procedure is cross-validated (in each fold, the set with the best *training* figure of that fold
+    scores the held-out part), against the untuned ``baseline`` (default parameters, cells, modules:
+    Meteor's configuration of the language).
+    """
+    results = []
+    for modules, default, cells in sets:
+        scorer = _Scorer(judgments, cells, include_human)
+        report, runs = _tune(scorer, default, key, cv, folds, rounds, samples, seed, tick)
+        results.append((modules, report, scorer, runs))
+    chosen = max(range(len(results)), key=lambda i: results[i][1].train_value)
+    base_default, base_cells, base_modules = baseline
+    base_data = _Scorer(judgments, base_cells, include_human).data(base_default)
+    best = results[chosen][1]
+    overall = TuneReport(best.statistic, base_default, best.chosen, best.train_value, statistic(base_data, key))
+    if cv != "none":
+        pieces = []
+        for f in range(len(results[0][3])):
+            i = max(range(len(results)), key=lambda j: results[j][3][f].train_value)
+            pieces.append((results[i][2], results[i][3][f]))
+            overall.folds.append(results[i][3][f].params)
+        _conclude(overall, key, _heldout(pieces, cv, base_data), base_data, samples, seed)
+    return ModuleSearchReport([(m, r) for m, r, _, _ in results], chosen, base_modules, overall)
 
 
 def _subset(data: Aligned, rows: Sequence[int]) -> Aligned:

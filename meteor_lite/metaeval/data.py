@@ -29,6 +29,8 @@ __all__ = ["Judgments", "MetricScores", "read_judgments", "read_metric", "split_
 #: Names taken for human translations unless ``human_systems`` is given (refA, ref-B, Human-A...).
 HUMAN_SYSTEM = re.compile(r"^(ref|human)", re.IGNORECASE)
 _HUMAN_COLUMNS = ("mqm", "da_z", "score", "da_raw")
+#: Reference columns of a judgments file: ``ref``, ``ref_a``, ``ref-b``, ``ref2``, ...
+_REF_COLUMN = re.compile(r"^ref(?:[_-]?[a-z]|[_-]?[0-9]+)?$")
 
 Matrix = List[List[Optional[float]]]
 
@@ -45,6 +47,9 @@ class Judgments:
     order: Dict[str, List[int]] = field(default_factory=dict)
     #: per system, (hypothesis, reference) texts in file order when the file has them
     texts: Dict[str, List[Tuple[str, str]]] = field(default_factory=dict)
+    #: per system, every reference of each row in file order (columns ``ref``, ``ref_a``, ``ref_b``, ...,
+    #: ``ref2``...; empty cells left out), when the file has hypotheses
+    refs: Dict[str, List[List[str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -106,6 +111,7 @@ def read_judgments(path: str, column: Optional[str] = None, human_systems: Optio
     score_col = _column(header, path, *((column.lower(),) if column else _HUMAN_COLUMNS))
     hyp_col = header.index("hyp") if "hyp" in header else None
     ref_col = header.index("ref") if "ref" in header else (header.index("ref_a") if "ref_a" in header else None)
+    ref_cols = [i for i, name in enumerate(header) if _REF_COLUMN.match(name)]
     systems: List[str] = []
     items: List[str] = []
     sys_index: Dict[str, int] = {}
@@ -113,6 +119,7 @@ def read_judgments(path: str, column: Optional[str] = None, human_systems: Optio
     cells: Dict[Tuple[int, int], Optional[float]] = {}
     order: Dict[str, List[int]] = {}
     texts: Dict[str, List[Tuple[str, str]]] = {}
+    refs: Dict[str, List[List[str]]] = {}
     for line, row in enumerate(rows, start=2):
         if len(row) <= max(sys_col, seg_col, score_col):
             raise InputError(f"{path}:{line}: {len(row)} columns, header has {len(header)}")
@@ -129,9 +136,10 @@ def read_judgments(path: str, column: Optional[str] = None, human_systems: Optio
         order.setdefault(name, []).append(i)
         if hyp_col is not None and ref_col is not None:
             texts.setdefault(name, []).append((row[hyp_col], row[ref_col]))
+            refs.setdefault(name, []).append([row[c] for c in ref_cols if c < len(row) and row[c].strip()])
     gold: Matrix = [[cells.get((s, i)) for i in range(len(items))] for s in range(len(systems))]
     humans = set(human_systems) if human_systems is not None else {s for s in systems if HUMAN_SYSTEM.match(s)}
-    return Judgments(systems, items, gold, humans, order, texts)
+    return Judgments(systems, items, gold, humans, order, texts, refs)
 
 
 def _read_json_dir(path: str, judgments: Judgments) -> MetricScores:
