@@ -47,6 +47,21 @@ def _check_recipes(files: List[Path], out_dir: Path) -> None:
     raise typer.Exit(1 if failed else 0)
 
 
+def _print_table(recipes: List[Path], out_dir: Path) -> None:
+    """``--table``: the Markdown language table of the recipes (one directory), then a count line; exit 0."""
+    from ..recipes.catalogue import has_matcher, language_rows, language_table
+    from ..recipes.model import load_recipe, recipe_files
+
+    if len(recipes) != 1 or not recipes[0].is_dir():
+        raise typer.BadParameter("--table reads one directory of recipes", param_hint="RECIPES")
+    with library_errors():
+        rows = language_rows(recipes[0], out_dir)
+        n = sum(1 for f in recipe_files(recipes) if has_matcher(r := load_recipe(f)) and "function_words" in r.sections)
+    typer.echo(language_table(rows), nl=False)
+    typer.echo(f"\n{len(rows)} languages; {n} with function words and a stem, lemma or character matcher")
+    raise typer.Exit(0)
+
+
 def _build_all(files: List[Path], out: Optional[Path], out_dir: Path, skip: bool, jobs: int, progress: bool) -> List[Tuple[Path, bool, str]]:
     """Build the recipes (``jobs`` at once), printing one line per recipe as it finishes."""
     results: List[Tuple[Path, bool, str]] = []
@@ -77,6 +92,9 @@ def recipe_cmd(
         False, "--skip-up-to-date", help="Leave a bundle alone when it was built from the same recipe and is intact."
     ),
     check: bool = typer.Option(False, "--check", help="Only read the recipes and verify their sources' checksums."),
+    table: bool = typer.Option(
+        False, "--table", help="Only print the language table of docs/languages.md (sizes from the bundles in --out-dir)."
+    ),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Build this many recipes at once (one process each)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bars (only on a terminal, one job)."),
 ) -> None:
@@ -93,6 +111,8 @@ def recipe_cmd(
     if out is not None and len(files) != 1:
         raise typer.BadParameter("--out names one bundle: give one recipe, or use --out-dir", param_hint="--out")
     out_dir = out_dir_or_default(out_dir)
+    if table:
+        _print_table(recipes, out_dir)
     if check:
         _check_recipes(files, out_dir)
     started = time.perf_counter()
@@ -141,9 +161,20 @@ def new_recipe_cmd(
     optional: List[str] = typer.Option(
         [], "--optional", help="Source name (wordfreq, wordnet, lmf, paraphrases, prefixes, corpus-N) that may be absent."
     ),
+    lemmas: Optional[str] = typer.Option(
+        None, "--lemmas",
+        help="A lemma map (forms -> lemma) as the stem map: 'simplemma' (its dictionary for --lang), "
+        "'simplemma:CODE', or a form<TAB>lemma file (needs the lemmas extra for simplemma).",
+    ),
+    lemma_licence: str = typer.Option("see the file", "--lemma-licence", help="Licence of the --lemmas file."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing recipe file."),
 ) -> None:
-    """Write a recipe for a language from the sources given, with their checksums and licences."""
+    """Write a recipe for a language from the sources given, with their checksums and licences.
+
+    With --lemmas the stem map is a lemma map; with --stemmer czech/polish/persian/estonian/... (Snowball
+    algorithms that the scorer's snowballstemmer 2.2.0 lacks) it is made by the installed PyStemmer,
+    pinned in the recipe.  Both are map-only: the scorer leaves words outside them unstemmed.
+    """
     from ..recipes.new_recipe import NewRecipe, write_new_recipe
 
     if out.exists() and not force:
@@ -161,6 +192,7 @@ def new_recipe_cmd(
         corpus_licence=corpus_licence, fw_from=fw_from, threshold=threshold, stems=stems, stemmer=stemmer,
         wordfreq_top=wordfreq_top, wordnet=wordnet, lmf=lmf, synonym_licence=synonym_licence,
         paraphrases=paraphrases, paraphrase_licence=paraphrase_licence, prefixes=prefixes, optional=optional,
+        lemmas=lemmas, lemma_licence=lemma_licence,
     )
     with library_errors():
         data = write_new_recipe(options)

@@ -59,7 +59,11 @@ WORDFREQ_LICENCE = "CC-BY-SA-4.0 (wordfreq data files; sources listed in wordfre
 
 #: meteor-lite language codes that wordfreq spells differently.
 #: Serbian (``sr``) reads wordfreq's Serbo-Croatian list (``sh``, Latin script).
-_WORDFREQ_CODES: Dict[str, str] = {"cz": "cs", "se": "sv", "no": "nb", "czech": "cs", "swedish": "sv", "sr": "sh"}
+_WORDFREQ_CODES: Dict[str, str] = {
+    "cz": "cs", "se": "sv", "no": "nb", "czech": "cs", "swedish": "sv",
+    # wordfreq's Serbo-Croatian list (Latin script) serves Serbian, Croatian and Bosnian; Filipino is ISO 639-1 tl
+    "sr": "sh", "hr": "sh", "bs": "sh", "tl": "fil",
+}
 
 #: What the normaliser is called with, recorded in the bundle's build parameters.
 NORMALISER = "meteor_lite.normalize.prepare(norm=True, lower=True, keep_punct=True)"

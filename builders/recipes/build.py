@@ -10,7 +10,7 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from meteor_lite.errors import BundleError, MeteorLiteWarning
 from meteor_lite.resources.bundle import Bundle
@@ -24,7 +24,7 @@ from ..lexical.nonbreaking import NonbreakingPrefixes
 from ..lexical.stems import StemMap, VocabularyPart
 from ..sources import Source
 from ..synonyms.wndb import Synonyms
-from .model import Recipe, RecipeSource, load_recipe
+from .model import LEMMA_KINDS, Recipe, RecipeSource, load_recipe
 from .sources import CheckedSource, check_sources
 
 __all__ = ["RecipeBuild", "recipe_output", "is_up_to_date", "recipe_spec", "build_recipe"]
@@ -204,6 +204,9 @@ class _RecipeInputs:
         if not stem_src:
             return None
         sec = r.sections["stems"]
+        if stem_src[0].kind in LEMMA_KINDS:
+            return self.lemma_map(stem_src)
+        stemmer = str(sec.get("stemmer", "snowballstemmer"))
         algorithm = sec.get("algorithm") or snowball_algorithm(r.language)
         parts: List[VocabularyPart] = []
         for s in stem_src:
@@ -218,7 +221,37 @@ class _RecipeInputs:
         corpora = [s.name for s in stem_src if s.kind == "corpus"]
         if corpora:
             parts.append(corpus_part(self.merged(corpora), int(sec.get("min_count", 1))))
+        if stemmer.startswith("PyStemmer=="):
+            return _pystemmer_map(parts, algorithm, r.language, stemmer.split("==", 1)[1], self.show)
         return stem_map_from(parts, algorithm, show_progress=self.show)
+
+    def lemma_map(self, stem_src: List[RecipeSource]) -> StemMap:
+        """A map-only lemma map (forms -> lemma) from the recipe's simplemma / lemma-file sources."""
+        from ..lexical.lemmas import (
+            SIMPLEMMA_PACKAGE,
+            lemma_file_name,
+            lemma_stem_map,
+            read_lemma_file,
+            simplemma_pairs,
+            simplemma_version,
+        )
+
+        pairs: List[Tuple[str, str]] = []
+        sources: List[Source] = []
+        names: List[str] = []
+        for s in stem_src:
+            if s.kind == "simplemma":
+                p, src = simplemma_pairs(s.language)
+                names.append(f"simplemma:{s.language}")
+            else:
+                p, src = read_lemma_file(self.r.resolve(s), licence=s.licence, location=s.path)
+                names.append(lemma_file_name(self.r.resolve(s)))
+            pairs.extend(p)
+            sources.extend(_adopt([src], s))
+        only_simplemma = all(s.kind == "simplemma" for s in stem_src)
+        package, version = (SIMPLEMMA_PACKAGE, simplemma_version()) if only_simplemma else ("meteor-lite-builders", "lemma-file")
+        return lemma_stem_map(pairs, self.r.language, name="+".join(names), package=package, version=version,
+                              sources=sources, nonbreaking=self.prefixes, show_progress=self.show)
 
     def paraphrases(self) -> Optional[Paraphrases]:
         from ..official.formats import iter_paraphrases
@@ -235,6 +268,22 @@ class _RecipeInputs:
         rec = file_source(path, kind="paraphrase-table", licence=s.licence, location=s.path,
                           description=s.description or "paraphrase table in Meteor's format (probability, phrase, paraphrase)")
         return Paraphrases(rows=rows, sources=[rec], params={"source": "meteor-format file", "max_pairs": limit})
+
+
+def _pystemmer_map(parts: List[VocabularyPart], algorithm: str, lang: str, version: str, show: bool) -> StemMap:
+    """The map-only Snowball 3 stem map over the union of ``parts`` (PyStemmer ``version``)."""
+    from ..lexical.lemmas import pystemmer_stem_map
+    from ..sources import unique_sources
+
+    vocab: Set[str] = set()
+    sources: List[Source] = []
+    vparams: Dict[str, object] = {}
+    for part in parts:
+        vocab |= part.words
+        sources += part.sources
+        vparams[part.key] = part.params
+    return pystemmer_stem_map(vocab, algorithm, lang, version=version, sources=unique_sources(sources),
+                              vocabulary_params=vparams, show_progress=show)
 
 
 def recipe_spec(recipe: Recipe, checked: Dict[str, CheckedSource], *, show_progress: bool = True,

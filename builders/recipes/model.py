@@ -51,7 +51,16 @@ need it are built without it):
 ``wordnet``               ``path``: a Princeton WordNet database directory; ``sha256`` is the digest of
                           its files (:func:`wordnet_digest`)
 ``lmf``                   ``path``: a WN-LMF XML file
+``simplemma``             ``language``: simplemma's code (``bg``, ``hbs``, ``tl``); ``sha256`` is the digest
+                          of its dictionary file (``simplemma/strategies/dictionaries/data/<code>.plzma``)
+``lemma-file``            ``path``: a UTF-8 ``form<TAB>lemma`` list (``#`` lines and blank lines skipped)
 ========================  ===================================================================
+
+A ``[stems]`` section takes ``from`` either lemma sources (``simplemma``, ``lemma-file``: a
+*lemma map*, forms -> lemma) or vocabularies (``wordfreq``, ``corpus``, ``wordnet``, ``lmf``) that
+the ``algorithm`` stems; ``stemmer = "PyStemmer==3.1.0"`` runs a Snowball 3 algorithm that the
+scorer's snowballstemmer 2.2.0 lacks (``czech``, ``polish``, ``persian``, ...) over them.  Both are
+*map-only* (see :mod:`~..lexical.lemmas`).
 
 Relative paths are relative to the recipe file's directory.
 """
@@ -72,6 +81,7 @@ __all__ = [
     "RECIPE_FORMAT",
     "RECIPE_FORMAT_VERSION",
     "SOURCE_KINDS",
+    "LEMMA_KINDS",
     "WORDNET_FILES",
     "RecipeSource",
     "Recipe",
@@ -92,14 +102,18 @@ SOURCE_KINDS: Dict[str, Tuple[str, ...]] = {
     "paraphrase-table": ("path",),
     "wordnet": ("path",),
     "lmf": ("path",),
+    "simplemma": ("language",),
+    "lemma-file": ("path",),
 }
+#: Source kinds whose [stems] map is a lemma dictionary (forms -> lemma), not a stemmer's output.
+LEMMA_KINDS: Tuple[str, ...] = ("simplemma", "lemma-file")
 _COMMON_SOURCE_KEYS = {"kind", "sha256", "licence", "description", "required"}
 _OPTIONAL_SOURCE_KEYS = {"wordfreq": {"language"}, "corpus": {"max_lines"}}
 
 #: Which source kinds each resource section may take ``from``.
 _SECTION_KINDS: Dict[str, Tuple[str, ...]] = {
     "function_words": ("wordfreq", "corpus"),
-    "stems": ("wordfreq", "corpus", "wordnet", "lmf"),
+    "stems": ("wordfreq", "corpus", "wordnet", "lmf", *LEMMA_KINDS),
     "synonyms": ("wordnet", "lmf"),
     "nonbreaking": ("meteor-jar", "prefixes"),
     "paraphrases": ("paraphrase-table",),
@@ -108,7 +122,7 @@ _SECTION_KINDS: Dict[str, Tuple[str, ...]] = {
 _SECTION_KEYS: Dict[str, Dict[str, str]] = {
     "bundle": {"language": "str", "name": "str", "version": "str", "description": "str"},
     "function_words": {"from": "names", "threshold": "float"},
-    "stems": {"from": "names", "algorithm": "str", "wordfreq_top": "int", "min_count": "int"},
+    "stems": {"from": "names", "algorithm": "str", "stemmer": "str", "wordfreq_top": "int", "min_count": "int"},
     "synonyms": {"from": "name", "ids": "str", "lexicons": "strs", "lmf_language": "str"},
     "nonbreaking": {"from": "name"},
     "paraphrases": {"from": "name", "max_pairs": "int"},
@@ -135,9 +149,9 @@ class RecipeSource:
     description: str = ""
     required: bool = True
     file: str = ""  # wordfreq
-    language: str = ""  # wordfreq
+    language: str = ""  # wordfreq, simplemma
     member: str = ""  # meteor-jar
-    path: str = ""  # corpus, prefixes, paraphrase-table, wordnet, lmf (as written in the recipe)
+    path: str = ""  # corpus, prefixes, paraphrase-table, wordnet, lmf, lemma-file (as written in the recipe)
     max_lines: Optional[int] = None  # corpus: read at most this many lines
 
 
@@ -378,9 +392,31 @@ def _check_uses(where: str, sections: Dict[str, Dict[str, Any]], sources: Dict[s
         raise RecipeError(f"{where}: [stems]: at most one wordnet/lmf source")
     if lexical and lexical != names_of("synonyms"):
         raise RecipeError(f"{where}: [stems]: a wordnet/lmf vocabulary must be the source of [synonyms]")
+    _check_stems(where, sections.get("stems"), [sources[n].kind for n in names_of("stems")])
     unused = sorted(set(sources) - used)
     if unused:
         raise RecipeError(f"{where}: source(s) {', '.join(unused)} are declared but no section uses them")
+
+
+_STEMMER_PIN = re.compile(r"^(snowballstemmer|PyStemmer==\d+(\.\d+)*)$")
+
+
+def _check_stems(where: str, sec: Optional[Dict[str, Any]], kinds: List[str]) -> None:
+    """[stems]: lemma sources alone (no algorithm, no stemmer), or vocabularies with a stemmer."""
+    if sec is None:
+        return
+    lemma = [k for k in kinds if k in LEMMA_KINDS]
+    if lemma and len(lemma) != len(kinds):
+        raise RecipeError(f"{where}: [stems]: from lemma sources ({', '.join(LEMMA_KINDS)}) or from vocabularies, not both")
+    if lemma and any(k in sec for k in ("algorithm", "stemmer", "wordfreq_top", "min_count")):
+        raise RecipeError(f"{where}: [stems]: a lemma map takes no algorithm, stemmer, wordfreq_top or min_count")
+    stemmer = sec.get("stemmer")
+    if stemmer is not None and not _STEMMER_PIN.match(stemmer):
+        raise RecipeError(
+            f"{where}: [stems]: stemmer must be 'snowballstemmer' or a pinned 'PyStemmer==<version>' (got {stemmer!r})"
+        )
+    if stemmer is not None and stemmer.startswith("PyStemmer") and "algorithm" not in sec:
+        raise RecipeError(f"{where}: [stems]: stemmer {stemmer!r} needs an explicit algorithm")
 
 
 def _parse(p: Path, data: Dict[str, Any]) -> Recipe:

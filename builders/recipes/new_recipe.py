@@ -43,6 +43,8 @@ class NewRecipe:
     paraphrase_licence: str = "see the table's sources"
     prefixes: str = "auto"  # auto | none | a prefixes file
     optional: List[str] = field(default_factory=list)
+    lemmas: Optional[str] = None  # simplemma | simplemma:<code> | a form<TAB>lemma file: a lemma map instead of stems
+    lemma_licence: str = "see the file"
 
 
 def _rel(path: Path, base: Path) -> str:
@@ -131,6 +133,38 @@ def _prefix_source(o: NewRecipe, sources: Dict[str, Dict[str, Any]]) -> None:
                                "licence": "see the file", "description": f"non-breaking prefixes {p.name}"}
 
 
+def _stems_section(o: NewRecipe, vocab: List[str]) -> Dict[str, Any]:
+    """[stems] over ``vocab``; a Snowball 3 algorithm snowballstemmer 2.2.0 lacks runs through the installed PyStemmer."""
+    from ..lexical.lemmas import SNOWBALL3_ONLY, pystemmer_version
+    from ..lexical.stems import snowball_algorithm
+
+    algorithm = o.stemmer or snowball_algorithm(o.lang)
+    sec: Dict[str, Any] = {"from": vocab, "algorithm": algorithm}
+    if algorithm in SNOWBALL3_ONLY:
+        sec["stemmer"] = f"PyStemmer=={pystemmer_version()}"
+    if o.wordfreq_top is not None:
+        sec["wordfreq_top"] = o.wordfreq_top
+    return sec
+
+
+def _lemma_source(o: NewRecipe, sources: Dict[str, Dict[str, Any]]) -> None:
+    """Add the ``lemmas`` source of ``o.lemmas`` (simplemma's dictionary, or a form<TAB>lemma file)."""
+    if o.lemmas is None:
+        return
+    if o.lemmas == "simplemma" or o.lemmas.startswith("simplemma:"):
+        from ..lexical.lemmas import SIMPLEMMA_LICENCE, simplemma_data_file, simplemma_version
+
+        code = o.lemmas.partition(":")[2] or o.lang
+        path = simplemma_data_file(code)
+        sources["lemmas"] = {"kind": "simplemma", "language": code, "sha256": sha256_file(path), "licence": SIMPLEMMA_LICENCE,
+                             "description": f"simplemma {simplemma_version()} lemma dictionary {path.name}"}
+        return
+    p = Path(o.lemmas)
+    _need_file(p, "lemma file")
+    sources["lemmas"] = {"kind": "lemma-file", "path": _rel(p, o.out.parent), "sha256": sha256_file(p),
+                         "licence": o.lemma_licence, "description": f"form<TAB>lemma list {p.name}"}
+
+
 def _sections(o: NewRecipe, data: Dict[str, Any], corpus_names: List[str], syn_name: Optional[str]) -> None:
     sources = data["sources"]
     if o.fw_from == "wordfreq":
@@ -138,13 +172,10 @@ def _sections(o: NewRecipe, data: Dict[str, Any], corpus_names: List[str], syn_n
     elif o.fw_from == "corpus":
         data["function_words"] = {"from": corpus_names, "threshold": o.threshold}
     vocab = (["wordfreq"] if o.wordfreq else []) + corpus_names + ([syn_name] if syn_name else [])
-    if o.stems and vocab:
-        from ..lexical.stems import snowball_algorithm
-
-        sec: Dict[str, Any] = {"from": vocab, "algorithm": o.stemmer or snowball_algorithm(o.lang)}
-        if o.wordfreq_top is not None:
-            sec["wordfreq_top"] = o.wordfreq_top
-        data["stems"] = sec
+    if o.lemmas is not None:
+        data["stems"] = {"from": "lemmas"}
+    elif o.stems and vocab:
+        data["stems"] = _stems_section(o, vocab)
     if syn_name:
         data["synonyms"] = {"from": syn_name}
     if o.paraphrases is not None:
@@ -159,6 +190,7 @@ def new_recipe_data(o: NewRecipe) -> Dict[str, Any]:
     corpus_names = _file_sources(o, sources)
     syn_name = _lexicon_sources(o, sources)
     _prefix_source(o, sources)
+    _lemma_source(o, sources)
     for n in o.optional:
         if n not in sources:
             raise RecipeError(f"--optional {n}: no such source (sources: {', '.join(sources)})")

@@ -69,6 +69,14 @@ def source_sha256(recipe: Recipe, src: RecipeSource) -> Tuple[str, str]:
     if src.kind == "wordfreq":
         path = _wordfreq_path(recipe, src)
         return sha256_file(path), str(path)
+    if src.kind == "simplemma":
+        from ..lexical.lemmas import simplemma_data_file
+
+        try:
+            path = simplemma_data_file(src.language)
+        except (SourceError, MissingSourceError) as exc:
+            raise MissingSourceError(f"{where}: {exc}") from None
+        return sha256_file(path), str(path)
     if src.kind == "meteor-jar":
         from .. import jar as _jar
 
