@@ -49,11 +49,19 @@ SNOWBALL_BY_CODE: Dict[str, str] = {
 }
 
 #: Other spellings accepted for a language code (Meteor's long names included).
+#:
+#: Codes are ISO 639-1 (``bg``, ``pl``, ``uk``, ...), except that Meteor 1.5's own spellings stay the
+#: scorer's codes for its languages, so that its bundles (``cz.sqlite``, ``se.sqlite``), signatures
+#: (``lang:cz``) and command lines keep working: ISO ``cs`` is accepted for Czech (``cz``) and ISO
+#: ``sv`` for Swedish (``se``).  The clash: ISO 639-1 ``se`` is Northern Sami, but here ``se`` is
+#: Swedish, as in Meteor; Northern Sami takes its ISO 639-3 code ``sme``.  Filipino, which has no
+#: ISO 639-1 code, is ``tl`` (Tagalog), with ``fil`` (ISO 639-2/3, wordfreq's code) as an alias.
 LANGUAGE_ALIASES: Dict[str, str] = {
     "cs": "cz",
     "sv": "se",
     "ar-bw": "ar-bw-red",
     "nb": "no",
+    "fil": "tl",
 }
 for _code, (_long, _stem) in LANGUAGES.items():
     LANGUAGE_ALIASES.setdefault(_long, _code)
