@@ -186,3 +186,20 @@ def test_cli_into_bundle_then_score_with_task(tmp_path: Path, tiny_bundle: Path)
     assert again.exit_code == 1 and "already has a task 'syn-test'" in again.output
     bad = typer_testing.CliRunner().invoke(app, args[:-1] + ["rank"])
     assert bad.exit_code == 1 and "Meteor 1.5's" in bad.output
+
+
+def test_cli_baseline_modules_and_option_errors(tmp_path: Path, empty_bundle: Path) -> None:
+    typer_testing = pytest.importorskip("typer.testing")
+    from meteor_lite_builders.cli import app
+
+    j = str(_two_ref_judgments(tmp_path))
+    run = typer_testing.CliRunner().invoke
+    args = ["tune", j, "--bundle", str(empty_bundle), "-M", "exact", "--cv", "none", "--rounds", "1"]
+    res = run(app, args)  # English's default modules need synonyms and paraphrases: the bundle has none
+    assert res.exit_code == 1 and "--baseline-modules" in res.output
+    res = run(app, args + ["--baseline-modules", "exact"])
+    assert res.exit_code == 0, res.output
+    assert "default (exact)" in res.output and "chosen (all data): -m 'exact'" in res.output
+    assert run(app, args + ["--into", str(empty_bundle)]).exit_code != 0  # --into needs --name
+    res = run(app, ["tune", j, str(tmp_path), "-M", "exact"])
+    assert res.exit_code != 0 and "in-process" in res.output

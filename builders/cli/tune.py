@@ -67,6 +67,9 @@ def tune_cmd(
     modules_search: Optional[str] = typer.Option(None, "--modules-search", "-M",
                                                  help="Module sets to search, ';'-separated, e.g. 'exact; exact stem; "
                                                       "exact stem synonym paraphrase' (default: the language's modules)."),
+    baseline_modules: Optional[str] = typer.Option(None, "--baseline-modules",
+                                                   help="Modules of the untuned baseline (default: the language's; "
+                                                        "needed when the bundle lacks their resources)."),
     norm: bool = typer.Option(True, "--norm/--no-norm", help="Meteor's normaliser (with lower-casing), as 'meteor-lite score --norm'."),
     lower: bool = typer.Option(False, "--lower", help="Lower-case only (with --no-norm)."),
     tokenize: Optional[str] = typer.Option(None, "--tokenize", help="Tokeniser (as meteor-lite score)."),
@@ -112,7 +115,8 @@ def tune_cmd(
         if scores is not None:
             sets, baseline, signatures = _from_json(j, scores)
         else:
-            sets, baseline, signatures = _align(j, lang, bundle or into, task, modules_search, norm, lower, tokenize, progress)
+            sets, baseline, signatures = _align(j, lang, bundle or into, task, (modules_search, baseline_modules), norm, lower, tokenize,
+                                              progress)
         from ..tune.trainer import tune_modules
 
         r = tune_modules(j, sets, baseline, key, cv=cv, folds=folds, rounds=rounds, samples=bootstrap, seed=seed,
@@ -151,10 +155,15 @@ def _signature_modules(signature: str) -> Tuple[str, ...]:
     return tuple(back.get(m, m) for m in parts.get("mods", "").split("+") if m)
 
 
-def _align(j: Any, lang: Optional[str], bundle: Optional[str], task: Optional[str], search: Optional[str],
-           norm: bool, lower: bool, tokenize: Optional[str], progress: _Progress) -> Tuple[list, tuple, List[str]]:
-    """Align every module set (and the language's default set, the baseline) in-process."""
+def _align(j: Any, lang: Optional[str], bundle: Optional[str], task: Optional[str],
+           modules: Tuple[Optional[str], Optional[str]], norm: bool, lower: bool, tokenize: Optional[str],
+           progress: _Progress) -> Tuple[list, tuple, List[str]]:
+    """Align every module set (and the baseline's: the language's default set) in-process."""
+    from meteor_lite.errors import MissingResourcesError
+
     from ..tune.alignment import align_module_set, parse_module_sets
+
+    search, baseline = modules
 
     if lang is None:
         if bundle is None:
@@ -165,7 +174,10 @@ def _align(j: Any, lang: Optional[str], bundle: Optional[str], task: Optional[st
             lang = b.language
     lists: List[Optional[Tuple[str, ...]]] = list(parse_module_sets(search)) if search else [None]
     kw: Dict[str, Any] = dict(task=task, bundle=bundle, norm=norm, lower=lower, tokenize=tokenize, tick=progress.align)
-    base = align_module_set(j, lang, None, **kw)
+    try:
+        base = align_module_set(j, lang, parse_module_sets(baseline)[0] if baseline else None, **kw)
+    except MissingResourcesError as exc:
+        raise fail(f"the untuned baseline: {exc}; or give its modules with --baseline-modules") from None
     done = {base.modules: base}
     for mods in lists:
         if mods is not None and mods not in done:
