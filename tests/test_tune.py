@@ -156,6 +156,9 @@ def test_module_sets_are_searched(tmp_path: Path, tiny_bundle: Path) -> None:
     assert [m for m, _ in r.sets] == sets and r.modules == sets[r.chosen]
     assert r.overall.train_value == max(rep.train_value for _, rep in r.sets)
     assert r.overall.heldout_value is not None and len(r.overall.folds) == 2
+    r = trainer.tune_modules(j, [(a.modules, a.default, a.cells) for a in aligned], (base.default, base.cells, base.modules),
+                             parse_key("sys:pearson"), cv="systems", rounds=1, samples=20)
+    assert len(r.overall.folds) == 3 and r.overall.heldout_value is not None  # one system left out per fold
     with pytest.raises(Exception, match="unknown module"):
         alignment.parse_module_sets("exact; exact fuzzy")
 
@@ -203,3 +206,14 @@ def test_cli_baseline_modules_and_option_errors(tmp_path: Path, empty_bundle: Pa
     assert run(app, args + ["--into", str(empty_bundle)]).exit_code != 0  # --into needs --name
     res = run(app, ["tune", j, str(tmp_path), "-M", "exact"])
     assert res.exit_code != 0 and "in-process" in res.output
+
+
+def test_refcheck(tmp_path: Path, tiny_bundle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from meteor_lite_builders.tune import refcheck
+
+    j = str(_two_ref_judgments(tmp_path))
+    code = refcheck.main([j, "en", "--no-norm", "--bundle", str(tiny_bundle), "--systems", "S1,S3",
+                          "--params", " ".join(str(x) for x in FRAG + [0.6, 0.8, 0.6])])
+    out = capsys.readouterr().out
+    assert code == 0 and "max |difference| 0.00e+00" in out and "S2" not in out
+    assert "best reference differs" in out and "of 12 several-reference segments" in out

@@ -3,7 +3,7 @@
 Usage::
 
     python -m meteor_lite_builders.tune.refcheck JUDGMENTS LANG [--column da_z] [--systems A,B,...]
-                                                 [--params 'α β γ δ w1 ... wn'] [--no-norm]
+                                                 [--params 'α β γ δ w1 ... wn'] [--no-norm] [--bundle B]
 
 Aligns every judged row of the systems against each of its references (the language's default
 modules, as the trainer does), then (1) prints, per system, the trainer's corpus score at Meteor's
@@ -37,6 +37,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--systems", default=None, help="comma-separated systems (default: all)")
     p.add_argument("--params", default=None, help="another parameter vector: 'α β γ δ w1 ... wn'")
     p.add_argument("--no-norm", dest="norm", action="store_false")
+    p.add_argument("--bundle", default=None, help="bundle (default: the language's)")
     a = p.parse_args(argv)
     j = read_judgments(a.judgments, a.column)
     if a.systems:
@@ -44,12 +45,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         j.systems, j.gold = [j.systems[i] for i in keep], [j.gold[i] for i in keep]
         j.refs = {s: j.refs[s] for s in j.systems}
     started = time.perf_counter()
-    ms = align_module_set(j, a.lang, None, norm=a.norm)
+    ms = align_module_set(j, a.lang, None, norm=a.norm, bundle=a.bundle)
     print(f"{sum(len(v) for v in ms.cells.values())} alignments ({len(ms.cells)} segments) in {time.perf_counter() - started:.1f} s")
     scorer = trainer._Scorer(j, ms.cells, True)
     data = scorer.data(ms.default)
     grid = dict(zip(data.systems, data.system_score(list(range(len(j.items))))))
-    m = Meteor(a.lang, norm=a.norm, quiet=True)
+    m = Meteor(a.lang, norm=a.norm, bundle=a.bundle, quiet=True)
     worst = 0.0
     for s in data.systems:
         rows, hyps = j.refs[s], [h for h, _ in j.texts[s]]
