@@ -108,6 +108,13 @@ class MeteorConfig:
             return "norm_nopunct" if self.no_punct else "norm"
         return "lc_only" if self.lower else "no_norm"
 
+    @property
+    def norm_label(self) -> str:
+        """The normalisation as the signature names it: ``norm``, ``norm-nopunct``, ``lower`` or ``none``."""
+        if self.norm:
+            return "norm-nopunct" if self.no_punct else "norm"
+        return "lower" if self.lower else "none"
+
     def eval_id(self) -> str:
         """Meteor 1.5's ``Eval ID`` string for this configuration."""
         return "-".join(

@@ -162,7 +162,7 @@ def fit_modules(
     (:func:`bundle_task`); its modules count as chosen explicitly.
     """
     if cfg.pending_task:
-        cfg, explicit = bundle_task(cfg, bundle), True
+        cfg, explicit = bundle_task(cfg, bundle, notes), True
     available = {
         "exact": True,
         "stem": resources.can_stem,
@@ -180,8 +180,12 @@ def fit_modules(
     return cfg
 
 
-def bundle_task(cfg: MeteorConfig, bundle: Optional[Bundle]) -> MeteorConfig:
-    """``cfg`` with the bundle's tuned set named by ``cfg.task`` (:class:`ConfigError` naming the tasks there are)."""
+def bundle_task(cfg: MeteorConfig, bundle: Optional[Bundle], notes: Optional[List[str]] = None) -> MeteorConfig:
+    """``cfg`` with the bundle's tuned set named by ``cfg.task`` (:class:`ConfigError` naming the tasks there are).
+
+    A note when the set was tuned on text normalised otherwise (its provenance's ``aligned_with``
+    signature) than ``cfg`` normalises: the set's figures were measured on that normalisation.
+    """
     where = f"bundle {bundle.path}" if bundle is not None else ""
     tasks = read_tuned_tasks(bundle.meta.get(TASKS_META_KEY), where) if bundle is not None else {}
     if cfg.task not in tasks:
@@ -191,7 +195,14 @@ def bundle_task(cfg: MeteorConfig, bundle: Optional[Bundle]) -> MeteorConfig:
             f"task {cfg.task!r} is a tuned set of {where}: it fixes alpha beta gamma delta, the modules and "
             "their weights; give no parameters, modules or weights with it"
         )
-    return apply_tuned_task(cfg, tasks[cfg.task])
+    task = tasks[cfg.task]
+    tuned_on = str(task.provenance.get("aligned_with", "")).split("|")
+    if notes is not None and len(tuned_on) > 2 and tuned_on[2] != cfg.norm_label:
+        notes.append(
+            f"task {cfg.task!r} was tuned on text normalised as '{tuned_on[2]}', this scoring uses "
+            f"'{cfg.norm_label}' (meteor-lite score: --norm, --lower, --no-punct)"
+        )
+    return apply_tuned_task(cfg, task)
 
 
 def missing_resources_message(cfg: MeteorConfig, bundle: Optional[Bundle], missing: List[str]) -> str:

@@ -32,7 +32,7 @@ def make_signature(c: MeteorConfig, bundle: Optional[Bundle], tokenizer: str = "
     """
     if c.pending_task:
         raise ConfigError(f"task {c.task!r} was not resolved against a bundle: no signature")
-    norm = "norm-nopunct" if (c.norm and c.no_punct) else "norm" if c.norm else "lower" if c.lower else "none"
+    norm = c.norm_label
     if bundle is not None:
         res = f"{bundle.name}-{bundle.version}@{(bundle.checksum or 'nochecksum')[:8]}"
     else:

@@ -153,3 +153,12 @@ def test_bad_tasks_json_is_named() -> None:
     with pytest.raises(ConfigError, match="bundle x: task 'a' has 1 weights for 2 modules"):
         read_tuned_tasks(json.dumps({"a": {"alpha": 0.5, "beta": 1, "gamma": 0.5, "delta": 0.5,
                                            "modules": ["exact", "stem"], "weights": [1]}}), "bundle x")
+
+
+def test_note_when_normalised_otherwise_than_tuned(tiny_bundle: Path) -> None:
+    prov = dict(PROV, aligned_with="meteor-lite|lang:en|norm|task:custom|mods:exact+syn")
+    tasks.add_task(tiny_bundle, TunedTask("mqm", 0.5, 1.5, 0.4, 0.9, ("exact", "synonym"), (1.0, 0.7), prov))
+    plain = Meteor("en", task="mqm", bundle=str(tiny_bundle), quiet=True)
+    assert any("tuned on text normalised as 'norm'" in w and "'none'" in w for w in plain.warnings)
+    normed = Meteor("en", task="mqm", bundle=str(tiny_bundle), norm=True, quiet=True)
+    assert not any("normalised" in w for w in normed.warnings)
