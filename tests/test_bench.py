@@ -99,6 +99,12 @@ def test_scaling_rows_report_a_timeout_as_a_bound() -> None:
     assert r5k.jar_text == ">300" and r5k.ratio == pytest.approx(20 / 300) and "upper bound" in r5k.note
     not_run = scaling.rows(_scaling_result({"median_s": None, "status": "not run"}))[1]
     assert not_run.jar is None and not_run.ok is None
+    short = _scaling_result({"median_s": None, "status": "not run"})
+    short["lengths"] = [2000, 3000]
+    assert [(r.name, r.ok) for r in scaling.rows(short)] == [("2,000-token segment, exact+stem", True)]
+    short["lengths"] = [100, 1000]
+    [longest] = scaling.rows(short)
+    assert longest.name == "1,000-token segment, exact+stem" and longest.goal is None
 
 
 def test_plot_is_drawn(tmp_path: Path) -> None:
@@ -176,6 +182,6 @@ def test_bench_end_to_end_against_the_jar(tmp_path: Path, shared_data: Path, en_
     assert results["scaling"]["modules"]["exact-stem"]["different_answers"] == []
     assert results["stdio"]["comparison"]["different_lines"] == 0 and results["stdio"]["comparison"]["lines"] == 11
     assert results["api"]["comparison_with_jar"]["different_lines"] == 0
-    assert [r.name for r in table_rows(results)] == [  # no scaling row: 2,000 and 5,000 tokens were not run
-        "stdio SCORE requests/s (5-request transcript)", "stdio time to first answer (start-up)",
+    assert [r.name for r in table_rows(results)] == [  # 60 tokens, the longest run, stands in for 2,000 and 5,000
+        "60-token segment, exact+stem", "stdio SCORE requests/s (5-request transcript)", "stdio time to first answer (start-up)",
         "API score_segment calls/s (jar: stdio req/s)"]
