@@ -103,11 +103,14 @@ def pivot_rows(r: Optional[Dict[str, Any]]) -> List[Row]:
     lines = r["lines"]
     at_goal = lines >= PIVOT_GOAL_LINES
     out = []
+    digests = {r[e].get("sha256") for e in PIVOT_ENGINES if r.get(e, {}).get("sha256")}
+    same = "; both engines wrote the same bytes" if len(digests) == 1 and all("sha256" in r.get(e, {}) for e in PIVOT_ENGINES) \
+        else ("; THE ENGINES' OUTPUTS DIFFER" if len(digests) > 1 else "")
     for engine in PIVOT_ENGINES:
         res = r.get(engine, {})
         err = res.get("error", "")
         pairs = res.get("pairs")
-        note = err or (f"{pairs:,} paraphrase pairs" if isinstance(pairs, int) else "")
+        note = err or (f"{pairs:,} paraphrase pairs{same}" if isinstance(pairs, int) else "")
         out.append(Row(f"pivot {lines:,} lines, {engine}: wall", "s", None, res.get("wall_s"),
                        ("<=", PIVOT_MAX_S) if at_goal else None, absolute=True, note=note, jar_text="–"))
         out.append(Row(f"pivot {lines:,} lines, {engine}: peak memory", "MiB", None, _mib(res),
