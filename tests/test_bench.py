@@ -122,11 +122,15 @@ def test_rate_rows_compare_answers() -> None:
     same = rates._compare(["a", "b"], ["a", "b"])
     diff = rates._compare(["a", "b"], ["a", "c"])
     assert same["different_lines"] == 0 and diff["first_difference"] == {"line": 2, "jar": "b", "meteor-lite": "c"}
-    stdio = {"jar": {"requests_per_s": 100.0, "first_answer_s": 10.0, "score_requests": 1000},
-             "meteor-lite": {"requests_per_s": 450.0, "first_answer_s": 0.2, "score_requests": 1000}, "comparison": diff}
+    assert rates._latency_ms([]) is None
+    assert rates._latency_ms([0.001 * i for i in range(1, 101)]) == pytest.approx({"median": 50.5, "p95": 96.0, "max": 100.0})
+    stdio = {"jar": {"requests_per_s": 100.0, "first_answer_s": 10.0, "score_requests": 1000, "latency_ms": {"median": 9.5}},
+             "meteor-lite": {"requests_per_s": 450.0, "first_answer_s": 0.2, "score_requests": 1000,
+                             "latency_ms": {"median": 2.25}}, "comparison": diff}
     rows = rates.rows(stdio, {"calls_per_s": 600.0, "construct_s": 0.1, "first_call_s": 0.2})
     assert [r.ok for r in rows] == [False, None, True]
     assert "1 of 2 answer lines differ" in rows[0].note and "1,000-request" in rows[0].name
+    assert rows[0].note.endswith("median latency 9.50 ms (jar), 2.25 ms (meteor-lite)")
 
 
 def test_pivot_rows_without_the_pivot_benchmark(monkeypatch: pytest.MonkeyPatch) -> None:

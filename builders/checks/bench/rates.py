@@ -5,7 +5,8 @@ The transcript is what pycocoevalcap and MT tuners send: one
 system1 hypotheses with their references, raw text, ``-l en -norm``), each
 answer awaited before the next request, then one ``EVAL ||| stats_1 ||| ...``
 request with every statistics line received (answered by n+1 lines).  The rate
-is SCORE requests per second from the second request to the last answer; the
+is SCORE requests per second from the second request to the last answer (the
+median, 95th percentile and largest latency per request go to bench.json); the
 time from starting the program to the first answer (JVM or Python start-up,
 resource loading) is reported apart.  The EVAL request is not in the rate.
 The answers of both servers are compared line by line: the drop-in must answer
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import statistics
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -53,20 +55,32 @@ def _serve_transcript(tool: str, cmd: List[str], pairs: List[Tuple[str, str]], a
     lock = jvm_lock(a) if tool == "jar" else contextlib.nullcontext()
     with lock, StdioSession(cmd, a.out / f"stdio-{tool}.err") as s:
         answers: List[str] = []
+        latencies: List[float] = []
         t_second = 0.0
         for k, (hyp, ref) in enumerate(pairs):
             if k == 1:
                 t_second = time.perf_counter()
-            got, _ = s.request(f"SCORE ||| {ref} ||| {hyp}", 1, a.timeout)
+            got, seconds = s.request(f"SCORE ||| {ref} ||| {hyp}", 1, a.timeout)
             if k == 0:
                 first = time.perf_counter() - s.started
+            else:
+                latencies.append(seconds)
             answers.extend(got)
         t_end = time.perf_counter()
         evals, eval_s = s.request("EVAL ||| " + " ||| ".join(answers), len(answers) + 1, a.timeout)
         rc = s.close()
     rate = (len(pairs) - 1) / (t_end - t_second) if len(pairs) > 1 else None
     return {"first_answer_s": first, "requests_per_s": rate, "score_requests": len(pairs), "eval_s": eval_s,
-            "exit_status": rc, "answers": answers + evals}
+            "exit_status": rc, "latency_ms": _latency_ms(latencies), "answers": answers + evals}
+
+
+def _latency_ms(seconds: List[float]) -> Optional[Dict[str, float]]:
+    """Median, 95th percentile and maximum of the request times, in milliseconds (None without requests)."""
+    if not seconds:
+        return None
+    ordered = sorted(seconds)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return {"median": 1000 * statistics.median(ordered), "p95": 1000 * p95, "max": 1000 * ordered[-1]}
 
 
 def _compare(jar: List[str], lite: List[str]) -> Dict[str, Any]:
@@ -136,8 +150,12 @@ def rows(stdio: Optional[Dict[str, Any]], api: Optional[Dict[str, Any]]) -> List
         lite = stdio.get("meteor-lite", {})
         err = stdio.get("error") or jar.get("error") or lite.get("error") or ""
         n = lite.get("score_requests") or jar.get("score_requests") or 0
+        note = err or _agreement(stdio.get("comparison"))
+        if jar.get("latency_ms") and lite.get("latency_ms"):
+            note += (f"; median latency {jar['latency_ms']['median']:.2f} ms (jar), "
+                     f"{lite['latency_ms']['median']:.2f} ms (meteor-lite)")
         out.append(Row(f"stdio SCORE requests/s ({n:,}-request transcript)", "req/s", jar.get("requests_per_s"),
-                       lite.get("requests_per_s"), (">=", RATE_MIN), note=err or _agreement(stdio.get("comparison"))))
+                       lite.get("requests_per_s"), (">=", RATE_MIN), note=note))
         out.append(Row("stdio time to first answer (start-up)", "s", jar.get("first_answer_s"), lite.get("first_answer_s")))
     if api is not None:
         note = api.get("error") or _agreement(api.get("comparison_with_jar"))
