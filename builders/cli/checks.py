@@ -195,6 +195,7 @@ def bench_cmd(
     max_tokens: int = typer.Option(5000, "--max-tokens", help="scaling: skip lengths above this"),
     segments: int = typer.Option(3, "--segments", help="scaling: segments per length (median)"),
     modules: str = typer.Option("exact-stem,full", "--scaling-modules", help="scaling: module sets (exact-stem, full)"),
+    seed: int = typer.Option(13, "--seed", help="scaling: seed of the synthetic segments"),
     timeout: float = typer.Option(300.0, "--timeout", help="seconds one request may take (then reported as >T)"),
     requests: int = typer.Option(1000, "--requests", help="stdio/api: SCORE requests in the transcript"),
     pivot_lines: int = typer.Option(1_000_000, "--pivot-lines", help="pivot: lines of the synthetic phrase table"),
@@ -213,7 +214,7 @@ def bench_cmd(
             data=data, repeat=repeat, out=out, hyp=hyp, no_time_bin=no_time_bin, strict=strict,
             only=bo.parse_list(only, bo.SECTIONS, "section(s)"), lengths=bo.parse_lengths(lengths),
             max_tokens=max_tokens, scaling_segments=segments,
-            scaling_modules=bo.parse_list(modules, tuple(bo.MODULE_SETS), "module set(s)"), timeout=timeout,
+            scaling_modules=bo.parse_list(modules, tuple(bo.MODULE_SETS), "module set(s)"), timeout=timeout, seed=seed,
             requests=requests, pivot_lines=pivot_lines, plot=None if no_plot else (plot or bo.DEFAULT_PLOT),
             jvm_lock=jvm_lock or bo.JAR_LOCK_PATH)
         if min(repeat, segments, requests) < 1 or timeout <= 0:
@@ -291,16 +292,20 @@ def parex_cmd(
     min_trans_prob: float = typer.Option(0.001, "--min-trans-prob"),
     min_rel_freq: float = typer.Option(0.001, "--min-rel-freq"),
     memory_mb: float = typer.Option(256.0, "--memory-mb"),
+    engine: str = typer.Option("duckdb", "--engine", help="meteor-lite's pivot engine: duckdb or sort"),
     heap: str = typer.Option("8G", "--heap", help="Java heap for Parex"),
     work: Path = typer.Option(BENCH_OUT / "parex-compare", "--work"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="write the report here too"),
 ) -> None:
     """meteor-lite's pivot vs Meteor's official Parex on the same inputs (exit 1 if they differ)."""
     from ..checks import parex_compare as pc
-    from ..paraphrases.pivot import PivotOptions
+    from ..paraphrases.pivot import ENGINES, PivotOptions
 
+    if engine not in ENGINES:
+        raise typer.BadParameter(" or ".join(ENGINES), param_hint="--engine")
     inputs = pc.ParexInputs(phrase_table, f_corpus, e_corpus, target, generate, seed)
-    opts = PivotOptions(min_trans_prob=min_trans_prob, min_rel_freq=min_rel_freq, min_final_prob=0.01, memory_mb=memory_mb)
+    opts = PivotOptions(min_trans_prob=min_trans_prob, min_rel_freq=min_rel_freq, min_final_prob=0.01, memory_mb=memory_mb,
+                        engine=engine)
     with _guard():
         try:
             code = pc.run_parex_compare(inputs, opts, heap, work, json_out)
@@ -308,6 +313,33 @@ def parex_cmd(
             if isinstance(e, MeteorLiteError):
                 raise
             raise typer.BadParameter(str(e)) from None
+    _done(code)
+
+
+@app.command("pivot-bench")
+def pivot_bench_cmd(
+    lines: int = typer.Option(1_000_000, "--lines", min=1, help="lines of the synthetic phrase table (written once)"),
+    engine: List[str] = typer.Option(["duckdb", "sort"], "--engine", help="engine(s) to run (repeat); outputs compared"),
+    seed: int = typer.Option(1, "--seed"),
+    memory_mb: float = typer.Option(256.0, "--memory-mb"),
+    threads: int = typer.Option(2, "--threads", min=1),
+    work: Path = typer.Option(BENCH_OUT / "pivot-bench", "--work"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="write the report here too"),
+) -> None:
+    """The pivot on a synthetic Zipf phrase table: wall, CPU, peak memory per engine (exit 1 if outputs differ)."""
+    from ..checks import pivot_bench as pb
+    from ..paraphrases.pivot import ENGINES
+
+    for e in engine:
+        if e not in ENGINES:
+            raise typer.BadParameter(" or ".join(ENGINES), param_hint="--engine")
+    with _guard():
+        try:
+            code = pb.run_pivot_bench(lines, engine, seed=seed, memory_mb=memory_mb, threads=threads, work=work,
+                                      json_out=json_out)
+        except RuntimeError as e:  # the pivot failed: its log's tail
+            typer.echo(f"meteor-build: error: {e}", err=True)
+            raise typer.Exit(1) from None
     _done(code)
 
 
