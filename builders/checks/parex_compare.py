@@ -1,7 +1,8 @@
 """Compare meteor-lite's pivot with Meteor's official Parex on the same inputs.
 
 Runs ``java -cp meteor-1.5.jar Parex F_CORPUS E_CORPUS PT TARGET OUTDIR MIN_TP MIN_RF``
-and :func:`meteor_lite_builders.paraphrases.pivot.parex` with the same parameters, then
+and :func:`meteor_lite_builders.paraphrases.pivot.parex` with the same parameters (either engine:
+``--engine duckdb`` or ``sort``), then
 reports: pairs in both / only in one, pairs whose probabilities are bit-identical,
 the largest relative difference, whether the line order is the same, and
 whether the common-word lists agree.
@@ -207,7 +208,7 @@ def run_parex_compare(inputs: ParexInputs, opts: PivotOptions, heap: str = "8G",
     report = {
         "inputs": {"phrase_table": pt, "f_corpus": fc, "e_corpus": ec, "target": tc},
         "options": {"min_trans_prob": opts.min_trans_prob, "min_rel_freq": opts.min_rel_freq,
-                    "min_final_prob": opts.min_final_prob, "memory_mb": opts.memory_mb},
+                    "min_final_prob": opts.min_final_prob, "memory_mb": opts.memory_mb, "engine": opts.engine},
         "parex": jr,
         "ours_seconds": round(secs, 2),
         "ours_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
