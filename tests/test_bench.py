@@ -107,6 +107,15 @@ def test_scaling_rows_report_a_timeout_as_a_bound() -> None:
     assert longest.name == "1,000-token segment, exact+stem" and longest.goal is None
 
 
+def test_scaling_needs_a_length_within_max_tokens(tmp_path: Path) -> None:
+    (tmp_path / "meteor-example").mkdir()
+    (tmp_path / "meteor-example" / "reference").write_text("the cat sat\n", encoding="utf-8")
+    opts = BenchOptions(data=tmp_path, lengths=(100, 200), max_tokens=50, scaling_segments=2)
+    assert scaling.run_scaling(opts) == {"error": "no segment length up to --max-tokens 50 (lengths: 100, 200)"}
+    opts.max_tokens = 100
+    assert [(n, i, len(ref.split())) for n, i, ref, _ in scaling.make_pairs(opts)] == [(100, 0, 100), (100, 1, 100)]
+
+
 def test_plot_is_drawn(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="the plot needs the bench extra (matplotlib)")
     from meteor_lite_builders.checks.bench.plot import series, write_plot

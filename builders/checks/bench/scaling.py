@@ -49,6 +49,8 @@ def make_pairs(a: BenchOptions) -> List[Tuple[int, int, str, str]]:
     """(length, index, reference, hypothesis) for every length up to ``--max-tokens``."""
     maker = SegmentMaker(reference_vocabulary(a.data / "meteor-example" / "reference"), a.seed)
     lengths = [n for n in a.lengths if n <= a.max_tokens]
+    if not lengths:
+        raise ValueError(f"no segment length up to --max-tokens {a.max_tokens} (lengths: {', '.join(map(str, a.lengths))})")
     return [(n, i, *maker.pair(n, i)) for n in lengths for i in range(a.scaling_segments)]
 
 
