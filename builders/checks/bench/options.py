@@ -28,7 +28,7 @@ class BenchError(RuntimeError):
 
 @dataclass
 class BenchOptions:
-    """The options of ``meteor-build check bench`` (see :func:`parse_sections` for ``only``)."""
+    """The options of ``meteor-build check bench`` (``only``: names of :data:`SECTIONS`, see :func:`parse_list`)."""
 
     data: Path = DEFAULT_DATA_DIR
     repeat: int = 5
