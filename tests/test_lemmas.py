@@ -234,3 +234,30 @@ from = "lemmas"
     p.write_text(body.replace("LANG", "xx"), encoding="utf-8")
     with pytest.raises(MissingSourceError, match="source 'lemmas': simplemma .* has no dictionary for 'xx'"):
         check_sources(load_recipe(p))
+
+
+def test_cli_stems_lemmas_and_new_recipe(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from meteor_lite_builders.cli import app
+
+    runner = CliRunner()
+    data = tmp_path / "bg.tsv"
+    data.write_text(LEMMAS, encoding="utf-8")
+    out = tmp_path / "bg-lemmas.sqlite"
+    r = runner.invoke(app, ["stems", "--lang", "bg", "--lemmas", str(data), "--lemma-licence", "CC0-1.0", "--out", str(out),
+                            "--no-progress"])
+    assert r.exit_code == 0, r.output
+    with Bundle.open(out) as b:
+        assert b.stems(["котките"]) == {"котките": "котка"} and b.sources()[0]["licence"] == "CC0-1.0"
+    r = runner.invoke(app, ["stems", "--lang", "de", "--lemmas", str(data), "--out", str(tmp_path / "de.sqlite")])
+    assert r.exit_code == 1 and "stems language 'de' with Snowball 'german'" in r.output
+    recipe = tmp_path / "bg.toml"
+    r = runner.invoke(app, ["new-recipe", "--lang", "bg", "--lemmas", str(data), "--lemma-licence", "ODbL-1.0",
+                            "--prefixes", "none", "--out", str(recipe)])
+    assert r.exit_code == 0, r.output
+    rec = load_recipe(recipe)
+    assert rec.sections["stems"] == {"from": "lemmas"} and rec.sources["lemmas"].kind == "lemma-file"
+    built = build_recipe(recipe, tmp_path / "from-recipe.sqlite", show_progress=False)
+    with Bundle.open(built.path) as b:
+        assert b.stems(["котките"]) == {"котките": "котка"}

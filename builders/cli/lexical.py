@@ -91,12 +91,25 @@ def stems_cmd(
     name: Optional[str] = o.NAME,
     version: str = o.VERSION,
     progress: bool = o.PROGRESS,
+    lemmas: Optional[str] = typer.Option(
+        None, "--lemmas",
+        help="Write a lemma map (forms -> lemma) instead: 'simplemma' (its dictionary for --lang), 'simplemma:CODE', "
+        "or a form<TAB>lemma file; map-only, for languages the scorer has no stemmer for.",
+    ),
+    lemma_licence: str = typer.Option("see the file", "--lemma-licence", help="Licence of the --lemmas file."),
 ) -> None:
     """Stem map: word -> Snowball stem over corpus / wordfreq / wordnet words; stemmer name and version recorded.
 
     Only the stem map (and non-breaking prefixes) is written; with --wordnet/--lmf
     their lemmas join the vocabulary but the synonym sets are not stored (use `bundle`).
+    With --lemmas the map is a lemma dictionary's (no vocabulary option then).
     """
+    if lemmas is not None:
+        if corpus or wordfreq or wordnet is not None or lmf is not None or stemmer is not None:
+            raise typer.BadParameter("--lemmas takes no vocabulary (--corpus, --wordfreq, --wordnet, --lmf) or --stemmer",
+                                     param_hint="--lemmas")
+        _lemma_bundle(lang, out, lemmas, lemma_licence, base=base, name=name, version=version, progress=progress)
+        return
     o.check_one_wordnet(wordnet, lmf)
     stems_from = (["corpus"] if corpus else []) + (["wordfreq"] if wordfreq else [])
     stems_from += ["synonyms"] if (wordnet is not None or lmf is not None) else []
@@ -108,6 +121,35 @@ def stems_cmd(
         lmf_language=lmf_language, nonbreaking=nonbreaking, base=base, name=name, version=version, store_synonyms=False,
     )
     build_and_report(inputs, out, progress)
+
+
+def _lemma_bundle(lang: str, out: Path, lemmas: str, licence: str, *, base: Optional[Path], name: Optional[str],
+                  version: str, progress: bool) -> None:
+    """``stems --lemmas``: a bundle whose stem map is a lemma map (:mod:`..lexical.lemmas`)."""
+    from ..bundle.pipeline import build_bundle
+    from ..bundle.spec import BundleSpec
+    from ..lexical.lemmas import (
+        SIMPLEMMA_PACKAGE,
+        lemma_file_name,
+        lemma_stem_map,
+        read_lemma_file,
+        simplemma_pairs,
+        simplemma_version,
+    )
+
+    started = time.perf_counter()
+    with library_errors():
+        if lemmas == "simplemma" or lemmas.startswith("simplemma:"):
+            code = lemmas.partition(":")[2] or lang
+            pairs, src = simplemma_pairs(code)
+            label, package, pver = f"simplemma:{code}", SIMPLEMMA_PACKAGE, simplemma_version()
+        else:
+            pairs, src = read_lemma_file(lemmas, licence=licence)
+            label, package, pver = lemma_file_name(lemmas), "meteor-lite-builders", "lemma-file"
+        sm = lemma_stem_map(pairs, lang, name=label, package=package, version=pver, sources=[src], show_progress=progress)
+        spec = BundleSpec(language=lang, name=name, version=version, base=base, stems=sm)
+        res = build_bundle(spec, out, progress=progress)
+    typer.echo(f"wrote {res.summary()}; {time.perf_counter() - started:.1f} s in all")
 
 
 def compare_function_words_cmd(
