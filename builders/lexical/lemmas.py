@@ -51,6 +51,7 @@ __all__ = [
     "lemma_stem_map",
     "pystemmer_version",
     "pystemmer_stem_map",
+    "lemma_file_name",
 ]
 
 SIMPLEMMA_PACKAGE = "simplemma"
