@@ -150,7 +150,7 @@ def test_pivot_rows_without_the_pivot_benchmark(monkeypatch: pytest.MonkeyPatch)
     fake = {"lines": 10_000_000, "duckdb": {"wall_s": 500.0, "peak_rss_mb": 2500.0, "pairs": 7}, "sort": {"error": "x"}}
     wall, mem, sort_wall, _ = extras.pivot_rows(fake)
     assert (wall.ok, mem.ok, sort_wall.ok, sort_wall.note) == (True, False, None, "x")
-    same = {"lines": 1000, "duckdb": {"wall_s": 1.0, "pairs": 7, "sha256": "ab"}, "sort": {"wall_s": 2.0, "pairs": 7, "sha256": "ab"}}
+    same: Dict[str, Any] = {"lines": 1000, "duckdb": {"wall_s": 1.0, "pairs": 7, "sha256": "ab"}, "sort": {"wall_s": 2.0, "pairs": 7, "sha256": "ab"}}
     assert extras.pivot_rows(same)[0].note == "7 paraphrase pairs; both engines wrote the same bytes"
     same["sort"]["sha256"] = "cd"
     assert "OUTPUTS DIFFER" in extras.pivot_rows(same)[2].note and extras.pivot_rows(same)[0].goal is None
