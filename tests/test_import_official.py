@@ -241,7 +241,7 @@ def test_truncated_gzip(tmp_path: Path, release) -> None:
 
 def test_interrupt_during_paraphrases_leaves_no_bundle(tmp_path: Path, release, monkeypatch: pytest.MonkeyPatch) -> None:
     jar, para = release
-    monkeypatch.setattr(imp, "PARAPHRASE_BATCH", 1)
+    monkeypatch.setattr(imp, "PARAPHRASE_BLOCK_CHARS", 8)  # a batch per entry or two
     calls = []
     original = BundleWriter.add_paraphrases
 

@@ -2,51 +2,43 @@
 
 A bundle is written to a temporary file beside its destination and moved into
 place only when it is complete, so a failed or interrupted build leaves no
-bundle (and no half-written file) behind.  Rows go in through sqlite-utils'
-batched inserts; the tables themselves are created from the bundle schema.
+bundle (and no half-written file) behind.  Rows go in through batched
+``executemany`` inserts into the tables of the bundle schema, with no journal and
+no fsync (:data:`WRITE_PRAGMAS`: the file is private until it is renamed).
 
-Paraphrase pairs are staged in a private table of the temporary file as they
-stream in (bounded memory, any order); when the bundle is finished they become
-schema 2's one row per phrase (its paraphrases in table order, TAB-joined), the
-proper word-level prefixes of the phrases are flagged, the staging table is
-dropped and the file is VACUUMed (page size :data:`PAGE_SIZE`).  Probabilities
-are kept (table ``paraphrase_probs``) only when the writer is asked to.
+Paraphrase pairs become schema 2's one row per phrase (its paraphrases in table
+order, TAB-joined) with the proper word-level prefixes of the phrases flagged:
+:mod:`.paralists` writes them as they stream in when the phrases come sorted (as
+in Meteor's tables) and stages them otherwise.  When the bundle is finished its
+content checksum is computed and the file is VACUUMed (page size
+:data:`PAGE_SIZE`).  Probabilities are kept (table ``paraphrase_probs``) only when
+the writer is asked to.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import tempfile
-from itertools import chain, groupby, islice
-from operator import itemgetter
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
-
-from sqlite_utils import Database
+from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
 
 from meteor_lite import __version__
 from meteor_lite.resources.integrity import remember as remember_verified
 from meteor_lite.resources.schema import (
     FORMAT_NAME,
     PAGE_SIZE,
-    PARAPHRASE_SEPARATOR,
-    PROBABILITY_SQL,
-    PROBS_DROPPED,
-    PROBS_FLOAT64,
     SCHEMA_SQL,
     SCHEMA_VERSION,
     compute_content_checksum,
     has_table,
-    pack_probs,
 )
 
-from ..errors import InvalidParameterError
+from .paralists import STAGING, ParaphraseColumns, ParaphraseLists, columns
 from .stale import remove_stale_temps, temp_prefix
 
-__all__ = ["BundleWriter", "WRITE_PRAGMAS"]
+__all__ = ["BundleWriter", "ParaphraseColumns", "WRITE_PRAGMAS"]
 
 #: Connection settings while writing: the file is private until it is complete,
 #: so no journal and no fsync; a large page cache for bulk inserts into the B-trees.
@@ -57,14 +49,7 @@ WRITE_PRAGMAS: Tuple[str, ...] = (
     "temp_store=FILE",
 )
 
-_PARAPHRASE_CHUNK = 100_000
-
-#: Staging table of the paraphrase pairs while the bundle is written (rowid = the pair's ``seq``).
-_STAGING = "_paraphrase_pairs"
-
-#: What a joined paraphrase list must not contain: an empty item, a space at either end
-#: of an item, two spaces in a row, a line break (TAB only as the separator).
-_BAD_LIST = re.compile(r"[\n\r]|  |^[ \t]|[ \t]$|\t[ \t]| \t|^$")
+_VERBS = {None: "INSERT", "ignore": "INSERT OR IGNORE", "replace": "INSERT OR REPLACE"}
 
 
 class BundleWriter:
@@ -102,11 +87,7 @@ class BundleWriter:
         }
         self._tmp: Optional[Path] = None
         self._conn: Optional[sqlite3.Connection] = None
-        self._db: Optional[Database] = None
-        self._para_seq = 0
-        self._para_max_len = 0
-        self._para_sorted = True  # phrases arrived in UTF-8 byte (= code point) order so far
-        self._para_last = ""
+        self._paras: Optional[ParaphraseLists] = None
 
     # -- lifecycle ----------------------------------------------------------
     def __enter__(self) -> "BundleWriter":
@@ -121,7 +102,6 @@ class BundleWriter:
             for pragma in WRITE_PRAGMAS:
                 self._conn.execute(f"PRAGMA {pragma}")
             self._conn.executescript(SCHEMA_SQL)
-            self._db = Database(self._conn, execute_plugins=False)
         except BaseException:
             self._discard()
             raise
@@ -152,7 +132,7 @@ class BundleWriter:
                 self._conn.close()
         finally:
             self._conn = None
-            self._db = None
+            self._paras = None
             if self._tmp is not None:
                 for p in (self._tmp, Path(f"{self._tmp}-journal"), Path(f"{self._tmp}-wal")):
                     try:
@@ -163,11 +143,10 @@ class BundleWriter:
     def _finish(self) -> None:
         conn = self._conn
         assert conn is not None
-        if self._para_seq:
-            self.meta["paraphrase_max_length"] = str(self._para_max_len)
-            self._write_paraphrase_lists()
-        elif has_table(conn, _STAGING):  # add_paraphrases was called with no rows
-            conn.execute(f"DROP TABLE {_STAGING}")
+        if self._paras is not None and self._paras.pairs:
+            self.meta.update(self._paras.finish())
+        elif has_table(conn, STAGING):  # pragma: no cover - staging starts only with pairs
+            conn.execute(f"DROP TABLE {STAGING}")
         self._insert("meta", ("key", "value"), sorted(self.meta.items()), on_conflict="replace")
         conn.commit()
         checksum = compute_content_checksum(conn)
@@ -175,52 +154,6 @@ class BundleWriter:
         conn.commit()
         conn.execute("VACUUM")
         self.meta["content_checksum"] = checksum
-
-    def _write_paraphrase_lists(self) -> None:
-        """Turn the staged pairs into one row per phrase, flag the prefixes, drop the staging table."""
-        conn = self.conn
-        order = "rowid" if self._para_sorted else "phrase, rowid"
-        cols = "phrase, paraphrase, prob" if self.keep_probabilities else "phrase, paraphrase"
-        read = conn.cursor()
-        read.execute(f"SELECT {cols} FROM {_STAGING} ORDER BY {order}")
-        prefixes: Set[str] = set()
-        groups = groupby(read, key=itemgetter(0))
-        if self.keep_probabilities:
-            conn.executescript(PROBABILITY_SQL)
-            probs: List[Tuple[str, bytes]] = []
-            lists = self._lists(((ph, list(rows)) for ph, rows in groups), prefixes, probs)
-        else:
-            lists = self._lists(((ph, list(rows)) for ph, rows in groups), prefixes, None)
-        conn.executemany("INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?)", lists)
-        if self.keep_probabilities:
-            conn.executemany("INSERT INTO paraphrase_probs (phrase, probs) VALUES (?, ?)", probs)
-        conn.executemany(
-            "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
-            "ON CONFLICT (phrase) DO UPDATE SET prefix = 1",
-            ((p,) for p in sorted(prefixes)),
-        )
-        conn.execute(f"DROP TABLE {_STAGING}")
-        conn.commit()
-        self.meta["paraphrase_pairs"] = str(self._para_seq)
-        self.meta["paraphrase_probabilities"] = PROBS_FLOAT64 if self.keep_probabilities else PROBS_DROPPED
-
-    def _lists(
-        self, groups: Iterable[Tuple[str, List[Tuple[Any, ...]]]], prefixes: Set[str], probs: Optional[List[Tuple[str, bytes]]]
-    ) -> Iterator[Tuple[str, str]]:
-        """``(phrase, joined paraphrases)`` per phrase (checked); collects the proper prefixes and the probabilities."""
-        sep = PARAPHRASE_SEPARATOR
-        for phrase, rows in groups:
-            joined = sep.join([r[1] for r in rows])
-            if _BAD_LIST.search(phrase) or sep in phrase or _BAD_LIST.search(joined) or joined.count(sep) != len(rows) - 1:
-                raise InvalidParameterError(_bad_pair_message(phrase, [r[1] for r in rows]))
-            if probs is not None:
-                probs.append((phrase, pack_probs([r[2] for r in rows])))
-            cut = phrase.rfind(" ")
-            while cut > 0:
-                phrase_prefix = phrase[:cut]
-                prefixes.add(phrase_prefix)
-                cut = phrase_prefix.rfind(" ")
-            yield phrase, joined
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -231,13 +164,9 @@ class BundleWriter:
     def _insert(
         self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, on_conflict: Optional[str] = None
     ) -> None:
-        """Batched insert of ``rows`` (tuples in ``columns`` order); ``on_conflict``: None, "ignore" or "replace"."""
-        assert self._db is not None, "use BundleWriter as a context manager"
-        self._db[table].insert_all(  # type: ignore[union-attr]
-            chain([list(columns)], rows),
-            ignore=on_conflict == "ignore",
-            replace=on_conflict == "replace",
-        )
+        """Insert ``rows`` (tuples in ``columns`` order); ``on_conflict``: None, "ignore" or "replace"."""
+        marks = ", ".join("?" * len(columns))
+        self.conn.executemany(f"{_VERBS[on_conflict]} INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
     # -- content ------------------------------------------------------------
     def set_meta(self, key: str, value: str) -> None:
@@ -277,38 +206,24 @@ class BundleWriter:
         """Add (inflected form, base form) pairs."""
         self._insert("synonym_exceptions", ("form", "base"), pairs, on_conflict="ignore")
 
-    def add_paraphrases(self, triples: Iterable[Tuple[str, str, float]]) -> int:
+    def add_paraphrases(self, triples: Union[Iterable[Tuple[str, str, float]], ParaphraseColumns]) -> int:
         """(phrase, paraphrase, probability) in table order; order is kept (it breaks ties in alignment).
 
-        Each row gets the next ``seq`` (0, 1, 2, ... over all calls): the
-        paraphrases of a phrase are stored in ``seq`` order, so calls in file
-        order keep the file order.  Returns the number of rows added.  Phrases
-        and paraphrases are tokens joined by single spaces (no TAB, no line
-        break); the bundle is refused (:class:`InvalidParameterError`) otherwise.
-        Phrases in sorted (UTF-8 byte) order, as in the official table, are the
-        fast path: no sort when the bundle is finished.
+        ``triples`` are rows or one :class:`ParaphraseColumns` batch (the fast
+        input: three parallel lists).  The paraphrases of a phrase are stored in
+        the order they were added, over all calls: calls in file order keep the
+        file order.  Returns the number of pairs added.  Phrases and paraphrases
+        are tokens joined by single spaces (no TAB, no line break); the bundle is
+        refused (:class:`InvalidParameterError`) otherwise.  Phrases in sorted
+        (UTF-8 byte) order, as in the official table, are the fast path: each
+        phrase's row is written as soon as its pairs are in.
         """
-        conn = self.conn
-        if self._para_seq == 0 and not has_table(conn, _STAGING):
-            prob = ", prob REAL NOT NULL" if self.keep_probabilities else ""
-            conn.execute(f"CREATE TABLE {_STAGING} (phrase TEXT NOT NULL, paraphrase TEXT NOT NULL{prob})")
-        sql = f"INSERT INTO {_STAGING} VALUES (?, ?, ?)" if self.keep_probabilities else f"INSERT INTO {_STAGING} VALUES (?, ?)"
-        start = self._para_seq
-        it = iter(triples)
-        while True:
-            chunk = list(islice(it, _PARAPHRASE_CHUNK))
-            if not chunk:
-                break
-            phrases = [r[0] for r in chunk]
-            if self._para_sorted and (phrases[0] < self._para_last or any(a > b for a, b in zip(phrases, phrases[1:]))):
-                self._para_sorted = False
-            self._para_last = phrases[-1]
-            conn.executemany(sql, chunk if self.keep_probabilities else ((p, q) for p, q, _ in chunk))
-            self._para_seq += len(chunk)
-            longest = max(p.count(" ") for p in set(phrases)) + 1
-            if longest > self._para_max_len:
-                self._para_max_len = longest
-        return self._para_seq - start
+        if self._paras is None:
+            self._paras = ParaphraseLists(self.conn, self.keep_probabilities)
+        start = self._paras.pairs
+        for cols in [triples] if isinstance(triples, ParaphraseColumns) else columns(triples):
+            self._paras.add(cols)
+        return self._paras.pairs - start
 
     def add_nonbreaking_prefixes(self, pairs: Iterable[Tuple[str, bool]]) -> None:
         """Add ``(prefix, numeric_only)`` pairs."""
@@ -316,13 +231,3 @@ class BundleWriter:
             "nonbreaking_prefixes", ("prefix", "numeric_only"), ((p, int(bool(n))) for p, n in pairs), on_conflict="replace"
         )
 
-
-def _bad_pair_message(phrase: str, paras: Sequence[str]) -> str:
-    """Name the first phrase or paraphrase that breaks the bundle's text rules."""
-    for text in [phrase, *paras]:
-        if not text or text != text.strip(" ") or "  " in text or any(c in text for c in "\t\n\r"):
-            return (
-                f"paraphrase table: {text!r} (of phrase {phrase!r}) is not tokens joined by single spaces "
-                "(empty, a space at an end, two spaces, a TAB or a line break)"
-            )
-    return f"paraphrase table: phrase {phrase!r} cannot be stored"  # pragma: no cover - the checks above agree

@@ -18,12 +18,12 @@ import io
 import os
 import zlib
 from dataclasses import dataclass, field
-from operator import itemgetter
 from pathlib import Path
 from typing import BinaryIO, Dict, Iterator, List, Mapping, Optional, Set, Tuple
 
 from meteor_lite.resources.locate import BUNDLE_SUFFIX
 
+from ..bundle.paralists import ParaphraseColumns
 from ..bundle.pipeline import build_bundle
 from ..bundle.spec import BundleSpec, Paraphrases
 from ..errors import ImportOfficialError
@@ -32,7 +32,7 @@ from ..lexical.nonbreaking import NonbreakingPrefixes
 from ..lexical.stems import STEMMER_PACKAGE, StemMap, StemmerInfo, make_stemmer
 from ..sources import Source, progress, sha256_file
 from ..synonyms.wndb import Synonyms
-from .formats import iter_paraphrase_batches, parse_exceptions, parse_function_words, parse_synsets
+from .formats import FAST_BLOCK_CHARS, fast_paraphrase_batches, parse_exceptions, parse_function_words, parse_synsets
 from .release import LANGUAGE_NAMES, METEOR_LICENCE, package_version, read_nonbreaking_prefixes
 from .stems import STEM_CHOICES, snowball_language, stem_corrections
 
@@ -51,8 +51,8 @@ OFFICIAL_BUNDLE_VERSION = "1.5.0"
 #: Meteor's short language codes, in the order ``--lang all`` builds them.
 OFFICIAL_LANGUAGES: Tuple[str, ...] = tuple(LANGUAGE_NAMES)
 
-#: Pairs handed to the writer per batch while importing the paraphrase table.
-PARAPHRASE_BATCH = 100_000
+#: Characters of the paraphrase table read per batch handed to the writer (about 150,000 English pairs).
+PARAPHRASE_BLOCK_CHARS = FAST_BLOCK_CHARS
 
 #: What ``function_words=`` takes: the list Meteor 1.5 applies, or the jar's list for the language.
 FUNCTION_WORD_CHOICES: Tuple[str, ...] = ("meteor", "language")
@@ -129,19 +129,18 @@ def _open_text_lines(path: Path) -> Tuple[io.TextIOWrapper, BinaryIO]:
     return text, raw
 
 
-def _paraphrase_batches(path: Path, tokens: Set[str], *, limit: Optional[int], show: bool) -> Iterator[List[Tuple[str, str, float]]]:
-    """The paraphrase table's rows in file order, in batches of :data:`PARAPHRASE_BATCH`; the tokens seen go to ``tokens``."""
+def _paraphrase_batches(path: Path, tokens: Set[str], *, limit: Optional[int], show: bool) -> Iterator[ParaphraseColumns]:
+    """The paraphrase table's pairs in file order, in batches; the tokens seen go to ``tokens``."""
     source = str(path)
     text, raw = _open_text_lines(path)
     # GzipFile does not close a file object it was given: close `raw` too.
     with raw, text, progress(show, total=path.stat().st_size, unit="B", unit_scale=True, desc="paraphrases") as bar:
         pos = 0
         try:
-            for batch in iter_paraphrase_batches(text, source, limit=limit, batch_size=PARAPHRASE_BATCH):
+            for batch in fast_paraphrase_batches(text, source, limit=limit, block_chars=PARAPHRASE_BLOCK_CHARS):
                 yield batch
-                strings = set(map(itemgetter(0), batch))
-                strings.update(map(itemgetter(1), batch))
-                tokens.update(" ".join(strings).split(" "))
+                tokens.update(" ".join(dict.fromkeys(batch.phrases)).split(" "))
+                tokens.update(" ".join(batch.paraphrases).split(" "))
                 new = raw.tell()
                 bar.update(new - pos)
                 pos = new

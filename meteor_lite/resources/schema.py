@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 from itertools import islice
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:
     import hashlib
@@ -208,7 +208,12 @@ def compute_content_checksum(conn: sqlite3.Connection) -> str:
         rows = conn.execute(f"SELECT * FROM {table} ORDER BY {_ORDER_BY[table]}")
         section(table, _format_str_pairs(rows) if table == "stems" else (_encode_row(list(r)) for r in rows))
     prefixes: List[str] = []
-    section("paraphrases", _pair_lines(paraphrase_lists(conn, with_probs=True), prefixes))
+    h.update(b"\x00Tparaphrases\x00")
+    if has_table(conn, PROBABILITY_TABLE):
+        _hash_lines(h, _pair_lines(paraphrase_lists(conn, with_probs=True), prefixes))
+    else:
+        for text in _pair_texts(conn, prefixes):
+            h.update(text.encode("utf-8"))
     section("paraphrase_prefixes", (_encode_row([p]) for p in prefixes))
     rows = conn.execute("SELECT * FROM nonbreaking_prefixes ORDER BY prefix")
     section("nonbreaking_prefixes", (_encode_row(list(r)) for r in rows))
@@ -246,6 +251,48 @@ def _pair_lines(
                     yield f"[{q},{rank},{_json_str(para)},{_float_repr(prob)}]"
                 else:
                     yield _encode_row([phrase, rank, para, prob])
+
+
+#: ``_PAIR_FORMATS[n]``: the checksum lines of a phrase's ``n`` paraphrases, as one ``str.format``
+#: template (argument 0: ``[`` + the phrase's JSON string + ``,``; then the paraphrases).
+_PAIR_FORMATS: Dict[int, str] = {}
+
+
+def _pair_format(n: int) -> str:
+    fmt = _PAIR_FORMATS.get(n)
+    if fmt is None:
+        fmt = _PAIR_FORMATS[n] = "".join(f'{{0}}{i},"{{{i + 1}}}"]\n' for i in range(n))
+    return fmt
+
+
+def _pair_texts(conn: sqlite3.Connection, prefixes: List[str], batch: int = 20_000) -> Iterator[str]:
+    """The checksum lines of the pairs (bundles without probabilities), many lines per string; collects the prefixes.
+
+    The same bytes as :func:`_pair_lines`, built a phrase at a time: a batch of rows
+    none of whose texts JSON would escape (checked at once: the phrases joined by
+    ``\\n`` and the lists joined by TAB lengthen, encoded, by exactly their separators)
+    needs no escaping, only ``str.split``; any other batch goes through :func:`_pair_lines`.
+    """
+    _, _json_str = _encoders()
+    sep = PARAPHRASE_SEPARATOR
+    cur = conn.execute("SELECT phrase, prefix, paraphrases FROM paraphrases ORDER BY phrase")
+    while True:
+        rows = cur.fetchmany(batch)
+        if not rows:
+            return
+        prefixes.extend(phrase for phrase, prefix, _ in rows if prefix)
+        rows = [r for r in rows if r[2] is not None]
+        phrases = "\n".join([r[0] for r in rows])
+        lists = sep.join([r[2] for r in rows])
+        if len(_json_str(phrases)) != len(phrases) + 2 + phrases.count("\n") or len(_json_str(lists)) != len(
+            lists
+        ) + 2 + lists.count(sep):  # something to escape (or a phrase with a line break)
+            lists = ((phrase, False, paras.split(sep), None) for phrase, _, paras in rows)
+            yield "".join(line + "\n" for line in _pair_lines(lists, []))
+            continue
+        yield "".join(
+            [_pair_format(paras.count(sep) + 1).format(f'["{phrase}",', *paras.split(sep)) for phrase, _, paras in rows]
+        )
 
 
 def _format_str_pairs(rows: Iterable[Sequence[object]]) -> Iterator[str]:

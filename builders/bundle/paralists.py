@@ -1,0 +1,268 @@
+"""The paraphrase table on its way into a bundle: pairs in, schema 2's one row per phrase out.
+
+Used by :class:`~.writer.BundleWriter`.  Pairs arrive in table order, in batches
+(:class:`ParaphraseColumns`: three parallel lists).  While the phrases arrive in
+sorted (UTF-8 byte = code point) order, as in Meteor's tables, each phrase's
+paraphrases are consecutive: they are joined and written to ``paraphrases`` as
+they come, checked in bulk, with no second pass.  Pairs in any other order are
+staged in a private table (bounded memory) and grouped by phrase when the bundle
+is finished; a table that turns out unsorted half-way moves what was written
+into the staging table first.  Either way the rows are the same: each phrase's
+paraphrases in table order, TAB-joined, and the proper word-level prefixes of
+the phrases flagged.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections import Counter
+from itertools import accumulate, groupby, repeat
+from operator import itemgetter
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
+
+from meteor_lite.resources.schema import (
+    PARAPHRASE_SEPARATOR,
+    PROBABILITY_SQL,
+    PROBS_DROPPED,
+    PROBS_FLOAT64,
+    has_table,
+    pack_probs,
+    paraphrase_lists,
+)
+
+from ..errors import InvalidParameterError
+
+__all__ = ["ParaphraseColumns", "ParaphraseLists"]
+
+#: Staging table of the pairs of an unsorted table (rowid = the pair's order).
+STAGING = "_paraphrase_pairs"
+
+#: What a joined paraphrase list must not contain: an empty item, a space at either end
+#: of an item, two spaces in a row, a line break (TAB only as the separator).
+_BAD_LIST = re.compile(r"[\n\r]|  |^[ \t]|[ \t]$|\t[ \t]| \t|^$")
+
+#: Substrings that a batch of texts joined by ``\n`` holds when one of them breaks the rules above.
+_BAD_JOINED = ("\t", "\r", "  ", "\n\n", " \n", "\n ")
+
+_INSERT_LIST = "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?)"
+_INSERT_PROBS = "INSERT INTO paraphrase_probs (phrase, probs) VALUES (?, ?)"
+
+#: A phrase, its paraphrases and their probabilities (a phrase's group of pairs).
+Group = Tuple[str, List[str], List[float]]
+
+
+class ParaphraseColumns(NamedTuple):
+    """A batch of pairs as three parallel lists, in table order (the writer's fast input)."""
+
+    phrases: List[str]
+    paraphrases: List[str]
+    probabilities: List[float]
+
+
+def _texts_ok(texts: Sequence[str]) -> bool:
+    """Whether every text is tokens joined by single spaces (no TAB or line break), checked in bulk."""
+    if not texts:
+        return True
+    joined = "\n".join(texts)
+    return (
+        joined[:1] not in ("", " ", "\n")
+        and joined[-1] not in " \n"
+        and joined.count("\n") == len(texts) - 1
+        and not any(s in joined for s in _BAD_JOINED)
+    )
+
+
+def check_list(phrase: str, paras: Sequence[str]) -> str:
+    """The joined paraphrase list of ``phrase``; :class:`InvalidParameterError` naming the text that cannot be stored."""
+    sep = PARAPHRASE_SEPARATOR
+    joined = sep.join(paras)
+    if _BAD_LIST.search(phrase) or sep in phrase or _BAD_LIST.search(joined) or joined.count(sep) != len(paras) - 1:
+        raise InvalidParameterError(_bad_pair_message(phrase, paras))
+    return joined
+
+
+def _bad_pair_message(phrase: str, paras: Sequence[str]) -> str:
+    """Name the first phrase or paraphrase that breaks the bundle's text rules."""
+    for text in [phrase, *paras]:
+        if not text or text != text.strip(" ") or "  " in text or any(c in text for c in "\t\n\r"):
+            return (
+                f"paraphrase table: {text!r} (of phrase {phrase!r}) is not tokens joined by single spaces "
+                "(empty, a space at an end, two spaces, a TAB or a line break)"
+            )
+    return f"paraphrase table: phrase {phrase!r} cannot be stored"  # pragma: no cover - the checks above agree
+
+
+def _add_prefixes(phrases: Iterable[str], prefixes: Set[str]) -> None:
+    """Add the proper word-level prefixes of ``phrases`` ("a b c" -> "a b", "a") to ``prefixes``."""
+    for phrase in phrases:
+        cut = phrase.rfind(" ")
+        while cut > 0:
+            phrase = phrase[:cut]
+            if phrase in prefixes:
+                break  # its own prefixes are in too
+            prefixes.add(phrase)
+            cut = phrase.rfind(" ")
+
+
+class ParaphraseLists:
+    """Pairs in, one ``paraphrases`` row per phrase out (see the module's docstring)."""
+
+    def __init__(self, conn: sqlite3.Connection, keep_probabilities: bool):
+        self.conn = conn
+        self.keep_probabilities = keep_probabilities
+        self.pairs = 0
+        self.max_length = 0  # tokens of the longest phrase
+        self.staged = False  # the phrases came unsorted: pairs go to the staging table
+        self._last = ""  # the last phrase received
+        self._open: Optional[Group] = None  # the last phrase written directly (more pairs may follow)
+        self._prefixes: Set[str] = set()
+
+    def add(self, cols: ParaphraseColumns) -> None:
+        """Add one batch of pairs (table order)."""
+        phrases = cols.phrases
+        if not phrases:
+            return
+        if len(cols.paraphrases) != len(phrases) or len(cols.probabilities) != len(phrases):
+            raise ValueError("ParaphraseColumns: the three lists differ in length")
+        counts = Counter(phrases)  # in first-seen order
+        if not self.staged and (phrases[0] < self._last or phrases != sorted(phrases)):
+            self._to_staging()
+        if self.staged:
+            self._stage(cols)
+        else:
+            self._write_sorted(cols, counts)
+        self._last = phrases[-1]
+        self.pairs += len(phrases)
+        self.max_length = max(self.max_length, max(map(str.count, counts, repeat(" "))) + 1)
+
+    # -- sorted input: written as it comes ----------------------------------------------------
+    def _write_sorted(self, cols: ParaphraseColumns, counts: Dict[str, int]) -> None:
+        """Write the phrases of ``cols`` (sorted: each phrase's pairs are consecutive) but the last, kept open."""
+        phrases, paras, probs = cols
+        keys = list(counts)
+        ends = list(accumulate(counts.values()))
+        starts = [0, *ends[:-1]]
+        if not (_texts_ok(keys) and _texts_ok(paras)):
+            for phrase, i, j in zip(keys, starts, ends):
+                check_list(phrase, paras[i:j])
+        keep = self.keep_probabilities
+        groups: List[Group] = [
+            (phrase, paras[i:j], probs[i:j] if keep else []) for phrase, i, j in zip(keys, starts, ends)
+        ]
+        open_ = self._open
+        if open_ is not None:
+            if open_[0] == keys[0]:
+                first = groups[0]
+                groups[0] = (first[0], open_[1] + first[1], open_[2] + first[2])
+            else:
+                groups.insert(0, open_)
+        self._open = groups.pop()
+        self._insert(groups)
+
+    def _insert(self, groups: List[Group]) -> None:
+        """Write finished groups (checked) to ``paraphrases`` (and ``paraphrase_probs``)."""
+        if not groups:
+            return
+        sep = PARAPHRASE_SEPARATOR
+        self.conn.executemany(_INSERT_LIST, [(ph, sep.join(ps)) for ph, ps, _ in groups])
+        if self.keep_probabilities:
+            if not has_table(self.conn, "paraphrase_probs"):
+                self.conn.executescript(PROBABILITY_SQL)
+            self.conn.executemany(_INSERT_PROBS, [(ph, pack_probs(pr)) for ph, _, pr in groups])
+        _add_prefixes(map(itemgetter(0), groups), self._prefixes)
+
+    # -- unsorted input: staged, grouped when finished -----------------------------------------
+    def _create_staging(self) -> None:
+        prob = ", prob REAL NOT NULL" if self.keep_probabilities else ""
+        self.conn.execute(f"CREATE TABLE {STAGING} (phrase TEXT NOT NULL, paraphrase TEXT NOT NULL{prob})")
+
+    def _stage(self, cols: ParaphraseColumns) -> None:
+        if self.keep_probabilities:
+            self.conn.executemany(f"INSERT INTO {STAGING} VALUES (?, ?, ?)", zip(*cols))
+        else:
+            self.conn.executemany(f"INSERT INTO {STAGING} VALUES (?, ?)", zip(cols.phrases, cols.paraphrases))
+
+    def _to_staging(self) -> None:
+        """The phrases are not sorted after all: move what was written into the staging table."""
+        conn = self.conn
+        self._create_staging()
+        self.staged = True
+        if self._open is not None:
+            self._insert([self._open])
+            self._open = None
+        if self.pairs:
+            for cols in _expand(conn, self.keep_probabilities):
+                self._stage(cols)
+            conn.execute("DELETE FROM paraphrases")
+            conn.execute("DROP TABLE IF EXISTS paraphrase_probs")
+        self._prefixes.clear()
+
+    def _group_staged(self) -> None:
+        """Turn the staged pairs into one row per phrase, then drop the staging table."""
+        conn = self.conn
+        cols = "phrase, paraphrase, prob" if self.keep_probabilities else "phrase, paraphrase"
+        read = conn.cursor()
+        read.execute(f"SELECT {cols} FROM {STAGING} ORDER BY phrase, rowid")
+        batch: List[Group] = []
+        for phrase, rows in groupby(read, key=itemgetter(0)):
+            rows_ = list(rows)
+            paras = [r[1] for r in rows_]
+            check_list(phrase, paras)
+            batch.append((phrase, paras, [r[2] for r in rows_] if self.keep_probabilities else []))
+            if len(batch) >= 50_000:
+                self._insert(batch)
+                batch = []
+        self._insert(batch)
+        conn.execute(f"DROP TABLE {STAGING}")
+
+    # -- the end --------------------------------------------------------------------------------
+    def finish(self) -> Dict[str, str]:
+        """Write what is pending, flag the prefixes; return the meta keys of the table."""
+        if self.staged:
+            self._group_staged()
+        elif self._open is not None:
+            self._insert([self._open])
+            self._open = None
+        if self.keep_probabilities and not has_table(self.conn, "paraphrase_probs"):
+            self.conn.executescript(PROBABILITY_SQL)
+        self.conn.executemany(
+            "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
+            "ON CONFLICT (phrase) DO UPDATE SET prefix = 1",
+            ((p,) for p in sorted(self._prefixes)),
+        )
+        self.conn.commit()
+        return {
+            "paraphrase_max_length": str(self.max_length),
+            "paraphrase_pairs": str(self.pairs),
+            "paraphrase_probabilities": PROBS_FLOAT64 if self.keep_probabilities else PROBS_DROPPED,
+        }
+
+
+def _expand(conn: sqlite3.Connection, with_probs: bool, batch: int = 100_000) -> Iterator[ParaphraseColumns]:
+    """The pairs written to ``paraphrases`` so far, in phrase order (table order within a phrase), in batches."""
+    cols = ParaphraseColumns([], [], [])
+    for phrase, _prefix, paras, probs in paraphrase_lists(conn, with_probs=with_probs):
+        if paras is None:
+            continue
+        cols.phrases.extend([phrase] * len(paras))
+        cols.paraphrases.extend(paras)
+        cols.probabilities.extend(probs if probs is not None else [0.0] * len(paras))
+        if len(cols.phrases) >= batch:
+            yield cols
+            cols = ParaphraseColumns([], [], [])
+    if cols.phrases:
+        yield cols
+
+
+def columns(rows: Iterable[Sequence[object]]) -> Iterator[ParaphraseColumns]:
+    """``(phrase, paraphrase, probability)`` rows as :class:`ParaphraseColumns` of at most 100,000 pairs."""
+    from itertools import islice
+
+    it = iter(rows)
+    while True:
+        chunk = list(islice(it, 100_000))
+        if not chunk:
+            return
+        phrases, paras, probs = (list(c) for c in zip(*chunk))
+        yield ParaphraseColumns(phrases, paras, probs)  # type: ignore[arg-type]
