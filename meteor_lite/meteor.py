@@ -205,7 +205,16 @@ class Meteor:
             res.paraphrase_table(sentences)
 
     def aggregate(self, segments: List[SegmentScore]) -> CorpusScore:
-        """Corpus score of already scored segments."""
+        """Corpus score of already scored segments (warns when some were aligned in bounded mode)."""
+        bounded = [i for i, s in enumerate(segments, 1) if s.bounded]
+        if bounded:
+            warnings.warn(
+                f"{len(bounded)} segment(s) (first: segment {bounded[0]}) had too many candidate matches for the "
+                "beam search and were aligned in bounded mode: their scores may differ from Meteor 1.5's "
+                "(flagged \"bounded\" in --format json; see meteor_lite.align.bounded)",
+                MeteorLiteWarning,
+                stacklevel=2,
+            )
         total = Stats()
         for s in segments:
             total.add(s.stats)

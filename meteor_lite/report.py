@@ -54,7 +54,16 @@ def text_report(result: ReportSource, *, header: bool = True, segments: bool = T
             out.append(f"Segment {i} score:\t{java_double(seg.score)}")
     out += _stage_table(result.config, result.stats)
     out += _summary(result.config, result.stats, result.metrics)
+    bounded = [i for i, seg in enumerate(result.segments, 1) if getattr(seg, "bounded", False)]
+    if bounded:  # (never in Meteor 1.5's report: only segments too long for the beam search are bounded)
+        out.append(f"Bounded segments:       {len(bounded)} ({_first_few(bounded)}: aligned in bounded mode)")
     return "\n".join(out) + "\n"
+
+
+def _first_few(numbers: List[int], k: int = 5) -> str:
+    """``Segment 3, 7, 9`` or ``Segments 3, 7, 9, 12, 15, ...``."""
+    head = ", ".join(str(n) for n in numbers[:k])
+    return ("Segment " if len(numbers) == 1 else "Segments ") + head + (", ..." if len(numbers) > k else "")
 
 
 #: The first header line when the configuration cannot reproduce Meteor 1.5 (no resources).

@@ -27,6 +27,9 @@ class SegmentScore:
     stats: Stats
     ref_index: int = 0
     alignment: List[Tuple[int, int, int, int, int]] = field(default_factory=list, repr=False)
+    #: True when the segment was aligned in bounded mode (too many candidate matches for the beam
+    #: search: see :mod:`meteor_lite.align.bounded`); its alignment may differ from Meteor 1.5's.
+    bounded: bool = False
 
     def to_dict(self) -> Dict[str, object]:
         """JSON-ready dict (statistics included; NaN written as null)."""
@@ -37,6 +40,7 @@ class SegmentScore:
             "fmean": _finite(self.fmean),
             "frag_penalty": _finite(self.frag_penalty),
             "ref_index": self.ref_index,
+            "bounded": self.bounded,
             "stats": self.stats.to_dict(),
         }
 

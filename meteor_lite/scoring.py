@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
+from .align.bounded import BOUNDED_CAP, SMALL_SEGMENT, bounded_alignment, work_limit
+from .align.budget import count_candidates
 from .align.matches import Match, collect_matches
 from .align.search import count_chunks, search_alignment
 from .config import MeteorConfig
@@ -21,10 +23,15 @@ def config_metrics(config: MeteorConfig, st: Stats) -> Metrics:
     return compute(st, config.alpha, config.beta, config.gamma, config.delta, config.weights)
 
 
-def align_segment(hyp: List[str], ref: List[str], config: MeteorConfig, resources: Resources) -> Tuple[Stats, List[Match]]:
-    """Align two token lists and count Meteor's sufficient statistics of the alignment."""
-    cands = collect_matches(hyp, ref, config.modules, resources)
-    matches = search_alignment(len(hyp), len(ref), cands, config.beam)
+def align_segment(
+    hyp: List[str], ref: List[str], config: MeteorConfig, resources: Resources
+) -> Tuple[Stats, List[Match], bool]:
+    """Align two token lists and count Meteor's sufficient statistics of the alignment.
+
+    The third result is True when the segment was aligned in bounded mode
+    (:mod:`meteor_lite.align.bounded`: too many candidates for the beam search).
+    """
+    matches, bounded = _align(hyp, ref, config, resources)
     fw = resources.function_words
     func_h = [java_lower(w) in fw for w in hyp]
     func_r = [java_lower(w) in fw for w in ref]
@@ -50,7 +57,17 @@ def align_segment(hyp: List[str], ref: List[str], config: MeteorConfig, resource
         test_word_matches=float(sum(m.hlen for m in matches)),
         ref_word_matches=float(sum(m.rlen for m in matches)),
     )
-    return st, matches
+    return st, matches, bounded
+
+
+def _align(hyp: List[str], ref: List[str], config: MeteorConfig, resources: Resources) -> Tuple[List[Match], bool]:
+    """The chosen matches: the beam search's, or bounded mode's above the work limit (flagged True)."""
+    limit = work_limit(config.beam)
+    if len(hyp) * len(ref) > SMALL_SEGMENT and count_candidates(hyp, ref, config.modules, resources, limit) > limit:
+        cands = collect_matches(hyp, ref, config.modules, resources, cap=BOUNDED_CAP)
+        return bounded_alignment(len(hyp), len(ref), cands), True
+    cands = collect_matches(hyp, ref, config.modules, resources)
+    return search_alignment(len(hyp), len(ref), cands, config.beam), False
 
 
 def _stage_counts(
@@ -70,12 +87,17 @@ def _stage_counts(
 
 
 def best_reference(hyp: List[str], refs: Sequence[List[str]], config: MeteorConfig, resources: Resources) -> SegmentScore:
-    """Score ``hyp`` against each reference; the first best-scoring one wins, as in Meteor."""
+    """Score ``hyp`` against each reference; the first best-scoring one wins, as in Meteor.
+
+    The result is flagged ``bounded`` when any reference was aligned in bounded mode.
+    """
     if not refs:
         raise ValueError("at least one reference is needed")
     best: Optional[SegmentScore] = None
+    any_bounded = False
     for k, ref in enumerate(refs):
-        st, matches = align_segment(hyp, ref, config, resources)
+        st, matches, bounded = align_segment(hyp, ref, config, resources)
+        any_bounded = any_bounded or bounded
         m = config_metrics(config, st)
         if best is None or m.score > best.score:
             best = SegmentScore(
@@ -83,4 +105,5 @@ def best_reference(hyp: List[str], refs: Sequence[List[str]], config: MeteorConf
                 [x.as_tuple() for x in matches],
             )
     assert best is not None
+    best.bounded = any_bounded  # a bounded reference may have lost to the one that won
     return best

@@ -200,7 +200,6 @@ def test_presets_match_meteor_15() -> None:
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        (dict(task="nope"), "unknown task"),
         (dict(modules=["exact", "fuzzy"]), "unknown module"),
         (dict(params=(0.5, 0.5)), "4 values"),
         (dict(lang="de", task="adq"), "no parameters"),
@@ -210,6 +209,12 @@ def test_presets_match_meteor_15() -> None:
 def test_bad_configuration(kwargs, message) -> None:
     with pytest.raises(ConfigError, match=message):
         resolve_config(**{"lang": "en", **kwargs})
+
+
+def test_unknown_task_is_refused_once_the_bundle_is_known() -> None:
+    # A name that is not one of Meteor's tasks may be a tuned set of the bundle: the scorer decides.
+    with pytest.raises(ConfigError, match="unknown task"):
+        Meteor("en", task="nope", quiet=True)
 
 
 def test_module_without_resources(tiny_bundle: Path, tmp_path: Path) -> None:

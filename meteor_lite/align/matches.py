@@ -14,18 +14,19 @@ here (each checked against the official jar):
 
 from __future__ import annotations
 
-from typing import Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
+from bisect import bisect_left
+from typing import Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
 
 from ..jarcompat import java_string_hash
-from ..resources.lookups import Paraphrases, Resources
+from ..resources.lookups import Resources
 
-__all__ = ["Match", "collect_matches"]
+__all__ = ["Match", "collect_matches", "modules_used", "positions_of", "synset_index"]
 
 
 class Match:
     """A candidate match: ``rlen`` reference words at ``rstart`` ~ ``hlen`` hypothesis words at ``hstart``."""
 
-    __slots__ = ("module", "rstart", "rlen", "hstart", "hlen", "hmask", "rmask", "gain", "dist")
+    __slots__ = ("module", "rstart", "rlen", "hstart", "hlen", "gain", "dist")
 
     def __init__(self, module: int, rstart: int, rlen: int, hstart: int, hlen: int, exact_kind: bool):
         self.module = module
@@ -33,8 +34,6 @@ class Match:
         self.rlen = rlen
         self.hstart = hstart
         self.hlen = hlen
-        self.hmask = ((1 << hlen) - 1) << hstart
-        self.rmask = ((1 << rlen) - 1) << rstart
         # Search weight: 1 per word for exact matches, 1/2 (rounded down per side) otherwise.
         self.gain = (hlen + rlen) if exact_kind else (hlen // 2 + rlen // 2)
         self.dist = abs(rstart - hstart)
@@ -47,7 +46,7 @@ class Match:
         return f"Match(m{self.module} ref {self.rstart}+{self.rlen} ~ hyp {self.hstart}+{self.hlen})"
 
 
-def _positions(words: Sequence[Hashable]) -> Dict[Hashable, List[int]]:
+def positions_of(words: Sequence[Hashable]) -> Dict[Hashable, List[int]]:
     """Positions of each distinct item of ``words``."""
     pos: Dict[Hashable, List[int]] = {}
     for i, w in enumerate(words):
@@ -56,89 +55,132 @@ def _positions(words: Sequence[Hashable]) -> Dict[Hashable, List[int]]:
 
 
 def collect_matches(
-    hyp: Sequence[str], ref: Sequence[str], modules: Sequence[str], res: Resources
+    hyp: Sequence[str], ref: Sequence[str], modules: Sequence[str], res: Resources, cap: Optional[int] = None
 ) -> List[List[Match]]:
     """All candidate matches, grouped by reference start position, in Meteor's order.
 
     Words and stems are compared by their Java hash codes, as Meteor 1.5 does.
+    With ``cap``, each module keeps at most ``cap`` candidates per reference
+    position, among those nearest to it (bounded mode, see :mod:`meteor_lite.align.bounded`).
     """
-    n1, n2 = len(hyp), len(ref)
+    n2 = len(ref)
     cands: List[List[Match]] = [[] for _ in range(n2)]
     hk = [java_string_hash(w) for w in hyp]
     rk = [java_string_hash(w) for w in ref]
-    used_modules = modules
-    if n1 == n2 and hk == rk:
-        used_modules = modules[:1]
-    hpos: Optional[Dict[Hashable, List[int]]] = None
-    for mi, mod in enumerate(used_modules):
-        if mod == "exact":
-            hpos = hpos or _positions(hk)
-            for j, w in enumerate(rk):
-                for i in hpos.get(w, ()):
-                    cands[j].append(Match(mi, j, 1, i, 1, True))
-        elif mod == "stem":
-            sh = [java_string_hash(x) for x in res.stems(hyp)]
-            sr = [java_string_hash(x) for x in res.stems(ref)]
-            spos = _positions(sh)
-            for j, s in enumerate(sr):
-                rw = rk[j]
-                for i in spos.get(s, ()):
-                    if hk[i] != rw:
-                        cands[j].append(Match(mi, j, 1, i, 1, False))
-        elif mod == "synonym":
-            yh = res.synsets(hyp)
-            yr = res.synsets(ref)
-            for j, sj in enumerate(yr):
-                if not sj:
-                    continue
-                rw = rk[j]
-                for i, si in enumerate(yh):
-                    if si and hk[i] != rw and not si.isdisjoint(sj):
-                        cands[j].append(Match(mi, j, 1, i, 1, False))
-        elif mod == "paraphrase":
-            _paraphrase_matches(mi, hyp, ref, res, cands)
-        else:  # pragma: no cover - modules are validated by config.resolve_config
-            raise ValueError(f"unknown module {mod!r}")
+    for mi, mod in enumerate(modules_used(hk, rk, modules)):
+        if mod == "paraphrase":
+            _paraphrase_matches(mi, hyp, ref, res, cands, cap)
+            continue
+        exact = mod == "exact"
+        for j, positions in enumerate(_word_positions(mod, hyp, ref, hk, rk, res, cap)):
+            for i in positions:
+                cands[j].append(Match(mi, j, 1, i, 1, exact))
     return cands
 
 
-def _phrases_at(words: Sequence[str], start: int, max_len: int, res: Resources) -> Iterator[Tuple[int, Paraphrases]]:
-    """(length, paraphrases) of the table phrases starting at ``start``, shortest first."""
-    n = len(words)
-    paras, prefix = res.paraphrase_cache
-    for k in range(1, min(max_len, n - start) + 1):
-        g = " ".join(words[start : start + k])
-        found = paras.get(g)
-        if found is None:
-            found = res.phrase(g)
-        if found:
-            yield k, found
-        if not prefix[g]:
-            return
+def modules_used(hk: List[int], rk: List[int], modules: Sequence[str]) -> Sequence[str]:
+    """The modules that run: only the first when the reference is identical to the hypothesis."""
+    return modules[:1] if hk == rk else modules
 
 
-def _paraphrase_matches(mi: int, hyp: Sequence[str], ref: Sequence[str], res: Resources, cands: List[List[Match]]) -> None:
-    """Add the paraphrase matches of module ``mi`` (both directions) to ``cands``."""
-    max_len = res.paraphrase_max_len
-    if max_len <= 0 or not hyp or not ref:
+def _word_positions(
+    mod: str, hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources,
+    cap: Optional[int],
+) -> List[Sequence[int]]:
+    """For each reference word, the hypothesis positions a one-word module matches it with (ascending)."""
+    if mod == "exact":
+        hpos = positions_of(hk)
+        if cap is None:
+            return [hpos.get(w, ()) for w in rk]
+        return [_nearest(hpos[w], j, cap) if w in hpos else () for j, w in enumerate(rk)]
+    if mod == "stem":
+        spos = positions_of([java_string_hash(x) for x in res.stems(hyp)])
+        sr = [java_string_hash(x) for x in res.stems(ref)]
+        wide = None if cap is None else 2 * cap
+        out: List[Sequence[int]] = []
+        for j, st in enumerate(sr):
+            near: Sequence[int] = spos.get(st, ())
+            if wide is not None and near:
+                near = _nearest(near, j, wide)
+            kept = [i for i in near if hk[i] != rk[j]]
+            out.append(kept if cap is None else _nearest(kept, j, cap))
+        return out
+    if mod == "synonym":
+        return _synonym_positions(res.synsets(hyp), res.synsets(ref), hk, rk, cap)
+    raise ValueError(f"unknown module {mod!r}")  # pragma: no cover - validated by config.resolve_config
+
+
+def _synonym_positions(
+    yh: Sequence[FrozenSet[int]], yr: Sequence[FrozenSet[int]], hk: List[int], rk: List[int], cap: Optional[int]
+) -> List[Sequence[int]]:
+    """Hypothesis positions sharing a synset with each reference word (other words only), ascending."""
+    if cap is None and len(yh) * len(yr) <= _PAIRWISE_MAX:  # a sentence: comparing every pair is quicker
+        return [
+            [i for i, si in enumerate(yh) if si and hk[i] != rk[j] and not si.isdisjoint(sj)] if sj else []
+            for j, sj in enumerate(yr)
+        ]
+    by_synset = synset_index(yh)
+    out: List[Sequence[int]] = []
+    for j, sj in enumerate(yr):
+        found: Set[int] = set()
+        for syn in sj:
+            near = by_synset.get(syn, ())
+            found.update(near if cap is None or not near else _nearest(near, j, 2 * cap))
+        rw = rk[j]
+        kept = sorted(i for i in found if hk[i] != rw) if found else []
+        out.append(kept if cap is None else _nearest(kept, j, cap))
+    return out
+
+
+def synset_index(yh: Sequence[FrozenSet[int]]) -> Dict[int, List[int]]:
+    """Hypothesis positions of each synset id, ascending."""
+    by_synset: Dict[int, List[int]] = {}
+    for i, si in enumerate(yh):
+        for syn in si:
+            by_synset.setdefault(syn, []).append(i)
+    return by_synset
+
+
+#: Up to this many word pairs, synonyms are found by comparing every pair.
+_PAIRWISE_MAX = 10_000
+
+
+def _nearest(positions: Sequence[int], j: int, k: int) -> Sequence[int]:
+    """The ``k`` items of the ascending ``positions`` nearest to ``j`` (the lower on ties), ascending."""
+    if len(positions) <= k:
+        return positions
+    lo = hi = bisect_left(positions, j)
+    while hi - lo < k:
+        if lo > 0 and (hi >= len(positions) or j - positions[lo - 1] <= positions[hi] - j):
+            lo -= 1
+        else:
+            hi += 1
+    return positions[lo:hi]
+
+
+def _paraphrase_matches(
+    mi: int, hyp: Sequence[str], ref: Sequence[str], res: Resources, cands: List[List[Match]], cap: Optional[int] = None
+) -> None:
+    """Add the paraphrase matches of module ``mi`` (both directions) to ``cands`` (``cap``: per phrase and side)."""
+    if res.paraphrase_max_len <= 0 or not hyp or not ref:
         return
     hyp_t = tuple(hyp)
     ref_t = tuple(ref)
-    hpos = _positions(hyp)
-    rpos = _positions(ref)
+    hpos = positions_of(hyp)
+    rpos = positions_of(ref)
     # Reference phrases whose paraphrase occurs in the hypothesis.
-    for j in range(len(ref)):
-        for k, found in _phrases_at(ref, j, max_len, res):
-            for para in found:
-                pl = len(para)
-                for i in hpos.get(para[0], ()):
-                    if hyp_t[i : i + pl] == para:
-                        cands[j].append(Match(mi, j, k, i, pl, False))
+    for j, k, found in res.phrase_hits(ref):
+        for para in found:
+            pl = len(para)
+            starts = hpos.get(para[0], ())
+            for i in _nearest(starts, j, cap) if cap is not None and starts else starts:
+                if hyp_t[i : i + pl] == para:
+                    cands[j].append(Match(mi, j, k, i, pl, False))
     # Hypothesis phrases whose paraphrase occurs in the reference.
-    for i in range(len(hyp)):
-        for k, found in _phrases_at(hyp, i, max_len, res):
-            for para in found:
-                pl = len(para)
-                for j in rpos.get(para[0], ()):
-                    if ref_t[j : j + pl] == para:
-                        cands[j].append(Match(mi, j, pl, i, k, False))
+    for i, k, found in res.phrase_hits(hyp):
+        for para in found:
+            pl = len(para)
+            starts = rpos.get(para[0], ())
+            for j in _nearest(starts, i, cap) if cap is not None and starts else starts:
+                if ref_t[j : j + pl] == para:
+                    cands[j].append(Match(mi, j, pl, i, k, False))

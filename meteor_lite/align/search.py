@@ -12,7 +12,19 @@ release (each was checked against the jar):
   matches and 1/2 for the other modules, each side rounded down to an integer
   when a match is added (:attr:`Match.gain`);
 * a candidate's position distance is charged to the path that *skips* it
-  (and to later siblings), not to the path that takes it.
+  (and to later siblings), not to the path that takes it;
+* ties between partial alignments keep their order of creation (a stable sort).
+
+What bounds the work (and why the alignment stays the jar's): a partial alignment
+extended at one reference position gets one child per usable candidate, and the
+children of one parent that share a gain and a chunk count come out in
+non-decreasing rank order (each later sibling carries the distances of the earlier
+ones).  A child with at least ``beam`` earlier siblings ranked no worse can never be
+among the ``beam`` partial alignments kept at the next step, so it is not created
+(:func:`_expand_capped`).  This keeps exactly the beam the jar keeps, and bounds the
+children per parent by ``beam`` per class instead of the number of candidates.
+Segments whose candidates would still make the search too long are aligned in
+*bounded* mode (:mod:`meteor_lite.align.bounded`), and flagged as such.
 """
 
 from __future__ import annotations
@@ -22,22 +34,43 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from .matches import Match
 
-__all__ = ["search_alignment", "count_chunks"]
+__all__ = ["search_alignment", "count_chunks", "Plan"]
 
-#: A partial alignment: (rank key, idx, last_end, used_h, used_r, chosen-chain, gain, chunks, distance).
-#: The rank key orders by more weighted coverage, then fewer chunks, then less distance.
+#: A partial alignment: (rank key, next reference index, end of the last hypothesis match or -1,
+#: used hypothesis bits, used reference bits, chosen-chain).  The key is
+#: ``-gain * gain_unit + chunks * chunk_unit + distance``: smaller ranks first.
 Path = Tuple[Any, ...]
+#: A candidate as the search reads it: (hyp bits, ref bits, hyp start, hyp end, ref end, gain in key units,
+#: distance, the match, gain, index in the position's list).
+Step = Tuple[int, int, int, int, int, int, int, Match, int, int]
+#: A fixed match as the search reads it: (hyp start, key change of its gain, distance, ref end, hyp end).
+Fixed = Tuple[int, int, int, int, int]
 
 _FIRST = itemgetter(0)
-_SHIFT = 1 << 24
 
 
-def _key(gain: int, chunks: int, dist: int) -> int:
-    """One integer that sorts like (-gain, chunks, dist) for the sizes a segment can reach.
+class Plan:
+    """A segment's candidates prepared for the search: key units, per-position steps, fixed matches."""
 
-    (Inlined in the search loop for speed.)
-    """
-    return (-gain * _SHIFT + chunks) * _SHIFT + dist
+    def __init__(self, n1: int, n2: int, cands: List[List[Match]], fixed: Dict[int, Match]):
+        """Size the key so that distances never spill into chunks, nor chunks into gains."""
+        total = sum(m.dist for lst in cands for m in lst) + 1
+        self.chunk_unit = 1 << total.bit_length()
+        self.gain_unit = self.chunk_unit << (n1 + n2 + 2).bit_length()
+        gu = self.gain_unit
+        self.steps: List[List[Step]] = [
+            [] if j in fixed else [_step(m, gu, k) for k, m in enumerate(lst)] for j, lst in enumerate(cands)
+        ]
+        self.fixed: Dict[int, Fixed] = {
+            j: (m.hstart, m.gain * gu, m.dist, m.rstart + m.rlen, m.hstart + m.hlen) for j, m in fixed.items()
+        }
+
+
+def _step(m: Match, gain_unit: int, index: int) -> Step:
+    hmask = ((1 << m.hlen) - 1) << m.hstart
+    # A one-word reference match needs no reference bit: the search never reads bits behind its position.
+    rmask = ((1 << m.rlen) - 1) << m.rstart if m.rlen > 1 else 0
+    return (hmask, rmask, m.hstart, m.hstart + m.hlen, m.rstart + m.rlen, m.gain * gain_unit, m.dist, m, m.gain, index)
 
 
 def search_alignment(n1: int, n2: int, cands: List[List[Match]], beam: int) -> List[Match]:
@@ -51,10 +84,15 @@ def search_alignment(n1: int, n2: int, cands: List[List[Match]], beam: int) -> L
     if all(not lst or j in fixed for j, lst in enumerate(cands)):
         # Nothing left to choose: every candidate is fixed.
         return [fixed[j] for j in sorted(fixed)]
-    paths: List[Path] = [(0, 0, -1, used_h, used_r, None, 0, 0, 0)]
+    plan = Plan(n1, n2, cands, fixed)
+    paths: List[Path] = [(0, 0, -1, used_h, used_r, None)]
     for cur in range(n2):
-        paths = _advance(paths, cur, cands[cur], fixed, beam)
-    best = _best_path(paths, beam)
+        here = plan.steps[cur]
+        if len(here) > beam:
+            paths = _expand_capped(paths, cur, here, plan, beam)
+        else:
+            paths = _advance(paths, cur, here, plan, beam)
+    best = _best_path(paths, beam, plan.chunk_unit)
     chosen_list: List[Match] = list(fixed.values())
     node = best[5]
     while node is not None:
@@ -88,58 +126,189 @@ def _fix_unambiguous(n1: int, n2: int, cands: List[List[Match]]) -> Tuple[Dict[i
             cov_h[k] == 1 for k in range(m.hstart, m.hstart + m.hlen)
         ):
             fixed[j] = m
-            used_h |= m.hmask
-            used_r |= m.rmask
+            used_h |= ((1 << m.hlen) - 1) << m.hstart
+            used_r |= ((1 << m.rlen) - 1) << m.rstart
     return fixed, used_h, used_r
 
 
-def _advance(paths: List[Path], cur: int, here: Sequence[Match], fixed: Dict[int, Match], beam: int) -> List[Path]:
+def _carry(path: Path, cur: int, plan: Plan, out: List[Path]) -> None:
+    """A path whose reference word ``cur`` is already covered: unchanged, or through the fixed match there."""
+    key, idx, last, uh, ur, chosen = path
+    if cur < idx:
+        out.append(path)
+        return
+    f = plan.fixed.get(idx)
+    if f is not None:
+        hs, gk, d, rend, hend = f
+        if last != -1 and hs != last:
+            key += plan.chunk_unit
+        out.append((key - gk + d, rend, hend, uh, ur, chosen))
+
+
+def _advance(paths: List[Path], cur: int, here: Sequence[Step], plan: Plan, beam: int) -> List[Path]:
     """Extend the best ``beam`` paths over reference position ``cur`` (candidates ``here``)."""
-    S = _SHIFT
     if len(paths) > 1:
         paths.sort(key=_FIRST)
+    cu = plan.chunk_unit
+    fixed = plan.fixed
+    bit = 1 << cur
     nxt: List[Path] = []
+    app = nxt.append
     for path in paths[:beam]:
-        _, idx, last, uh, ur, chosen, gain, ch, dist = path
-        if (ur >> cur) & 1:
+        key, idx, last, uh, ur, chosen = path
+        if ur & bit:  # covered already: by a longer match (unchanged), or by the fixed match starting here
             if cur < idx:
-                nxt.append(path)
+                app(path)
                 continue
-            m = fixed.get(idx)
-            if m is not None:
-                if last != -1 and m.hstart != last:
-                    ch += 1
-                gain += m.gain
-                dist += m.dist
-                nxt.append(((-gain * S + ch) * S + dist, m.rstart + m.rlen, m.hstart + m.hlen, uh, ur, chosen, gain, ch, dist))
+            f = fixed.get(idx)
+            if f is not None:
+                if last != -1 and f[0] != last:
+                    key += cu
+                app((key - f[1] + f[2], f[3], f[4], uh, ur, chosen))
             continue
-        for m in here:
-            if uh & m.hmask or ur & m.rmask:
+        # key: the child continues the chunk; keyc: it closes the chunk (a jump, or the skip).
+        keyc = key + cu if last != -1 else key
+        for hm, rm, hs, hend, rend, gk, d, m, _g, _k in here:
+            if uh & hm or ur & rm:
                 continue
-            nch = ch + 1 if (last != -1 and m.hstart != last) else ch
-            ngain = gain + m.gain
-            nxt.append(
-                ((-ngain * S + nch) * S + dist, m.rstart + m.rlen, m.hstart + m.hlen, uh | m.hmask, ur | m.rmask,
-                 (m, chosen), ngain, nch, dist)
-            )
-            dist += m.dist  # charged to the paths that do not take m (see module docstring)
-        if last != -1:
-            ch += 1
-        nxt.append(((-gain * S + ch) * S + dist, idx + 1, -1, uh, ur, chosen, gain, ch, dist))
+            app(((key if hs == last else keyc) - gk, rend, hend, uh | hm, ur | rm, (m, chosen)))
+            key += d
+            keyc += d
+        app((keyc, idx + 1, -1, uh, ur, chosen))
     if not nxt:
         nxt.append(paths[0])
     return nxt
 
 
-def _best_path(paths: List[Path], beam: int) -> Path:
+def _expand_capped(paths: List[Path], cur: int, here: Sequence[Step], plan: Plan, beam: int) -> List[Path]:
+    """:func:`_advance` for a position with more than ``beam`` candidates, creating only children that can survive.
+
+    A child is not created when ``beam`` earlier siblings have a gain at least as high and no
+    more chunks: they rank no worse and come first, so the next step's cut removes it anyway.
+    """
+    if len(paths) > 1:
+        paths.sort(key=_FIRST)
+    cu = plan.chunk_unit
+    fixed = plan.fixed
+    bit = 1 << cur
+    crowd = Crowd(here)
+    nxt: List[Path] = []
+    for path in paths[:beam]:
+        key, idx, last, uh, ur, chosen = path
+        if ur & bit:  # as in _advance
+            if cur < idx:
+                nxt.append(path)
+                continue
+            f = fixed.get(idx)
+            if f is not None:
+                if last != -1 and f[0] != last:
+                    key += cu
+                nxt.append((key - f[1] + f[2], f[3], f[4], uh, ur, chosen))
+            continue
+        _capped_children(path, here, crowd, cu, beam, nxt)
+    if not nxt:
+        nxt.append(paths[0])
+    return nxt
+
+
+class Crowd:
+    """What :func:`_capped_children` needs at a crowded position to skip dominated candidates quickly."""
+
+    def __init__(self, here: Sequence[Step]):
+        """Per candidate index: the highest gain from there on; per hypothesis start: its indices."""
+        self.hmasks = [st[0] for st in here]
+        self.rmasks = [st[1] for st in here]
+        self.dists = [st[6] for st in here]
+        self.tail_gain = [-1] * (len(here) + 1)
+        for k in range(len(here) - 1, -1, -1):
+            self.tail_gain[k] = max(here[k][8], self.tail_gain[k + 1])
+        self.at: Dict[int, List[int]] = {}
+        for k, st in enumerate(here):
+            self.at.setdefault(st[2], []).append(k)
+
+    def usable_distance(self, uh: int, ur: int, start: int, end: int) -> int:
+        """The summed distance of the candidates ``start`` to ``end`` (exclusive) that fit a path's used words."""
+        return sum(
+            d for hm, rm, d in zip(self.hmasks[start:end], self.rmasks[start:end], self.dists[start:end])
+            if not (uh & hm or ur & rm)
+        )
+
+
+def _capped_children(path: Path, here: Sequence[Step], crowd: Crowd, cu: int, beam: int, out: List[Path]) -> None:
+    """The children of ``path`` that ``beam`` earlier siblings do not dominate (then the skip child, if it survives)."""
+    key, idx, last, uh, ur, chosen = path
+    keyc = key + cu if last != -1 else key
+    made: Dict[int, int] = {}  # children created per gain
+    joined: Dict[int, int] = {}  # of which continue the chunk
+    total = 0
+    floor = -1  # once ``beam`` children exist: jumps with a gain <= floor are dominated
+    k = 0
+    n = len(here)
+    while k < n:
+        hm, rm, hs, hend, rend, gk, d, m, g, _k = here[k]
+        k += 1
+        if uh & hm or ur & rm:
+            continue
+        if hs == last:
+            if not _at_least(joined, g, beam):
+                out.append((key - gk, rend, hend, uh | hm, ur | rm, (m, chosen)))
+                joined[g] = joined.get(g, 0) + 1
+                made[g] = made.get(g, 0) + 1
+                total += 1
+        elif g > floor:
+            out.append((keyc - gk, rend, hend, uh | hm, ur | rm, (m, chosen)))
+            made[g] = made.get(g, 0) + 1
+            total += 1
+        key += d
+        keyc += d
+        if total >= beam:
+            floor = _floor(made, beam)
+            if crowd.tail_gain[k] <= floor:
+                # Only siblings that continue the chunk can still be created: jump to them.
+                j = _next_join(crowd, last, k)
+                if j < 0:
+                    return  # every later sibling is dominated, and so is the skip child
+                add = crowd.usable_distance(uh, ur, k, j)
+                key += add
+                keyc += add
+                k = j
+    if total < beam:  # the skip child (gain 0, a chunk closed like any jump) is dominated otherwise
+        out.append((keyc, idx + 1, -1, uh, ur, chosen))
+
+
+def _next_join(crowd: Crowd, last: int, k: int) -> int:
+    """The first candidate index >= ``k`` starting at hypothesis position ``last`` (-1 if none)."""
+    if last == -1:
+        return -1
+    for j in crowd.at.get(last, ()):
+        if j >= k:
+            return j
+    return -1
+
+
+def _at_least(counts: Dict[int, int], gain: int, beam: int) -> bool:
+    """At least ``beam`` counted children with a gain >= ``gain``."""
+    return sum(n for g, n in counts.items() if g >= gain) >= beam
+
+
+def _floor(made: Dict[int, int], beam: int) -> int:
+    """The highest gain g such that ``beam`` children have a gain >= g (-1 if none)."""
+    seen = 0
+    for g in sorted(made, reverse=True):
+        seen += made[g]
+        if seen >= beam:
+            return g
+    return -1
+
+
+def _best_path(paths: List[Path], beam: int, chunk_unit: int) -> Path:
     """Close the open chunk of the best ``beam`` paths and return the best of them."""
     if len(paths) > 1:
         paths.sort(key=_FIRST)
     final: List[Path] = []
     for path in paths[:beam]:
         if path[2] != -1:  # close the open chunk
-            gain, ch, dist = path[6], path[7] + 1, path[8]
-            path = (_key(gain, ch, dist),) + path[1:7] + (ch, dist)
+            path = (path[0] + chunk_unit,) + path[1:]
         final.append(path)
     final.sort(key=_FIRST)
     return final[0]
@@ -161,3 +330,4 @@ def count_chunks(matches: Sequence[Match]) -> int:
     if last != -1:
         chunks += 1
     return chunks
+

@@ -7,6 +7,7 @@ queries per new word and no whole table is ever loaded into memory.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .bundle import Bundle
@@ -16,8 +17,11 @@ __all__ = ["Resources", "morph_candidates", "MORPH_RULES"]
 
 #: Paraphrases of a phrase, each as a token tuple, in table order.
 Paraphrases = Tuple[Tuple[str, ...], ...]
+#: A table phrase found in a sentence: (start, length in words, its paraphrases).
+PhraseHit = Tuple[int, int, Paraphrases]
 
 EMPTY: FrozenSet[int] = frozenset()
+_START_LENGTH = itemgetter(0, 1)
 
 #: WordNet's detachment rules (nouns, verbs, adjectives), tried in this order
 #: to find a base form that has synsets when a word is not in the exception lists.
@@ -51,6 +55,7 @@ class Resources:
         self._syn: Dict[str, FrozenSet[int]] = {}
         self._para: Dict[str, Paraphrases] = {}
         self._para_prefix: Dict[str, bool] = {}
+        self._hits: Dict[Tuple[str, ...], List[PhraseHit]] = {}
 
     def _db(self) -> Bundle:
         """The bundle (only called when a resource flag says there is one)."""
@@ -133,31 +138,76 @@ class Resources:
             self._para[g] = found
         return found
 
+    def phrase_hits(self, words: Sequence[str]) -> List[PhraseHit]:
+        """The table phrases of ``words``: ``(start, length, paraphrases)`` by start, then length.
+
+        Taken from the last :meth:`paraphrase_table` call when it covered these words,
+        else found by walking the table like a trie (one lookup per new n-gram).
+        """
+        hits = self._hits.get(tuple(words))
+        if hits is not None:
+            return hits
+        if not self.has_paraphrases:
+            return []
+        out: List[PhraseHit] = []
+        paras, prefix = self._para, self._para_prefix
+        n = len(words)
+        for i in range(n):
+            g = ""
+            for k in range(1, min(self.paraphrase_max_len, n - i) + 1):
+                g = words[i] if k == 1 else g + " " + words[i + k - 1]
+                found = paras.get(g)
+                if found is None:
+                    found = self.phrase(g)
+                if found:
+                    out.append((i, k, found))
+                if not prefix[g]:
+                    break
+        return out
+
     def paraphrase_table(self, sentences: Sequence[Sequence[str]]) -> Tuple[Dict[str, Paraphrases], Dict[str, bool]]:
         """Look up every n-gram of ``sentences`` that can be a phrase of the paraphrase table.
 
         Walks the table like a trie, one length at a time: an n-gram is looked up
         only if its (n-1)-word prefix begins some phrase.  Returns the caches
         ``phrase -> paraphrases`` (token tuples, table order; empty when none) and
-        ``phrase -> begins a longer phrase``.
+        ``phrase -> begins a longer phrase``; remembers each sentence's phrases
+        for :meth:`phrase_hits` (until the next call).
         """
         paras, prefix = self._para, self._para_prefix
         if len(paras) > 1_000_000:  # bound memory on very large corpora
             paras.clear()
             prefix.clear()
+        self._hits = {}
         if not self.has_paraphrases:
             return paras, prefix
-        active = [(s, i) for s in sentences for i in range(len(s))]
+        hits: List[List[PhraseHit]] = [[] for _ in sentences]
+        # (sentence, start, n-gram) of the n-grams still walked, one length at a time.
+        active = [(k, i, w) for k, s in enumerate(sentences) for i, w in enumerate(s)]
         n = 1
-        while active and n <= self.paraphrase_max_len:
-            grams = [(s, i, " ".join(s[i : i + n])) for s, i in active if i + n <= len(s)]
-            unknown = list({g for _, _, g in grams if g not in paras})
+        while active:
+            unknown = list({g for _, _, g in active if g not in paras})
             if unknown:
-                found, begins = self._db().paraphrase_lookup(unknown)
-                for g in unknown:
-                    paras[g] = tuple(tuple(x.split(" ")) for x in found.get(g, ()))
-                    prefix[g] = g in begins
-            active = [(s, i) for s, i, g in grams if prefix[g]]
+                self._look_up(unknown)
+            longer = []
+            for k, i, g in active:
+                found = paras[g]
+                if found:
+                    hits[k].append((i, n, found))
+                if prefix[g] and n < self.paraphrase_max_len and i + n < len(sentences[k]):
+                    longer.append((k, i, g + " " + sentences[k][i + n]))
+            active = longer
             n += 1
+        for k, s in enumerate(sentences):
+            hits[k].sort(key=_START_LENGTH)
+            self._hits[tuple(s)] = hits[k]
         return paras, prefix
 
+    def _look_up(self, phrases: List[str]) -> None:
+        """Fetch ``phrases`` from the bundle into the caches (an empty tuple when absent)."""
+        paras, prefix = self._para, self._para_prefix
+        found, begins = self._db().paraphrase_lookup(phrases)
+        for g in phrases:
+            got = found.get(g)
+            paras[g] = tuple(tuple(x.split(" ")) for x in got) if got else ()
+            prefix[g] = g in begins

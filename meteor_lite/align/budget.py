@@ -1,0 +1,84 @@
+"""How many candidate matches a segment has, counted without creating them, to choose the beam search or bounded mode.
+
+Counting stops early: the result is exact up to ``limit`` and, once larger,
+only known to be larger.  The one-word modules are counted exactly from
+position tables in time linear in the segment; synonyms and paraphrases first
+by a quick upper bound, and exactly only when that bound is above ``limit`` but
+not by far (more than :data:`FAR` times ``limit`` counts as above it).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence, Set
+
+from ..jarcompat import java_string_hash
+from ..resources.lookups import Resources
+from .matches import modules_used, positions_of, synset_index
+
+__all__ = ["count_candidates", "FAR"]
+
+#: An upper bound this many times over the limit is taken as over the limit without an exact count.
+FAR = 20
+
+
+def count_candidates(hyp: Sequence[str], ref: Sequence[str], modules: Sequence[str], res: Resources, limit: int) -> int:
+    """The candidates :func:`~meteor_lite.align.matches.collect_matches` would return: exact up to ``limit``."""
+    hk = [java_string_hash(w) for w in hyp]
+    rk = [java_string_hash(w) for w in ref]
+    hpos = positions_of(hk)
+    exact_pairs = sum(len(hpos.get(w, ())) for w in rk)
+    total = 0
+    for mod in modules_used(hk, rk, modules):
+        left = limit - total
+        if mod == "exact":
+            total += exact_pairs
+        elif mod == "stem":
+            spos = positions_of([java_string_hash(x) for x in res.stems(hyp)])
+            same_stem = sum(len(spos.get(java_string_hash(x), ())) for x in res.stems(ref))
+            total += same_stem - exact_pairs  # same word implies same stem
+        elif mod == "synonym":
+            total += _synonym_count(hyp, ref, hk, rk, res, left)
+        else:
+            total += _paraphrase_count(hyp, ref, res, left)
+        if total > limit:
+            break
+    return total
+
+
+def _synonym_count(
+    hyp: Sequence[str], ref: Sequence[str], hk: Sequence[int], rk: Sequence[int], res: Resources, left: int
+) -> int:
+    """Synonym candidates (exact up to ``left``)."""
+    yr = res.synsets(ref)
+    by_synset = synset_index(res.synsets(hyp))
+    bound = sum(len(by_synset.get(s, ())) for sj in yr for s in sj)
+    if bound <= left or bound > FAR * max(left, 1):
+        return bound
+    count = 0
+    for j, sj in enumerate(yr):
+        found: Set[int] = set()
+        for s in sj:
+            found.update(by_synset.get(s, ()))
+        count += len([i for i in found if hk[i] != rk[j]])
+        if count > left:
+            break
+    return count
+
+
+def _paraphrase_count(hyp: Sequence[str], ref: Sequence[str], res: Resources, left: int) -> int:
+    """Paraphrase candidates (exact up to ``left``), both directions."""
+    if res.paraphrase_max_len <= 0 or not hyp or not ref:
+        return 0
+    sides = ((res.phrase_hits(ref), positions_of(hyp), tuple(hyp)), (res.phrase_hits(hyp), positions_of(ref), tuple(ref)))
+    bound = sum(len(other.get(p[0], ())) for hits, other, _ in sides for _, _, found in hits for p in found)
+    if bound <= left or bound > FAR * max(left, 1):
+        return bound
+    count = 0
+    for hits, other, words in sides:
+        for _, _, found in hits:
+            for para in found:
+                pl = len(para)
+                count += len([i for i in other.get(para[0], ()) if words[i : i + pl] == para])
+            if count > left:
+                return count
+    return count
