@@ -2,37 +2,44 @@
 
 :func:`pivot_pairs_duckdb` reads the phrase table and the target corpus with
 DuckDB's CSV reader (one column: the whole line, numbered ``WITH ORDINALITY``),
-and expresses the pivot of :mod:`.pivot` as four SQL statements::
+and expresses the pivot of :mod:`.pivot` in SQL::
 
-    entries  = phrase-table lines that pass the symbol and common-word filters
-    pairs    = entries JOIN entries ON the pivot phrase (a.line <> b.line),
-               p = p(e2|f) * p(f|e1) >= minTP, neither phrase a word run of the other
-    ngrams   = the word n-grams of the target corpus (n <= the longest E phrase)
-    result   = per (e1, e2): sum(p ORDER BY line of (f, e2), line of (f, e1)),
-               e1 IN ngrams, ORDER BY e1, e2 (Java's UTF-16 order)
+    pt       = the lines, parsed: (ln, f, e, p(f|e), p(e|f)); bad lines are reported by the sorter's parser
+    entries  = the lines that pass the symbol and common-word filters
+    hits     = the distinct E phrases of entries that occur as word n-grams of the target corpus
+    contrib  = entries a JOIN entries b ON a.f = b.f AND a.ln <> b.ln:
+               (e1 = a.e, e2 = b.e, ln2 = b.ln, ln1 = a.ln, p = b.p(e|f) * a.p(f|e)) WHERE p >= minTP,
+               flagged when one phrase is a run of whole words of the other
+    stream   = contrib (not flagged) LEFT JOIN hits ORDER BY e1, e2 (Java's order), ln2, ln1
 
-DuckDB runs out of core: its ``memory_limit`` is twice ``PivotOptions.memory_mb``,
-it spills to a temporary directory (under ``PivotOptions.tmp_dir``), and uses
-``PivotOptions.threads`` threads.  The result is streamed back in batches.
+and the stream is summed pair by pair in Python (the sorter's last stage): each
+pair's contributions are added one after the other in phrase-table order, and a
+pair is kept when its e1 is a hit.  The heavy work -- parsing, filtering, the
+self-join on the pivot phrase, the n-grams, the sort -- is DuckDB's, out of
+core: its ``memory_limit`` is twice ``PivotOptions.memory_mb``, it spills to a
+temporary directory (under ``PivotOptions.tmp_dir``), and uses
+``PivotOptions.threads`` threads.
 
 Exactness
 ---------
 * Floating-point sums depend on the order of the terms.  Parex (and the
   sorter) add a pair's contributions in the order of the phrase-table lines of
-  ``(f, e2)``; the query uses an *ordered aggregate*
-  ``sum(p ORDER BY ln2, ln1)`` -- DuckDB sorts each group's values and then adds
-  them one after the other into one state, so the sum is the same left-to-right
-  sum.  Products are single IEEE multiplications either way, and DuckDB parses
-  decimal text to the nearest double as Python's ``float`` does.
-  ``meteor-build check parex`` and ``tests/test_pivot_sql.py`` compare the two
-  engines (and Parex) bit for bit.
+  ``(f, e2)`` (then of ``(f, e1)``); the stream comes in exactly that order and
+  Python adds it left to right.  (An ordered aggregate,
+  ``list_reduce(list(p ORDER BY ln2, ln1), (x, y) -> x + y)``, computes the same
+  sums inside DuckDB, but its per-group buffers do not spill: it ran out of
+  memory at 3 M lines with a 512 MiB limit.)  Products are single IEEE
+  multiplications either way, and DuckDB parses decimal text to the nearest
+  double as Python's ``float`` does.  ``meteor-build check parex --engine duckdb``
+  and ``tests/test_pivot_sql.py`` compare the engines (and Parex) bit for bit.
 * DuckDB compares strings by UTF-8 bytes (code-point order); Java's
   ``String.compareTo`` order differs for characters above U+FFFF, which sort
   before U+E000..U+FFFF.  When such characters occur, the ORDER BY uses a key
   in which each U+E000..U+FFFF character is preceded by U+10FFFF (and U+10FFFF
   itself is followed by U+0001), so code-point order of the key is Java's order.
 * Common words are counted in Python (:func:`.pivot.common_words`, the same
-  code as the sorter) and passed as two lists.
+  code as the sorter); the SQL tests a phrase against them with one RE2
+  alternation per side (a list lookup per word was 75 times slower).
 
 Bad input: when the SQL finds a line it cannot read (fewer than three fields,
 an empty phrase, a score that is not a number), the file is read again with
@@ -47,7 +54,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Set, Tuple
+from itertools import groupby
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Set, Tuple
 
 from ..errors import PhraseTableError, PivotError
 from .moses import open_text, parse_line
@@ -160,7 +168,7 @@ def _read_table(con: Any, path: "os.PathLike[str] | str", swap: bool) -> int:
     duckdb = _require_duckdb()
     try:
         _load_table(con, path, swap)
-    except duckdb.Error as exc:
+    except (duckdb.InvalidInputException, duckdb.ConversionException) as exc:  # e.g. invalid UTF-8
         _raise_first_bad_line(path, str(exc).splitlines()[0])
     n, bad = con.execute("SELECT count(*), count(*) FILTER (WHERE NOT ok) FROM pt").fetchone()  # ok is never NULL
     if bad:
@@ -211,46 +219,42 @@ def _filter_entries(con: Any, symbols: str, common_f: Set[str], common_e: Set[st
     return int(row[3])
 
 
-def _target_ngrams(con: Any, target: "os.PathLike[str] | str", max_len: int) -> None:
-    """Table ``ngrams`` (g): the distinct word n-grams (n <= max_len) of the target corpus."""
+def _target_hits(con: Any, target: "os.PathLike[str] | str", max_len: int) -> None:
+    """Table ``hits`` (e): the distinct E phrases of ``entries`` that occur as word n-grams of the target corpus."""
     duckdb = _require_duckdb()
     try:
         con.execute(f"""CREATE TABLE toks AS SELECT w FROM (
                             SELECT list_filter(regexp_split_to_array(line, '{_TOK}+'), t -> t <> '') AS w
                             FROM {_lines(target)} WHERE line IS NOT NULL) WHERE len(w) > 0""")
-    except duckdb.Error as exc:
+    except duckdb.InvalidInputException as exc:
         raise PivotError(f"{target}: DuckDB could not read the target corpus: {str(exc).splitlines()[0]}") from None
     if con.execute("SELECT count(*) FROM toks").fetchone()[0] == 0:
         raise PivotError(f"{target}: the target corpus has no words")
-    con.execute(f"""CREATE TABLE ngrams AS SELECT DISTINCT array_to_string(w[i:i + n - 1], ' ') AS g
-                    FROM (SELECT w, unnest(generate_series(1, len(w))) AS i FROM toks) AS starts,
-                         range(1, {max(1, max_len)} + 1) AS lens(n)
-                    WHERE i + n - 1 <= len(w)""")
+    con.execute(f"""CREATE TABLE hits AS
+                    WITH ngrams AS (
+                        SELECT array_to_string(w[i:i + n - 1], ' ') AS g
+                        FROM (SELECT w, unnest(generate_series(1, len(w))) AS i FROM toks) AS starts,
+                             range(1, {max(1, max_len)} + 1) AS lens(n)
+                        WHERE i + n - 1 <= len(w))
+                    SELECT DISTINCT g AS e FROM ngrams WHERE g IN (SELECT DISTINCT e FROM entries)""")
     con.execute("DROP TABLE toks")
 
 
-def _sum_pairs(con: Any, min_tp: float, st: "PivotStats") -> None:
-    """Table ``sums`` (e1, e2, p): each pair's contributions >= minTP summed in phrase-table order.
+def _contributions(con: Any, min_tp: float, st: "PivotStats") -> None:
+    """Table ``contrib`` (e1, e2, ln2, ln1, p, sub): every pivot's product p(e2|f) p(f|e1) >= minTP.
 
-    The sum is an explicit left fold (``list_reduce``) over the contributions
-    ordered by (line of (f, e2), line of (f, e1)): the order in which Parex and
-    the sorter add them, so the doubles agree to the last bit.
+    ``sub``: one phrase is a run of whole words of the other (the pair is dropped).
     """
-    con.execute("""CREATE TABLE grouped AS
-                   SELECT e1, e2, list_reduce(list(p ORDER BY ln2, ln1), (x, y) -> x + y) AS p, count(*) AS n
+    con.execute("""CREATE TABLE contrib AS
+                   SELECT e1, e2, ln2, ln1, p, (contains(' ' || e1 || ' ', ' ' || e2 || ' ')
+                                                OR contains(' ' || e2 || ' ', ' ' || e1 || ' ')) AS sub
                    FROM (SELECT a.e AS e1, b.e AS e2, b.ln AS ln2, a.ln AS ln1, b.pef * a.pfe AS p
                          FROM entries AS a JOIN entries AS b ON a.f = b.f AND a.ln <> b.ln)
-                   WHERE p >= $tp
-                   GROUP BY e1, e2""", {"tp": min_tp})
+                   WHERE p >= $tp""", {"tp": min_tp})
     con.execute("DROP TABLE entries")
-    con.execute("""CREATE TABLE sums AS
-                   SELECT e1, e2, p, n, (contains(' ' || e1 || ' ', ' ' || e2 || ' ')
-                                         OR contains(' ' || e2 || ' ', ' ' || e1 || ' ')) AS sub
-                   FROM grouped""")
-    con.execute("DROP TABLE grouped")
-    row = con.execute("SELECT coalesce(sum(n), 0), coalesce(sum(n) FILTER (WHERE sub), 0) FROM sums").fetchone()
-    st.dropped_min_trans = st.contributions - int(row[0])
-    st.dropped_substring = int(row[1])
+    kept, sub = con.execute("SELECT count(*), count(*) FILTER (WHERE sub) FROM contrib").fetchone()
+    st.dropped_min_trans = st.contributions - int(kept)
+    st.dropped_substring = int(sub)
 
 
 def _java_order_key(col: str) -> str:
@@ -260,20 +264,33 @@ def _java_order_key(col: str) -> str:
             f"'([\\x{{e000}}-\\x{{ffff}}])', {top} || '\\1', 'g')")
 
 
-def _result(con: Any, st: "PivotStats") -> Iterator[Tuple[str, str, float]]:
-    """Stream the pairs whose e1 is a target n-gram, in Java's (e1, e2) order."""
-    con.execute("CREATE TABLE kept AS SELECT e1, e2, p FROM sums WHERE NOT sub AND e1 IN (SELECT g FROM ngrams)")
-    st.pairs_summed = int(con.execute("SELECT count(*) FROM sums WHERE NOT sub").fetchone()[0])
-    st.pairs_out = int(con.execute("SELECT count(*) FROM kept").fetchone()[0])
-    st.dropped_target = st.pairs_summed - st.pairs_out
-    wide = con.execute("SELECT count(*) FROM kept WHERE regexp_matches(e1 || e2, '[\\x{e000}-\\x{10ffff}]')").fetchone()[0]
-    order = f"{_java_order_key('e1')}, {_java_order_key('e2')}" if wide else "e1, e2"
-    cur = con.execute(f"SELECT e1, e2, p FROM kept ORDER BY {order}")
+def _sorted_contributions(con: Any) -> Iterator[Tuple[str, str, float, bool]]:
+    """The contributions of the kept pairs, ordered by (e1, e2) in Java's order, then by (ln2, ln1); with e1's hit flag."""
+    wide = con.execute("SELECT count(*) FROM contrib WHERE regexp_matches(e1 || e2, '[\\x{e000}-\\x{10ffff}]')").fetchone()[0]
+    order = f"{_java_order_key('c.e1')}, {_java_order_key('c.e2')}" if wide else "c.e1, c.e2"
+    cur = con.execute(f"""SELECT c.e1, c.e2, c.p, h.e IS NOT NULL FROM contrib AS c LEFT JOIN hits AS h ON c.e1 = h.e
+                          WHERE NOT c.sub ORDER BY {order}, c.ln2, c.ln1""")
     while True:
-        rows: List[Tuple[str, str, float]] = cur.fetchmany(BATCH)
+        rows = cur.fetchmany(BATCH)
         if not rows:
             return
         yield from rows
+
+
+def _sum_in_order(rows: Iterator[Tuple[str, str, float, bool]], st: "PivotStats") -> Iterator[Tuple[str, str, float]]:
+    """Add each pair's contributions in the order given (phrase-table order): the sorter's stage 3."""
+    for (e1, e2), grp in groupby(rows, key=lambda r: (r[0], r[1])):
+        total = 0.0
+        hit = False
+        for r in grp:
+            total += r[2]
+            hit = r[3]
+        st.pairs_summed += 1
+        if not hit:
+            st.dropped_target += 1
+            continue
+        st.pairs_out += 1
+        yield (e1, e2, total)
 
 
 def pivot_pairs_duckdb(
@@ -290,16 +307,22 @@ def pivot_pairs_duckdb(
     Called by :func:`.pivot.pivot_pairs` when ``options.engine == "duckdb"``, with
     the common-word lists already computed.  Fills ``stats`` as the sorter does.
     """
-    _require_duckdb()
+    duckdb = _require_duckdb()
     work = tempfile.mkdtemp(prefix="meteor-lite-duckdb-", dir=options.tmp_dir)
     con = None
     try:
         con = _connect(options, work)
         stats.pt_lines = _read_table(con, phrase_table, swap)
         max_len = _filter_entries(con, options.symbols, common_f, common_e, stats)
-        _target_ngrams(con, target_corpus, max_len)
-        _sum_pairs(con, options.min_trans_prob, stats)
-        yield from _result(con, stats)
+        _target_hits(con, target_corpus, max_len)
+        _contributions(con, options.min_trans_prob, stats)
+        yield from _sum_in_order(_sorted_contributions(con), stats)
+    except duckdb.OutOfMemoryException as exc:
+        raise PivotError(f"{phrase_table}: DuckDB ran out of memory (memory_limit {2 * options.memory_mb:g} MiB): "
+                         f"raise --memory-mb, or use --engine sort ({str(exc).splitlines()[0]})") from None
+    except duckdb.IOException as exc:
+        raise PivotError(f"{phrase_table}: DuckDB could not write its temporary files in {work} "
+                         f"(disk full? see --tmp-dir): {str(exc).splitlines()[0]}") from None
     finally:
         if con is not None:
             con.close()
