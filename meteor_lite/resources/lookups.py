@@ -92,7 +92,7 @@ class Resources:
         cache = self._syn
         missing = sorted({w for w in words if w not in cache})
         if missing and self.bundle is not None and self.has_synonyms:
-            exceptions = self.bundle.synonym_exceptions(missing)
+            exceptions = self._db().synonym_exceptions(missing)
             wanted = set(missing)
             cands: Dict[str, List[str]] = {}
             for w in missing:
@@ -101,7 +101,7 @@ class Resources:
                 else:
                     cands[w] = morph_candidates(w)
                     wanted.update(cands[w])
-            table = self.bundle.synsets(wanted)
+            table = self._db().synsets(wanted)
             for w in missing:
                 sets = set(table.get(w, EMPTY))
                 if w in exceptions:
@@ -206,8 +206,11 @@ class Resources:
     def _look_up(self, phrases: List[str]) -> None:
         """Fetch ``phrases`` from the bundle into the caches (an empty tuple when absent)."""
         paras, prefix = self._para, self._para_prefix
+        if not phrases:
+            return
         found, begins = self._db().paraphrase_lookup(phrases)
         for g in phrases:
             got = found.get(g)
             paras[g] = tuple(tuple(x.split(" ")) for x in got) if got else ()
             prefix[g] = g in begins
+
