@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections import Counter
-from itertools import accumulate, groupby, repeat
-from operator import itemgetter
+from itertools import accumulate, compress, groupby, islice, repeat
+from operator import add, itemgetter, lt, ne
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from meteor_lite.resources.schema import (
@@ -48,16 +47,27 @@ _BAD_JOINED = ("\t", "\r", "  ", "\n\n", " \n", "\n ")
 _INSERT_LIST = "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?)"
 _INSERT_PROBS = "INSERT INTO paraphrase_probs (phrase, probs) VALUES (?, ?)"
 
-#: A phrase, its paraphrases and their probabilities (a phrase's group of pairs).
-Group = Tuple[str, List[str], List[float]]
+#: A phrase, its paraphrases joined by TAB and their probabilities (empty unless kept).
+Group = Tuple[str, str, List[float]]
 
 
 class ParaphraseColumns(NamedTuple):
-    """A batch of pairs as three parallel lists, in table order (the writer's fast input)."""
+    """A batch of pairs as three parallel lists, in table order (the writer's fast input).
+
+    ``normalised`` says that the reader has checked every phrase and paraphrase to be
+    tokens joined by single spaces (then the writer does not check them again).
+    """
 
     phrases: List[str]
     paraphrases: List[str]
     probabilities: List[float]
+    normalised: bool = False
+
+
+def _runs(items: List[str]) -> Tuple[List[str], List[int]]:
+    """The runs of equal consecutive ``items`` (not empty): their items and where each ends."""
+    starts = [0, *compress(range(1, len(items)), map(ne, islice(items, 1, None), items))]
+    return list(map(items.__getitem__, starts)), [*islice(starts, 1, None), len(items)]
 
 
 def _texts_ok(texts: Sequence[str]) -> bool:
@@ -95,14 +105,32 @@ def _bad_pair_message(phrase: str, paras: Sequence[str]) -> str:
 
 def _add_prefixes(phrases: Iterable[str], prefixes: Set[str]) -> None:
     """Add the proper word-level prefixes of ``phrases`` ("a b c" -> "a b", "a") to ``prefixes``."""
-    for phrase in phrases:
-        cut = phrase.rfind(" ")
-        while cut > 0:
-            phrase = phrase[:cut]
-            if phrase in prefixes:
-                break  # its own prefixes are in too
-            prefixes.add(phrase)
-            cut = phrase.rfind(" ")
+    level = set(phrases)
+    while level:
+        level = {p.rpartition(" ")[0] for p in level}  # "" for one word
+        level.discard("")
+        level -= prefixes  # their own prefixes are in already
+        prefixes |= level
+
+
+def _joined_lists(paras: List[str], ends: List[int]) -> Tuple[str, List[str]]:
+    """``paras`` joined by TAB, and the joined lists ``paras[start:end]`` of the runs ending at ``ends``."""
+    sep = PARAPHRASE_SEPARATOR
+    joined = sep.join(paras)
+    after = [0, *accumulate(map(len, paras))]  # characters of paras[:i], separators left out
+    stops = [after[j] + j - 1 for j in ends]  # where the list of the run ending at j ends in `joined`
+    starts = [0, *map(add, stops[:-1], repeat(1))]
+    return joined, list(map(joined.__getitem__, map(slice, starts, stops)))
+
+
+def _lists_ok(joined: str, n: int) -> bool:
+    """Whether ``joined`` (``n`` paraphrases joined by TAB) holds only tokens joined by single spaces, checked in bulk."""
+    return (
+        joined[:1] not in ("", " ", "\t")
+        and joined[-1] not in " \t"
+        and joined.count("\t") == n - 1
+        and not any(s in joined for s in ("\n", "\r", "  ", "\t\t", " \t", "\t "))
+    )
 
 
 class ParaphraseLists:
@@ -125,36 +153,34 @@ class ParaphraseLists:
             return
         if len(cols.paraphrases) != len(phrases) or len(cols.probabilities) != len(phrases):
             raise ValueError("ParaphraseColumns: the three lists differ in length")
-        counts = Counter(phrases)  # in first-seen order
-        if not self.staged and (phrases[0] < self._last or phrases != sorted(phrases)):
+        keys, ends = _runs(phrases)
+        if not self.staged and (keys[0] < self._last or not all(map(lt, keys, islice(keys, 1, None)))):
             self._to_staging()
         if self.staged:
             self._stage(cols)
         else:
-            self._write_sorted(cols, counts)
+            self._write_sorted(cols, keys, ends)
         self._last = phrases[-1]
         self.pairs += len(phrases)
-        self.max_length = max(self.max_length, max(map(str.count, counts, repeat(" "))) + 1)
+        self.max_length = max(self.max_length, max(map(str.count, keys, repeat(" "))) + 1)
 
     # -- sorted input: written as it comes ----------------------------------------------------
-    def _write_sorted(self, cols: ParaphraseColumns, counts: Dict[str, int]) -> None:
+    def _write_sorted(self, cols: ParaphraseColumns, keys: List[str], ends: List[int]) -> None:
         """Write the phrases of ``cols`` (sorted: each phrase's pairs are consecutive) but the last, kept open."""
-        phrases, paras, probs = cols
-        keys = list(counts)
-        ends = list(accumulate(counts.values()))
-        starts = [0, *ends[:-1]]
-        if not (_texts_ok(keys) and _texts_ok(paras)):
-            for phrase, i, j in zip(keys, starts, ends):
+        paras, probs = cols.paraphrases, cols.probabilities
+        joined, lists = _joined_lists(paras, ends)
+        if not (cols.normalised or (_texts_ok(keys) and _lists_ok(joined, len(paras)))):
+            for phrase, i, j in zip(keys, [0, *ends[:-1]], ends):
                 check_list(phrase, paras[i:j])
-        keep = self.keep_probabilities
-        groups: List[Group] = [
-            (phrase, paras[i:j], probs[i:j] if keep else []) for phrase, i, j in zip(keys, starts, ends)
-        ]
+        if self.keep_probabilities:
+            groups = [(ph, ls, probs[i:j]) for ph, ls, i, j in zip(keys, lists, [0, *ends[:-1]], ends)]
+        else:
+            groups = list(zip(keys, lists, repeat([])))
         open_ = self._open
         if open_ is not None:
             if open_[0] == keys[0]:
                 first = groups[0]
-                groups[0] = (first[0], open_[1] + first[1], open_[2] + first[2])
+                groups[0] = (first[0], open_[1] + PARAPHRASE_SEPARATOR + first[1], open_[2] + first[2])
             else:
                 groups.insert(0, open_)
         self._open = groups.pop()
@@ -164,8 +190,7 @@ class ParaphraseLists:
         """Write finished groups (checked) to ``paraphrases`` (and ``paraphrase_probs``)."""
         if not groups:
             return
-        sep = PARAPHRASE_SEPARATOR
-        self.conn.executemany(_INSERT_LIST, [(ph, sep.join(ps)) for ph, ps, _ in groups])
+        self.conn.executemany(_INSERT_LIST, [g[:2] for g in groups])
         if self.keep_probabilities:
             if not has_table(self.conn, "paraphrase_probs"):
                 self.conn.executescript(PROBABILITY_SQL)
@@ -179,7 +204,7 @@ class ParaphraseLists:
 
     def _stage(self, cols: ParaphraseColumns) -> None:
         if self.keep_probabilities:
-            self.conn.executemany(f"INSERT INTO {STAGING} VALUES (?, ?, ?)", zip(*cols))
+            self.conn.executemany(f"INSERT INTO {STAGING} VALUES (?, ?, ?)", zip(cols.phrases, cols.paraphrases, cols.probabilities))
         else:
             self.conn.executemany(f"INSERT INTO {STAGING} VALUES (?, ?)", zip(cols.phrases, cols.paraphrases))
 
@@ -207,9 +232,8 @@ class ParaphraseLists:
         batch: List[Group] = []
         for phrase, rows in groupby(read, key=itemgetter(0)):
             rows_ = list(rows)
-            paras = [r[1] for r in rows_]
-            check_list(phrase, paras)
-            batch.append((phrase, paras, [r[2] for r in rows_] if self.keep_probabilities else []))
+            joined = check_list(phrase, [r[1] for r in rows_])
+            batch.append((phrase, joined, [r[2] for r in rows_] if self.keep_probabilities else []))
             if len(batch) >= 50_000:
                 self._insert(batch)
                 batch = []

@@ -87,7 +87,7 @@ def _bulk_pairs(lines: List[str]) -> Optional[ParaphraseColumns]:
         return None
     if not all(map(math.isfinite, values)):
         return None
-    return ParaphraseColumns(lines[1::3], lines[2::3], values)
+    return ParaphraseColumns(lines[1::3], lines[2::3], values, normalised=True)
 
 
 def _strict_pairs(lines: List[str], source: str, first_pair: int) -> ParaphraseColumns:
