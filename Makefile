@@ -11,7 +11,7 @@ BUNDLES := resources/bundles
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[build,test,check]'
+	$(PY) -m pip install -q -e '.[build,test,check,lemmas]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -28,14 +28,10 @@ bundles: $(BUNDLES)/en.sqlite
 # Meteor 1.5), <lang>.sqlite for the other languages with a wordfreq list (docs/languages.md has the table).
 # Every source's checksum is verified; a bundle whose recipe did not change is kept.
 # Languages without a Snowball 2.2.0 stemmer get a lemma map (simplemma) or a Snowball 3 stem map (PyStemmer):
-# the pinned 'lemmas' extra, used only by the builders.
+# the pinned 'lemmas' extra (installed with the others), used only by the builders.
 RECIPES := resources/recipes
 RESOURCE_JOBS ?= 2
-$(VENV)/.lemmas: $(VENV)/.installed
-	$(PY) -m pip install -q -e '.[lemmas]'
-	touch $@
-
-resources: bundles $(VENV)/.lemmas
+resources: bundles
 	$(VENV)/bin/meteor-build recipe $(RECIPES) --out-dir $(BUNDLES) --skip-up-to-date --jobs $(RESOURCE_JOBS)
 
 # README command 1: install, build the default English bundle, score the official example.

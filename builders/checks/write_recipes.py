@@ -137,11 +137,17 @@ def check_recipes(out_dir: Path) -> int:
 
 
 def write_recipes(out_dir: Path) -> int:
-    """(Re)write every recipe under ``out_dir``; 0."""
+    """(Re)write every recipe under ``out_dir``: the catalogue's languages (lemma and Snowball 3 maps) by
+    :func:`~meteor_lite_builders.recipes.catalogue.write_catalogue`, the others here; 0."""
+    from ..recipes.catalogue import CATALOGUE, write_catalogue
     from ..recipes.model import RECIPE_FORMAT, RECIPE_FORMAT_VERSION, write_recipe
     from ..recipes.new_recipe import NewRecipe, new_recipe_data
 
+    for written in write_catalogue(out_dir):
+        print(f"wrote {written}")
     for lang in (*METEOR_LANGUAGES, *NEW_LANGUAGES):
+        if lang in CATALOGUE:
+            continue
         out = out_dir / f"{lang}.toml"
         data = new_recipe_data(NewRecipe(out=out, **recipe_args(lang)))  # type: ignore[arg-type]
         data["format"], data["format_version"] = RECIPE_FORMAT, RECIPE_FORMAT_VERSION

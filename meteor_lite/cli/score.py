@@ -18,7 +18,10 @@ __all__ = ["score", "run", "build_parser", "DEFAULT_BEAM", "FORMATS"]
 
 DEFAULT_BEAM = 40
 FORMATS = ("text", "json")
-_TASK_HELP = f"Parameter preset: {', '.join(TASKS)} (default: the language's)."
+_TASK_HELP = (
+    f"Parameter preset: {', '.join(TASKS)}, or a tuned set the bundle carries (meteor-build tune --into; "
+    "bundle info lists them; Meteor's names win) (default: the language's)."
+)
 _MODULES_HELP = (
     f"Matchers, in order, from: {' '.join(MODULES)}. Takes ONE argument: quote a list (-m 'exact stem') "
     "or repeat the option (-m exact -m stem). Default: the language's."
