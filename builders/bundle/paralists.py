@@ -289,4 +289,4 @@ def columns(rows: Iterable[Sequence[object]]) -> Iterator[ParaphraseColumns]:
         if not chunk:
             return
         phrases, paras, probs = (list(c) for c in zip(*chunk))
-        yield ParaphraseColumns(phrases, paras, probs)  # type: ignore[arg-type]
+        yield ParaphraseColumns(phrases, paras, probs)

@@ -60,7 +60,7 @@ def _odd_spaces() -> Tuple[str, ...]:
 
 def _clean_up_to(text: str, end: int) -> bool:
     """Whether every line of ``text[:end]`` (whole lines) is non-empty and in normal form (tokens joined by single spaces)."""
-    if end <= 0:
+    if end < 0:  # no whole line
         return True
     if text[0] in " \n" or text[end - 1] in " \n":
         return False

@@ -287,8 +287,8 @@ def _pair_texts(conn: sqlite3.Connection, prefixes: List[str], batch: int = 20_0
         if len(_json_str(phrases)) != len(phrases) + 2 + phrases.count("\n") or len(_json_str(lists)) != len(
             lists
         ) + 2 + lists.count(sep):  # something to escape (or a phrase with a line break)
-            lists = ((phrase, False, paras.split(sep), None) for phrase, _, paras in rows)
-            yield "".join(line + "\n" for line in _pair_lines(lists, []))
+            each = ((phrase, False, paras.split(sep), None) for phrase, _, paras in rows)
+            yield "".join(line + "\n" for line in _pair_lines(each, []))
             continue
         yield "".join(
             [_pair_format(paras.count(sep) + 1).format(f'["{phrase}",', *paras.split(sep)) for phrase, _, paras in rows]
@@ -304,7 +304,7 @@ def _format_rows(rows: Iterable[Sequence[object]]) -> Iterator[str]:
         for value in row:
             kind = type(value)
             if kind is str:
-                parts.append(_json_str(value))
+                parts.append(_json_str(value))  # type: ignore[arg-type]
             elif kind is int:
                 parts.append(_int_repr(value))
             else:
