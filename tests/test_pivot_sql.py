@@ -218,3 +218,18 @@ def test_cli_engine_option(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["pivot", "-t", pt, "--f-corpus", e, "--e-corpus", e, "--target", t,
                                  "-o", str(tmp_path / "x.txt"), "--engine", "spark"])
     assert r.exit_code == 2
+
+
+def test_memory_budget_shared_by_concurrent_pivots(tmp_path: Path) -> None:
+    assert PivotOptions(engine="duckdb", memory_mb=300).shared_by(3).memory_mb == 100
+    assert PivotOptions(engine="sort", memory_mb=300).shared_by(3).memory_mb == 300  # its sorts fill one after another
+    assert PivotOptions(engine="duckdb", memory_mb=300).shared_by(1).memory_mb == 300
+    from meteor_lite_builders.paraphrases.build import pivot_file
+
+    p = generate(tmp_path, 2000, 6)
+    out = {}
+    for engine in ("duckdb", "sort"):
+        out[engine] = tmp_path / f"{engine}.txt"
+        pivot_file([Path(p["pt.gz"])] * 3, [Path(p["f.txt"])] * 3, Path(p["e.txt"]), Path(p["target.txt"]), out[engine],
+                   options=PivotOptions(engine=engine, memory_mb=30), fmt="parex", combine_mode="mean")
+    assert out["duckdb"].read_bytes() == out["sort"].read_bytes() != b""

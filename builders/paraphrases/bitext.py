@@ -587,7 +587,7 @@ def paraphrases_from_bitexts(
         pst = PivotStats()
         rep[f"pivot.{pv.lang}"] = pst  # filled while the stream is consumed
         cw = common_words or {}
-        streams.append(pivot_pairs(pt, f_tok, e_tok, e_tok, popts, stats=pst, progress=progress,
+        streams.append(pivot_pairs(pt, f_tok, e_tok, e_tok, popts.shared_by(len(pivots)), stats=pst, progress=progress,
                                    common_e=cw.get(lang), common_f=cw.get(pv.lang)))
     merged = streams[0] if len(streams) == 1 else combine(streams, combine_mode)
     yield from threshold(merged, popts.min_final_prob)

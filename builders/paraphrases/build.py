@@ -47,7 +47,8 @@ def pivot_file(phrase_tables: List[Path], f_corpora: List[Path], e_corpus: Path,
     """Pivot the phrase tables (one per pivot language) into a paraphrase table at ``out``; return (pairs, statistics)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     stats = [PivotStats() for _ in phrase_tables]
-    streams = [pivot_pairs(pt, fc, e_corpus, target, options, stats=s, progress=progress, e_side=e_side)
+    streams = [pivot_pairs(pt, fc, e_corpus, target, options.shared_by(len(phrase_tables)), stats=s, progress=progress,
+                           e_side=e_side)
                for pt, fc, s in zip(phrase_tables, f_corpora, stats)]
     rows = threshold(streams[0] if len(streams) == 1 else combine(streams, combine_mode), options.min_final_prob)
     n = (write_meteor_paraphrases if fmt == "meteor" else write_parex_table)(out, rows)

@@ -57,7 +57,7 @@ import shutil
 import string
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
@@ -105,6 +105,17 @@ class PivotOptions:
     engine: str = "sort"
     #: threads of the duckdb engine
     threads: int = 2
+
+    def shared_by(self, k: int) -> "PivotOptions":
+        """These options for one of ``k`` pivots that run at once (several pivot languages, merged).
+
+        The duckdb engine's pipelines all hold their database until the merge is
+        done, so they share the memory budget (``memory_mb / k`` each); the sorts of
+        the sort engine fill one after another, so its budget stays as it is.
+        """
+        if self.engine != "duckdb" or k <= 1:
+            return self
+        return replace(self, memory_mb=self.memory_mb / k)
 
     @property
     def max_records(self) -> int:
