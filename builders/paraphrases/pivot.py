@@ -46,6 +46,13 @@ corpora (one entry per distinct word), (b) the entries of one pivot phrase
 at a time (its fan-out; the pairs it produces are streamed), and (c) the
 paraphrases of one phrase at a time.  None of these grows with the number of
 phrase-table lines.  Disk use is about the size of the pair stream.
+
+Engines
+-------
+This module is the ``sort`` engine.  With ``PivotOptions(engine="duckdb")``,
+:func:`pivot_pairs` hands the phrase table to :mod:`.pivot_sql`, which runs the
+same filters, join and sums as SQL on DuckDB (out of core) and gives the same
+output bit for bit (docs/paraphrases.md compares them).
 """
 
 from __future__ import annotations
