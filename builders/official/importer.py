@@ -51,7 +51,7 @@ OFFICIAL_BUNDLE_VERSION = "1.5.0"
 #: Meteor's short language codes, in the order ``--lang all`` builds them.
 OFFICIAL_LANGUAGES: Tuple[str, ...] = tuple(LANGUAGE_NAMES)
 
-#: Characters of the paraphrase table read per batch handed to the writer (about 150,000 English pairs).
+#: Characters of the paraphrase table read per batch handed to the writer (about 75,000 English pairs).
 PARAPHRASE_BLOCK_CHARS = FAST_BLOCK_CHARS
 
 #: What ``function_words=`` takes: the list Meteor 1.5 applies, or the jar's list for the language.
