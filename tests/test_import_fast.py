@@ -194,3 +194,42 @@ def test_pair_texts_are_the_definition(tmp_path: Path) -> None:
         got = hashlib.sha256("".join(schema._pair_texts(conn, prefixes, batch=batch)).encode("utf-8")).hexdigest()
         assert (got, prefixes) == (want, expected)
     conn.close()
+
+
+# -- stems of the words known early, computed by a worker process ----------------------------
+
+
+def test_background_stems_are_the_in_process_stems(monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    from meteor_lite_builders.lexical.stems import make_stemmer
+    from meteor_lite_builders.official.stems import BackgroundStems
+
+    words = ["running", "cars", "generously", "flies", "é", "dying", "news"]
+    expected = dict(zip(words, make_stemmer("english")(words)))
+    job = BackgroundStems("english", words)
+    assert job.stems() == expected
+    job.close()  # twice is fine
+    unused = BackgroundStems("english", words)  # never asked: stopped when closed
+    unused.close()
+
+    def no_processes(method: str) -> object:
+        raise OSError("no processes here")
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_processes)
+    assert BackgroundStems("english", words).stems() == expected  # stemmed in process
+
+
+def test_import_with_and_without_background_stems(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import meteor_lite_builders.official.importer as imp
+    from test_import_official import GOOD, PARAPHRASES, make_gz, make_jar
+
+    jar = make_jar(tmp_path / "meteor-1.5.jar", GOOD)
+    para = make_gz(tmp_path / "paraphrase-en.gz", PARAPHRASES)
+    sums = []
+    for threshold in (1, 10**9):
+        monkeypatch.setattr(imp, "BACKGROUND_STEM_WORDS", threshold)
+        out = imp.build_official_bundle("en", tmp_path / f"{threshold}.sqlite", progress=False, jar=jar, paraphrase_file=para)
+        with Bundle.open(out) as b:
+            sums.append((b.checksum, b.stems(["car", "auto", "remove", "mice"])))
+    assert sums[0] == sums[1] and sums[0][1]["remove"] == "remov"

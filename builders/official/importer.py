@@ -34,7 +34,7 @@ from ..sources import Source, progress, sha256_file
 from ..synonyms.wndb import Synonyms
 from .formats import FAST_BLOCK_CHARS, fast_paraphrase_batches, parse_exceptions, parse_function_words, parse_synsets
 from .release import LANGUAGE_NAMES, METEOR_LICENCE, package_version, read_nonbreaking_prefixes
-from .stems import STEM_CHOICES, snowball_language, stem_corrections
+from .stems import STEM_CHOICES, BackgroundStems, snowball_language, stem_corrections
 
 __all__ = [
     "OFFICIAL_BUNDLE_VERSION",
@@ -53,6 +53,10 @@ OFFICIAL_LANGUAGES: Tuple[str, ...] = tuple(LANGUAGE_NAMES)
 
 #: Characters of the paraphrase table read per batch handed to the writer (about 75,000 English pairs).
 PARAPHRASE_BLOCK_CHARS = FAST_BLOCK_CHARS
+
+#: Words known before the paraphrase table is read from which they are stemmed by a worker process
+#: beside the reading (English: 83,000 WordNet words); fewer are stemmed in process.
+BACKGROUND_STEM_WORDS = 20_000
 
 #: What ``function_words=`` takes: the list Meteor 1.5 applies, or the jar's list for the language.
 FUNCTION_WORD_CHOICES: Tuple[str, ...] = ("meteor", "language")
@@ -150,17 +154,27 @@ def _paraphrase_batches(path: Path, tokens: Set[str], *, limit: Optional[int], s
             raise ImportOfficialError(f"{source}: corrupt or truncated gzip file ({exc})") from None
 
 
-def _english_stem_pairs(vocab: Set[str], snowball: str, info: Dict[str, object], show: bool) -> Iterator[Tuple[str, str]]:
-    """Stems of the whole vocabulary, computed when written (after the paraphrases filled ``vocab``)."""
+def _english_stem_pairs(
+    vocab: Set[str], snowball: str, info: Dict[str, object], show: bool, early: Optional[BackgroundStems]
+) -> Iterator[Tuple[str, str]]:
+    """Stems of the whole vocabulary, computed when written (after the paraphrases filled ``vocab``).
+
+    ``early`` holds the stems of the words known before the paraphrase table was read
+    (computed beside it); the others are stemmed here.
+    """
     vocab.discard("")
     words = sorted(vocab)
     info["words"] = len(words)
+    known = early.stems() if early is not None else {}
+    rest = [w for w in words if w not in known]
     stem_words = make_stemmer(snowball)
-    with progress(show, total=len(words), unit="word", unit_scale=True, desc="stems") as bar:
-        for i in range(0, len(words), 20_000):
-            chunk = words[i : i + 20_000]
-            yield from zip(chunk, stem_words(chunk))
+    with progress(show, total=len(rest), unit="word", unit_scale=True, desc="stems") as bar:
+        for i in range(0, len(rest), 20_000):
+            chunk = rest[i : i + 20_000]
+            known.update(zip(chunk, stem_words(chunk)))
             bar.update(len(chunk))
+    for word in words:
+        yield word, known[word]
 
 
 def _check_arguments(lang: str, max_paraphrases: Optional[int], stems: str, function_words: str) -> None:
@@ -283,8 +297,11 @@ class _Import:
         info = StemmerInfo(snowball, STEMMER_PACKAGE, version)
         if self.lang == "en":
             self.vocab.update(fwords)
+            self.vocab.discard("")
             self.resources.append("stem map")
-            return StemMap(pairs=_english_stem_pairs(self.vocab, snowball, self.stem_info, self.show), stemmer=info)
+            early = BackgroundStems(snowball, sorted(self.vocab)) if len(self.vocab) >= BACKGROUND_STEM_WORDS else None
+            stem_pairs = _english_stem_pairs(self.vocab, snowball, self.stem_info, self.show, early)
+            return StemMap(pairs=stem_pairs, stemmer=info)
         if not _use_jar_stems(stems):
             self.params["stem_corrections"] = None
             return StemMap(pairs=[], stemmer=info)
