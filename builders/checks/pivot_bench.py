@@ -4,7 +4,8 @@
 synthetic table of ``lines`` lines once (:mod:`meteor_lite_builders.paraphrases.synthetic`,
 cached under ``bench-out/pivot-bench/``), then runs ``meteor-build pivot`` on it
 in a child process with one engine, and measures that process: wall time,
-CPU time and peak resident memory (``os.wait4``).  The output (Parex's text
+CPU time and peak resident memory (``os.wait4``, from a small launcher process:
+a child's peak RSS would otherwise include the size of the process it was forked from).  The output (Parex's text
 format) is kept and hashed, so runs of the two engines can be compared byte
 for byte (:func:`run_pivot_bench` does it when it runs both).
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
 import sys
 import time
@@ -63,16 +63,27 @@ def _pivot_command(files: Dict[str, Path], out: Path, engine: str, memory_mb: fl
             "--memory-mb", repr(memory_mb), "--threads", str(threads), "--no-progress"]
 
 
+#: Runs argv[1:] and prints its wait4 rusage as JSON.  A child's peak RSS (ru_maxrss) starts at the size of the
+#: process it was forked from (Linux keeps the high-water mark across fork and exec), so the command is started
+#: from this small launcher, not from the caller (``make bench`` or a process that generated a table is large).
+_LAUNCHER = """
+import json, os, subprocess, sys, time
+t0 = time.perf_counter()
+with open(sys.argv[1], "wb") as log:
+    proc = subprocess.Popen(sys.argv[2:], stdout=log, stderr=subprocess.STDOUT)
+    _pid, status, ru = os.wait4(proc.pid, 0)
+print(json.dumps({"returncode": os.waitstatus_to_exitcode(status), "wall_s": round(time.perf_counter() - t0, 2),
+                  "cpu_s": round(ru.ru_utime + ru.ru_stime, 2), "peak_rss_mb": round(ru.ru_maxrss / 1024, 1)}))
+"""
+
+
 def _run_measured(cmd: Sequence[str], log: Path) -> Dict[str, Any]:
-    """Run ``cmd`` (stdout and stderr to ``log``); its wall and CPU seconds and peak RSS (os.wait4)."""
-    t0 = time.perf_counter()
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(list(cmd), stdout=out, stderr=subprocess.STDOUT)
-        _pid, status, ru = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return {"returncode": proc.returncode, "wall_s": round(wall, 2), "cpu_s": round(ru.ru_utime + ru.ru_stime, 2),
-            "peak_rss_mb": round(ru.ru_maxrss / 1024, 1)}
+    """Run ``cmd`` (stdout and stderr to ``log``) from a small launcher; its wall and CPU seconds and peak RSS."""
+    r = subprocess.run([sys.executable, "-c", _LAUNCHER, str(log), *cmd], capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        raise RuntimeError(f"the measuring launcher failed ({r.returncode}): {r.stderr[-1500:]}")
+    res: Dict[str, Any] = json.loads(r.stdout.strip().splitlines()[-1])
+    return res
 
 
 def pivot_bench(lines: int, engine: str, *, seed: int = 1, memory_mb: float = 256.0, threads: int = 2,
