@@ -29,6 +29,8 @@ Segments whose candidates would still make the search too long are aligned in
 
 from __future__ import annotations
 
+import heapq
+import math
 from operator import itemgetter
 from typing import Any, Dict, List, Sequence, Tuple
 
@@ -183,45 +185,79 @@ def _advance(paths: List[Path], cur: int, here: Sequence[Step], plan: Plan, beam
 def _expand_capped(paths: List[Path], cur: int, here: Sequence[Step], plan: Plan, beam: int) -> List[Path]:
     """:func:`_advance` for a position with more than ``beam`` candidates, creating only children that can survive.
 
-    A child is not created when ``beam`` earlier siblings have a gain at least as high and no
-    more chunks: they rank no worse and come first, so the next step's cut removes it anyway.
+    A child is not created when ``beam`` paths already created (earlier, so first among equals)
+    rank no worse: the next step's cut would remove it.  Two ways to know: ``beam`` earlier
+    siblings with a gain at least as high and no more chunks, or the ``beam`` best keys created
+    so far at this position (:class:`Cut`) being no worse than the best key the child could have.
     """
     if len(paths) > 1:
         paths.sort(key=_FIRST)
     cu = plan.chunk_unit
     fixed = plan.fixed
     bit = 1 << cur
-    crowd = Crowd(here)
+    crowd = Crowd(here, plan.gain_unit)
+    cut = Cut(beam)
     nxt: List[Path] = []
     for path in paths[:beam]:
         key, idx, last, uh, ur, chosen = path
         if ur & bit:  # as in _advance
             if cur < idx:
-                nxt.append(path)
+                if cut.admits(key):
+                    nxt.append(path)
                 continue
             f = fixed.get(idx)
             if f is not None:
                 if last != -1 and f[0] != last:
                     key += cu
-                nxt.append((key - f[1] + f[2], f[3], f[4], uh, ur, chosen))
+                key += f[2] - f[1]
+                if cut.admits(key):
+                    nxt.append((key, f[3], f[4], uh, ur, chosen))
             continue
-        _capped_children(path, here, crowd, cu, beam, nxt)
+        keyc = key + cu if last != -1 and last not in crowd.at else key
+        if keyc - crowd.tail_gk[0] < cut.threshold:  # else no child of this path can be kept
+            _capped_children(path, here, crowd, cu, beam, cut, nxt)
     if not nxt:
         nxt.append(paths[0])
     return nxt
 
 
+class Cut:
+    """The ``beam`` smallest keys of the paths created so far at one position (a max-heap of negated keys)."""
+
+    def __init__(self, beam: int):
+        """An empty cut: every key is admitted until ``beam`` are."""
+        self.beam = beam
+        self.heap: List[int] = []
+        self.threshold: float = math.inf
+
+    def admits(self, key: int) -> bool:
+        """True (and the key is recorded) unless ``beam`` keys created earlier are <= ``key``."""
+        if key >= self.threshold:
+            return False
+        heap = self.heap
+        if len(heap) < self.beam:
+            heapq.heappush(heap, -key)
+            if len(heap) == self.beam:
+                self.threshold = -heap[0]
+        else:
+            heapq.heappushpop(heap, -key)
+            self.threshold = -heap[0]
+        return True
+
+
 class Crowd:
     """What :func:`_capped_children` needs at a crowded position to skip dominated candidates quickly."""
 
-    def __init__(self, here: Sequence[Step]):
-        """Per candidate index: the highest gain from there on; per hypothesis start: its indices."""
+    def __init__(self, here: Sequence[Step], gain_unit: int):
+        """Per candidate index: the highest gain from there on (also in key units); per hypothesis start: its indices."""
         self.hmasks = [st[0] for st in here]
         self.rmasks = [st[1] for st in here]
         self.dists = [st[6] for st in here]
         self.tail_gain = [-1] * (len(here) + 1)
         for k in range(len(here) - 1, -1, -1):
             self.tail_gain[k] = max(here[k][8], self.tail_gain[k + 1])
+        #: The most a remaining candidate (or the skip, gain 0) can lower a key: a bound on any later child's key.
+        self.tail_gk = [max(g, 0) * gain_unit for g in self.tail_gain]
         self.at: Dict[int, List[int]] = {}
         for k, st in enumerate(here):
             self.at.setdefault(st[2], []).append(k)
@@ -234,8 +270,10 @@ class Crowd:
         )
 
 
-def _capped_children(path: Path, here: Sequence[Step], crowd: Crowd, cu: int, beam: int, out: List[Path]) -> None:
-    """The children of ``path`` that ``beam`` earlier siblings do not dominate (then the skip child, if it survives)."""
+def _capped_children(
+    path: Path, here: Sequence[Step], crowd: Crowd, cu: int, beam: int, cut: Cut, out: List[Path]
+) -> None:
+    """The children of ``path`` that neither ``beam`` earlier siblings nor the ``cut`` dominate (then the skip child)."""
     key, idx, last, uh, ur, chosen = path
     keyc = key + cu if last != -1 else key
     made: Dict[int, int] = {}  # children created per gain
@@ -244,18 +282,23 @@ def _capped_children(path: Path, here: Sequence[Step], crowd: Crowd, cu: int, be
     floor = -1  # once ``beam`` children exist: jumps with a gain <= floor are dominated
     k = 0
     n = len(here)
+    tail_gk = crowd.tail_gk
+    joins = crowd.at.get(last, ()) if last != -1 else ()
+    last_join = joins[-1] if joins else -1  # after it, every child closes the chunk
     while k < n:
+        if (key if k <= last_join else keyc) - tail_gk[k] >= cut.threshold:
+            return  # no later child (nor the skip child) can be kept
         hm, rm, hs, hend, rend, gk, d, m, g, _k = here[k]
         k += 1
         if uh & hm or ur & rm:
             continue
         if hs == last:
-            if not _at_least(joined, g, beam):
+            if not _at_least(joined, g, beam) and cut.admits(key - gk):
                 out.append((key - gk, rend, hend, uh | hm, ur | rm, (m, chosen)))
                 joined[g] = joined.get(g, 0) + 1
                 made[g] = made.get(g, 0) + 1
                 total += 1
-        elif g > floor:
+        elif g > floor and cut.admits(keyc - gk):
             out.append((keyc - gk, rend, hend, uh | hm, ur | rm, (m, chosen)))
             made[g] = made.get(g, 0) + 1
             total += 1
@@ -272,7 +315,7 @@ def _capped_children(path: Path, here: Sequence[Step], crowd: Crowd, cu: int, be
                 key += add
                 keyc += add
                 k = j
-    if total < beam:  # the skip child (gain 0, a chunk closed like any jump) is dominated otherwise
+    if total < beam and cut.admits(keyc):  # the skip child (gain 0, a chunk closed like any jump)
         out.append((keyc, idx + 1, -1, uh, ur, chosen))
 
 
