@@ -200,24 +200,36 @@ def test_pair_texts_are_the_definition(tmp_path: Path) -> None:
 
 
 def test_background_stems_are_the_in_process_stems(monkeypatch: pytest.MonkeyPatch) -> None:
-    import multiprocessing
+    import subprocess
 
     from meteor_lite_builders.lexical.stems import make_stemmer
     from meteor_lite_builders.official.stems import BackgroundStems
 
-    words = ["running", "cars", "generously", "flies", "é", "dying", "news"]
+    words = ["running", "cars", "generously", "flies", "é", "dying", "news", "naïve"]
     expected = dict(zip(words, make_stemmer("english")(words)))
     job = BackgroundStems("english", words)
+    assert job._proc is not None  # a worker runs
     assert job.stems() == expected
+    assert job._input is not None and not job._input.exists()
     job.close()  # twice is fine
     unused = BackgroundStems("english", words)  # never asked: stopped when closed
+    proc = unused._proc
     unused.close()
+    assert proc is not None and proc.poll() is not None
 
-    def no_processes(method: str) -> object:
+    def no_processes(*args: object, **kwargs: object) -> object:
         raise OSError("no processes here")
 
-    monkeypatch.setattr(multiprocessing, "get_context", no_processes)
+    monkeypatch.setattr(subprocess, "Popen", no_processes)
     assert BackgroundStems("english", words).stems() == expected  # stemmed in process
+
+
+def test_background_stems_worker_failure_falls_back(tmp_path: Path) -> None:
+    from meteor_lite_builders.official.stems import BackgroundStems
+
+    job = BackgroundStems("no-such-algorithm", ["x"])  # the worker fails: so does the in-process run, clearly
+    with pytest.raises(Exception, match="no-such-algorithm"):
+        job.stems()
 
 
 def test_import_with_and_without_background_stems(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

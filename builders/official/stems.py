@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
@@ -86,58 +87,69 @@ def stem_corrections(
 # --------------------------------------------------------------------------- stems computed beside the import
 
 
-def _quiet_worker() -> None:
-    """Worker start: Ctrl-C is the parent's to handle (it stops the worker)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _stem_all(algorithm: str, words: List[str]) -> List[str]:
     return make_stemmer(algorithm)(words)
 
 
 class BackgroundStems:
-    """Stems of a word list computed by one worker process while the caller does other work.
+    """Stems of a word list computed by a worker process while the caller does other work.
 
     English stems ~104,000 words (pure-Python Snowball, 2-3 s); 83,000 of them (the
     WordNet words) are known before the paraphrase table is read, so they are stemmed
     beside it.  :meth:`stems` gives ``{word: stem}`` (the same as stemming in process);
     when no worker could be started or it failed, the words are stemmed in process.
-    The worker is stopped by :meth:`close`, or when this object is garbage-collected.
+    The worker (:mod:`.stem_worker`, run with this interpreter in its own session: Ctrl-C
+    is the caller's) is stopped by :meth:`close`, or when this object is garbage-collected.
     """
 
     def __init__(self, algorithm: str, words: List[str]):
-        import multiprocessing
+        import json
+        import subprocess
+        import sys
+        import tempfile
         import weakref
 
         self.algorithm, self.words = algorithm, words
-        self._result = None
-        self._pool = None
+        self._proc: Optional["subprocess.Popen[bytes]"] = None
+        self._input: Optional[Path] = None
         try:
-            pool = multiprocessing.get_context("spawn").Pool(1, initializer=_quiet_worker)
-        except (OSError, ValueError):  # no processes here: stem in process when asked
-            return
-        self._pool = pool
-        self._close = weakref.finalize(self, pool.terminate)
-        self._result = pool.apply_async(_stem_all, (algorithm, words))
+            fd, path = tempfile.mkstemp(prefix="meteor-lite-stems-", suffix=".json")
+            self._input = Path(path)
+            with open(fd, "w", encoding="utf-8") as f:
+                json.dump(words, f, ensure_ascii=False)
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "meteor_lite_builders.official.stem_worker", algorithm, path],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+            )
+        except OSError:  # no process (or no temporary file) here: stem in process when asked
+            self._proc = None
+        self._finalizer = weakref.finalize(self, _stop, self._proc, self._input)
 
     def stems(self) -> Dict[str, str]:
         """``{word: stem}`` for the words given."""
+        import json
+
         stems: Optional[List[str]] = None
-        if self._result is not None:
+        if self._proc is not None:
             try:
-                stems = self._result.get()
-            except Exception:  # the worker failed (killed, out of memory): do it here  # noqa: BLE001
+                out, _ = self._proc.communicate()
+                if self._proc.returncode == 0:
+                    stems = json.loads(out.decode("utf-8"))
+            except (OSError, ValueError):  # the worker failed (killed, out of memory): do it here
                 stems = None
         self.close()
-        if stems is None or len(stems) != len(self.words):
+        if not isinstance(stems, list) or len(stems) != len(self.words):
             stems = _stem_all(self.algorithm, self.words)
         return dict(zip(self.words, stems))
 
     def close(self) -> None:
-        """Stop the worker (if any)."""
-        if self._pool is not None:
-            self._close()
-            self._pool = None
-            self._result = None
+        """Stop the worker (if it still runs) and remove its input file."""
+        self._finalizer()
+
+
+def _stop(proc: "Optional[subprocess.Popen[bytes]]", path: Optional[Path]) -> None:
+    if proc is not None and proc.poll() is None:
+        proc.kill()
+        proc.communicate()
+    if path is not None:
+        path.unlink(missing_ok=True)
