@@ -48,6 +48,8 @@ FILES: Dict[str, bytes] = {
     "empty.txt": b"",
     "pipes.txt": b"the cat ||| sat on the mat\na big car\n",
     "long.txt": (" ".join(f"w{i % 700}" for i in range(3000)) + "\n").encode(),
+    "rep.txt": (" ".join(["w"] * 5000) + "\n").encode(),
+    "rep-ref.txt": (" ".join(["w"] * 4999) + "\n").encode(),
     "big.txt": b"the cat sat on the mat\n" * 3000,
     "stem": b"the cat sat on the mat\na big car\n",
 }
@@ -105,6 +107,11 @@ CASES: Tuple[Case, ...] = (
          "'|||' in a plain-text file is just a word (only -stdio gives it a meaning)"),
     Case("very-long-line", S, ("long.txt", "long.txt", *T, "-q"), 0, r"^1\.0$",
          "a 3,000-token line (700 distinct words)", stdout=r"^1\.0\n$"),
+    Case("repeated-token", S, ("rep.txt", "rep-ref.txt", *T, "-q"), 0,
+         r"warning: 1 segment\(s\) \(first: segment 1\) had too many candidate matches for the beam search and "
+         r"were aligned in bounded mode",
+         "one word 5,000 times against 4,999 times (25 million candidate matches): aligned in bounded mode in "
+         "well under a second, flagged (the jar runs out of memory)", stdout=r"^0\.\d+\n$"),
     Case("many-references", S, ("h.txt", *(f"r{i:02d}.txt" for i in range(12)), *T, "-q"), 0, r"1\.0\n1\.0\n$",
          "twelve reference files"),
     # --- stdin and the command line ----------------------------------------------------------------------

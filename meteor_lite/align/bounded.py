@@ -27,7 +27,7 @@ from .matches import Match
 __all__ = ["MAX_CANDIDATES", "BOUNDED_CAP", "SMALL_SEGMENT", "bounded_alignment", "work_limit"]
 
 #: Above this many candidate matches (times the beam width, over 40) a segment is aligned in bounded mode.
-MAX_CANDIDATES = 600_000
+MAX_CANDIDATES = 1_500_000
 #: Segments with at most this many (hypothesis word, reference word) pairs always get the beam search
 #: (their candidates are not even counted: a sentence is far below the limit).
 SMALL_SEGMENT = 200 * 200

@@ -3,8 +3,8 @@
 Counting stops early: the result is exact up to ``limit`` and, once larger,
 only known to be larger.  The one-word modules are counted exactly from
 position tables in time linear in the segment; synonyms and paraphrases first
-by a quick upper bound, and exactly only when that bound is above ``limit`` but
-not by far (more than :data:`FAR` times ``limit`` counts as above it).
+by a quick upper bound, and exactly when that bound is large (over :data:`EXACT_ABOVE` or
+over ``limit``) but not by far (more than :data:`FAR` times ``limit`` counts as above it).
 """
 
 from __future__ import annotations
@@ -15,10 +15,13 @@ from ..jarcompat import java_string_hash
 from ..resources.lookups import Resources
 from .matches import modules_used, positions_of, synset_index
 
-__all__ = ["count_candidates", "FAR"]
+__all__ = ["count_candidates", "FAR", "EXACT_ABOVE"]
 
 #: An upper bound this many times over the limit is taken as over the limit without an exact count.
 FAR = 20
+#: Upper bounds up to this are taken as they are (when within the limit); larger ones are counted exactly
+#: (synonyms shared by many words, paraphrases of common first words overcount a lot).
+EXACT_ABOVE = 50_000
 
 
 def count_candidates(hyp: Sequence[str], ref: Sequence[str], modules: Sequence[str], res: Resources, limit: int) -> int:
@@ -52,7 +55,7 @@ def _synonym_count(
     yr = res.synsets(ref)
     by_synset = synset_index(res.synsets(hyp))
     bound = sum(len(by_synset.get(s, ())) for sj in yr for s in sj)
-    if bound <= left or bound > FAR * max(left, 1):
+    if bound <= min(left, EXACT_ABOVE) or bound > FAR * max(left, 1):
         return bound
     count = 0
     for j, sj in enumerate(yr):
@@ -71,7 +74,7 @@ def _paraphrase_count(hyp: Sequence[str], ref: Sequence[str], res: Resources, le
         return 0
     sides = ((res.phrase_hits(ref), positions_of(hyp), tuple(hyp)), (res.phrase_hits(hyp), positions_of(ref), tuple(ref)))
     bound = sum(len(other.get(p[0], ())) for hits, other, _ in sides for _, _, found in hits for p in found)
-    if bound <= left or bound > FAR * max(left, 1):
+    if bound <= min(left, EXACT_ABOVE) or bound > FAR * max(left, 1):
         return bound
     count = 0
     for hits, other, words in sides:
