@@ -55,13 +55,15 @@ import os
 import shutil
 import tempfile
 from itertools import groupby
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Set, Tuple
+from typing import Any, Iterator, Optional, Set, Tuple
 
 from ..errors import PhraseTableError, PivotError
 from .moses import open_text, parse_line
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .pivot import PivotOptions, PivotStats
+# The options and statistics objects are :class:`.pivot.PivotOptions` and :class:`.pivot.PivotStats`; they are
+# not imported here (not even for type checking), so that the two modules do not import each other.
+PivotOptions = Any
+PivotStats = Any
 
 __all__ = ["duckdb_version", "pivot_pairs_duckdb"]
 
@@ -91,7 +93,7 @@ def _require_duckdb() -> Any:
     return duckdb
 
 
-def _connect(opts: "PivotOptions", work: str) -> Any:
+def _connect(opts: PivotOptions, work: str) -> Any:
     """An in-memory DuckDB database, out of core: memory_limit, temp_directory (in ``work``), threads.
 
     (In-memory tables spill to the temporary directory as the operators do; a
@@ -196,7 +198,7 @@ def _common_test(col: str, words: Set[str]) -> str:
     return f"regexp_full_match({col}, '{alt}(?: {alt})*')"
 
 
-def _filter_entries(con: Any, symbols: str, common_f: Set[str], common_e: Set[str], st: "PivotStats") -> int:
+def _filter_entries(con: Any, symbols: str, common_f: Set[str], common_e: Set[str], st: PivotStats) -> int:
     """Table ``entries`` (f, ln, e, pfe, pef): the lines that pass the filters; return the longest E phrase (words).
 
     The order of the tests (F symbols, F common, E symbols, E common) decides which
@@ -240,7 +242,7 @@ def _target_hits(con: Any, target: "os.PathLike[str] | str", max_len: int) -> No
     con.execute("DROP TABLE toks")
 
 
-def _contributions(con: Any, min_tp: float, st: "PivotStats") -> None:
+def _contributions(con: Any, min_tp: float, st: PivotStats) -> None:
     """Table ``contrib`` (e1, e2, ln2, ln1, p, sub): every pivot's product p(e2|f) p(f|e1) >= minTP.
 
     ``sub``: one phrase is a run of whole words of the other (the pair is dropped).
@@ -277,7 +279,7 @@ def _sorted_contributions(con: Any) -> Iterator[Tuple[str, str, float, bool]]:
         yield from rows
 
 
-def _sum_in_order(rows: Iterator[Tuple[str, str, float, bool]], st: "PivotStats") -> Iterator[Tuple[str, str, float]]:
+def _sum_in_order(rows: Iterator[Tuple[str, str, float, bool]], st: PivotStats) -> Iterator[Tuple[str, str, float]]:
     """Add each pair's contributions in the order given (phrase-table order): the sorter's stage 3."""
     for (e1, e2), grp in groupby(rows, key=lambda r: (r[0], r[1])):
         total = 0.0
@@ -296,8 +298,8 @@ def _sum_in_order(rows: Iterator[Tuple[str, str, float, bool]], st: "PivotStats"
 def pivot_pairs_duckdb(
     phrase_table: "os.PathLike[str] | str",
     target_corpus: "os.PathLike[str] | str",
-    options: "PivotOptions",
-    stats: "PivotStats",
+    options: PivotOptions,
+    stats: PivotStats,
     common_e: Set[str],
     common_f: Set[str],
     swap: bool,
