@@ -246,8 +246,8 @@ def synonyms_part(synonyms: "object") -> VocabularyPart:
     return VocabularyPart("synonyms", v, list(synonyms.sources), params)  # type: ignore[attr-defined]
 
 
-def stem_map_from(parts: Sequence[VocabularyPart], algorithm: str, *, show_progress: bool = True) -> StemMap:
-    """The stem map over the union of ``parts`` (their sources once each, in order; their records by key)."""
+def merge_parts(parts: Sequence[VocabularyPart]) -> Tuple[Set[str], List[Source], Dict[str, object]]:
+    """The union of ``parts``: their words, their sources once each (in order), their records by key."""
     vocab: Set[str] = set()
     sources: List[Source] = []
     vparams: Dict[str, object] = {}
@@ -255,4 +255,10 @@ def stem_map_from(parts: Sequence[VocabularyPart], algorithm: str, *, show_progr
         vocab |= part.words
         sources += part.sources
         vparams[part.key] = part.params
-    return make_stem_map(vocab, algorithm, sources=unique_sources(sources), vocabulary_params=vparams, show_progress=show_progress)
+    return vocab, unique_sources(sources), vparams
+
+
+def stem_map_from(parts: Sequence[VocabularyPart], algorithm: str, *, show_progress: bool = True) -> StemMap:
+    """The stem map over the union of ``parts`` (see :func:`merge_parts`)."""
+    vocab, sources, vparams = merge_parts(parts)
+    return make_stem_map(vocab, algorithm, sources=sources, vocabulary_params=vparams, show_progress=show_progress)

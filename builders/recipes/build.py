@@ -10,7 +10,7 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from meteor_lite.errors import BundleError, MeteorLiteWarning
 from meteor_lite.resources.bundle import Bundle
@@ -273,16 +273,10 @@ class _RecipeInputs:
 def _pystemmer_map(parts: List[VocabularyPart], algorithm: str, lang: str, version: str, show: bool) -> StemMap:
     """The map-only Snowball 3 stem map over the union of ``parts`` (PyStemmer ``version``)."""
     from ..lexical.lemmas import pystemmer_stem_map
-    from ..sources import unique_sources
+    from ..lexical.stems import merge_parts
 
-    vocab: Set[str] = set()
-    sources: List[Source] = []
-    vparams: Dict[str, object] = {}
-    for part in parts:
-        vocab |= part.words
-        sources += part.sources
-        vparams[part.key] = part.params
-    return pystemmer_stem_map(vocab, algorithm, lang, version=version, sources=unique_sources(sources),
+    vocab, sources, vparams = merge_parts(parts)
+    return pystemmer_stem_map(vocab, algorithm, lang, version=version, sources=sources,
                               vocabulary_params=vparams, show_progress=show)
 
 
