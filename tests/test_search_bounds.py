@@ -152,3 +152,19 @@ def test_bounded_alignment_is_a_valid_alignment() -> None:
 def test_work_limit_scales_with_the_beam() -> None:
     assert work_limit(80) == work_limit(40) // 2
     assert work_limit(1) > work_limit(40)
+
+
+def test_stdio_answers_a_hostile_request_and_warns() -> None:
+    import io
+
+    from meteor_lite.jarcli.stdio import StdioServer
+
+    server = StdioServer(Meteor("da", quiet=True))
+    request = "SCORE ||| " + " ".join(["og"] * 2999) + " ||| " + " ".join(["og"] * 3000) + "\nSCORE ||| en to ||| en to\n"
+    out = io.BytesIO()
+    with pytest.warns(Warning, match="bounded mode"):
+        assert server.serve(io.BytesIO(request.encode()), out) is None
+    lines = out.getvalue().decode().splitlines()
+    assert len(lines) == 2
+    assert lines[0].split()[:2] == ["3000.0", "2999.0"]  # hypothesis and reference lengths
+    assert lines[1].split()[:2] == ["2.0", "2.0"]

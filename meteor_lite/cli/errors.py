@@ -120,8 +120,8 @@ def reported_errors() -> Iterator[None]:
 
 
 @contextmanager
-def warnings_as_lines() -> Iterator[None]:
-    """Within the block, show every :class:`MeteorLiteWarning` as ``meteor-lite: warning: <text>``.
+def warnings_as_lines(prog: str = "meteor-lite") -> Iterator[None]:
+    """Within the block, show every :class:`MeteorLiteWarning` as ``<prog>: warning: <text>``.
 
     Each warning is shown every time it is issued; other warnings keep Python's
     usual handling.  The previous warning settings are restored afterwards.
@@ -139,7 +139,7 @@ def warnings_as_lines() -> Iterator[None]:
             line: Optional[str] = None,
         ) -> None:
             if issubclass(category, MeteorLiteWarning):
-                print(f"meteor-lite: warning: {message}", file=file if file is not None else sys.stderr)
+                print(f"{prog}: warning: {message}", file=file if file is not None else sys.stderr)
             else:
                 previous(message, category, filename, lineno, file, line)
 

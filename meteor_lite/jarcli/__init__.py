@@ -42,9 +42,11 @@ def run(opts: JarOptions, out: IO[str], err: IO[str]) -> int:
         out.flush()
     scorer = build_scorer(opts)
     if opts.stdio:
+        from ..cli.errors import warnings_as_lines
         from .stdio import StdioServer
 
-        fatal = StdioServer(scorer).serve(sys.stdin.buffer, sys.stdout.buffer)
+        with warnings_as_lines(PROG):
+            fatal = StdioServer(scorer).serve(sys.stdin.buffer, sys.stdout.buffer)
         if fatal is not None:
             err.write(f"{PROG}: fatal: {fatal}\n")
             return 1

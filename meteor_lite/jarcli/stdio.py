@@ -16,8 +16,10 @@ stderr (exit 1) instead of a Java stack trace.  Every answer is flushed; end of 
 from __future__ import annotations
 
 import re
+import warnings
 from typing import BinaryIO, Callable, Iterator, List, Optional
 
+from ..errors import MeteorLiteWarning
 from ..jarcompat import java_double, java_split
 from ..meteor import Meteor
 from ..scoring import config_metrics
@@ -115,7 +117,15 @@ class StdioServer:
             if len(parts) < 3:
                 emit(ERR_SCORE)
                 return
-            emit(self.scorer.score_segment(parts[-1], parts[1:-1]).stats.to_ss_line())
+            seg = self.scorer.score_segment(parts[-1], parts[1:-1])
+            if seg.bounded:
+                warnings.warn(
+                    "a SCORE request had too many candidate matches for the beam search and was aligned in "
+                    "bounded mode: its statistics may differ from Meteor 1.5's (see meteor_lite.align.bounded)",
+                    MeteorLiteWarning,
+                    stacklevel=2,
+                )
+            emit(seg.stats.to_ss_line())
         elif cmd.startswith(("EVAL", "eval")):
             if len(parts) < 2:
                 emit(ERR_STATS)
