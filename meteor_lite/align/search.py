@@ -43,8 +43,8 @@ __all__ = ["search_alignment", "count_chunks", "Plan"]
 #: ``-gain * gain_unit + chunks * chunk_unit + distance``: smaller ranks first.
 Path = Tuple[Any, ...]
 #: A candidate as the search reads it: (hyp bits, ref bits, hyp start, hyp end, ref end, gain in key units,
-#: distance, the match, gain, index in the position's list).
-Step = Tuple[int, int, int, int, int, int, int, Match, int, int]
+#: distance, the match, gain).
+Step = Tuple[int, int, int, int, int, int, int, Match, int]
 #: A fixed match as the search reads it: (hyp start, key change of its gain, distance, ref end, hyp end).
 Fixed = Tuple[int, int, int, int, int]
 
@@ -61,18 +61,18 @@ class Plan:
         self.gain_unit = self.chunk_unit << (n1 + n2 + 2).bit_length()
         gu = self.gain_unit
         self.steps: List[List[Step]] = [
-            [] if j in fixed else [_step(m, gu, k) for k, m in enumerate(lst)] for j, lst in enumerate(cands)
+            [] if j in fixed else [_step(m, gu) for m in lst] for j, lst in enumerate(cands)
         ]
         self.fixed: Dict[int, Fixed] = {
             j: (m.hstart, m.gain * gu, m.dist, m.rstart + m.rlen, m.hstart + m.hlen) for j, m in fixed.items()
         }
 
 
-def _step(m: Match, gain_unit: int, index: int) -> Step:
+def _step(m: Match, gain_unit: int) -> Step:
     hmask = ((1 << m.hlen) - 1) << m.hstart
     # A one-word reference match needs no reference bit: the search never reads bits behind its position.
     rmask = ((1 << m.rlen) - 1) << m.rstart if m.rlen > 1 else 0
-    return (hmask, rmask, m.hstart, m.hstart + m.hlen, m.rstart + m.rlen, m.gain * gain_unit, m.dist, m, m.gain, index)
+    return (hmask, rmask, m.hstart, m.hstart + m.hlen, m.rstart + m.rlen, m.gain * gain_unit, m.dist, m, m.gain)
 
 
 def search_alignment(n1: int, n2: int, cands: List[List[Match]], beam: int) -> List[Match]:
@@ -147,30 +147,38 @@ def _carry(path: Path, cur: int, plan: Plan, out: List[Path]) -> None:
         out.append((key - gk + d, rend, hend, uh, ur, chosen))
 
 
+def _carried(path: Path, cur: int, plan: Plan) -> "Path | None":
+    """A path whose reference word ``cur`` is covered already: unchanged inside a longer match, through
+    the fixed match starting at ``cur`` (None when there is none: the path ends)."""
+    key, idx, last, uh, ur, chosen = path
+    if cur < idx:
+        return path
+    f = plan.fixed.get(idx)
+    if f is None:
+        return None
+    if last != -1 and f[0] != last:
+        key += plan.chunk_unit
+    return (key - f[1] + f[2], f[3], f[4], uh, ur, chosen)
+
+
 def _advance(paths: List[Path], cur: int, here: Sequence[Step], plan: Plan, beam: int) -> List[Path]:
     """Extend the best ``beam`` paths over reference position ``cur`` (candidates ``here``)."""
     if len(paths) > 1:
         paths.sort(key=_FIRST)
     cu = plan.chunk_unit
-    fixed = plan.fixed
     bit = 1 << cur
     nxt: List[Path] = []
     app = nxt.append
     for path in paths[:beam]:
         key, idx, last, uh, ur, chosen = path
-        if ur & bit:  # covered already: by a longer match (unchanged), or by the fixed match starting here
-            if cur < idx:
-                app(path)
-                continue
-            f = fixed.get(idx)
-            if f is not None:
-                if last != -1 and f[0] != last:
-                    key += cu
-                app((key - f[1] + f[2], f[3], f[4], uh, ur, chosen))
+        if ur & bit:
+            carried = _carried(path, cur, plan)
+            if carried is not None:
+                app(carried)
             continue
         # key: the child continues the chunk; keyc: it closes the chunk (a jump, or the skip).
         keyc = key + cu if last != -1 else key
-        for hm, rm, hs, hend, rend, gk, d, m, _g, _k in here:
+        for hm, rm, hs, hend, rend, gk, d, m, _g in here:
             if uh & hm or ur & rm:
                 continue
             app(((key if hs == last else keyc) - gk, rend, hend, uh | hm, ur | rm, (m, chosen)))
@@ -193,25 +201,16 @@ def _expand_capped(paths: List[Path], cur: int, here: Sequence[Step], plan: Plan
     if len(paths) > 1:
         paths.sort(key=_FIRST)
     cu = plan.chunk_unit
-    fixed = plan.fixed
     bit = 1 << cur
     crowd = Crowd(here, plan.gain_unit)
     cut = Cut(beam)
     nxt: List[Path] = []
     for path in paths[:beam]:
         key, idx, last, uh, ur, chosen = path
-        if ur & bit:  # as in _advance
-            if cur < idx:
-                if cut.admits(key):
-                    nxt.append(path)
-                continue
-            f = fixed.get(idx)
-            if f is not None:
-                if last != -1 and f[0] != last:
-                    key += cu
-                key += f[2] - f[1]
-                if cut.admits(key):
-                    nxt.append((key, f[3], f[4], uh, ur, chosen))
+        if ur & bit:
+            carried = _carried(path, cur, plan)
+            if carried is not None and cut.admits(carried[0]):
+                nxt.append(carried)
             continue
         keyc = key + cu if last != -1 and last not in crowd.at else key
         if keyc - crowd.tail_gk[0] < cut.threshold:  # else no child of this path can be kept
@@ -288,7 +287,7 @@ def _capped_children(
     while k < n:
         if (key if k <= last_join else keyc) - tail_gk[k] >= cut.threshold:
             return  # no later child (nor the skip child) can be kept
-        hm, rm, hs, hend, rend, gk, d, m, g, _k = here[k]
+        hm, rm, hs, hend, rend, gk, d, m, g = here[k]
         k += 1
         if uh & hm or ur & rm:
             continue
