@@ -9,11 +9,11 @@ over ``limit``) but not by far (more than :data:`FAR` times ``limit`` counts as 
 
 from __future__ import annotations
 
-from typing import Sequence, Set
+from typing import List, Sequence
 
 from ..jarcompat import java_string_hash
 from ..resources.lookups import Resources
-from .matches import modules_used, positions_of, synset_index
+from .matches import modules_used, phrase_matches, positions_of, synonym_positions, synset_index
 
 __all__ = ["count_candidates", "FAR", "EXACT_ABOVE"]
 
@@ -49,20 +49,17 @@ def count_candidates(hyp: Sequence[str], ref: Sequence[str], modules: Sequence[s
 
 
 def _synonym_count(
-    hyp: Sequence[str], ref: Sequence[str], hk: Sequence[int], rk: Sequence[int], res: Resources, left: int
+    hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources, left: int
 ) -> int:
     """Synonym candidates (exact up to ``left``)."""
-    yr = res.synsets(ref)
-    by_synset = synset_index(res.synsets(hyp))
+    yh, yr = res.synsets(hyp), res.synsets(ref)
+    by_synset = synset_index(yh)
     bound = sum(len(by_synset.get(s, ())) for sj in yr for s in sj)
     if bound <= min(left, EXACT_ABOVE) or bound > FAR * max(left, 1):
         return bound
     count = 0
-    for j, sj in enumerate(yr):
-        found: Set[int] = set()
-        for s in sj:
-            found.update(by_synset.get(s, ()))
-        count += len([i for i in found if hk[i] != rk[j]])
+    for near in synonym_positions(yh, yr, hk, rk, None, by_synset):
+        count += len(near)
         if count > left:
             break
     return count
@@ -78,10 +75,8 @@ def _paraphrase_count(hyp: Sequence[str], ref: Sequence[str], res: Resources, le
         return bound
     count = 0
     for hits, other, words in sides:
-        for _, _, found in hits:
-            for para in found:
-                pl = len(para)
-                count += len([i for i in other.get(para[0], ()) if words[i : i + pl] == para])
+        for _ in phrase_matches(hits, other, words, None):
+            count += 1
             if count > left:
                 return count
     return count

@@ -15,12 +15,14 @@ here (each checked against the official jar):
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..jarcompat import java_string_hash
-from ..resources.lookups import Resources
+from ..resources.lookups import PhraseHit, Resources
 
-__all__ = ["Match", "collect_matches", "modules_used", "positions_of", "synset_index"]
+__all__ = [
+    "Match", "collect_matches", "modules_used", "positions_of", "synset_index", "synonym_positions", "phrase_matches",
+]
 
 
 class Match:
@@ -106,21 +108,25 @@ def _word_positions(
             out.append(kept if cap is None else _nearest(kept, j, cap))
         return out
     if mod == "synonym":
-        return _synonym_positions(res.synsets(hyp), res.synsets(ref), hk, rk, cap)
+        return list(synonym_positions(res.synsets(hyp), res.synsets(ref), hk, rk, cap))
     raise ValueError(f"unknown module {mod!r}")  # pragma: no cover - validated by config.resolve_config
 
 
-def _synonym_positions(
-    yh: Sequence[FrozenSet[int]], yr: Sequence[FrozenSet[int]], hk: List[int], rk: List[int], cap: Optional[int]
-) -> List[Sequence[int]]:
-    """Hypothesis positions sharing a synset with each reference word (other words only), ascending."""
-    if cap is None and len(yh) * len(yr) <= _PAIRWISE_MAX:  # a sentence: comparing every pair is quicker
-        return [
-            [i for i, si in enumerate(yh) if si and hk[i] != rk[j] and not si.isdisjoint(sj)] if sj else []
-            for j, sj in enumerate(yr)
-        ]
-    by_synset = synset_index(yh)
-    out: List[Sequence[int]] = []
+def synonym_positions(
+    yh: Sequence[FrozenSet[int]], yr: Sequence[FrozenSet[int]], hk: List[int], rk: List[int], cap: Optional[int],
+    by_synset: Optional[Dict[int, List[int]]] = None,
+) -> Iterator[Sequence[int]]:
+    """For each reference word, the hypothesis positions sharing a synset with it (other words only), ascending.
+
+    ``by_synset``: the :func:`synset_index` of ``yh`` when the caller has it already.
+    """
+    if cap is None and by_synset is None and len(yh) * len(yr) <= _PAIRWISE_MAX:
+        # a sentence: comparing every pair is quicker than an index
+        for j, sj in enumerate(yr):
+            yield [i for i, si in enumerate(yh) if si and hk[i] != rk[j] and not si.isdisjoint(sj)] if sj else []
+        return
+    if by_synset is None:
+        by_synset = synset_index(yh)
     for j, sj in enumerate(yr):
         found: Set[int] = set()
         for syn in sj:
@@ -128,8 +134,7 @@ def _synonym_positions(
             found.update(near if cap is None or not near else _nearest(near, j, 2 * cap))
         rw = rk[j]
         kept = sorted(i for i in found if hk[i] != rw) if found else []
-        out.append(kept if cap is None else _nearest(kept, j, cap))
-    return out
+        yield kept if cap is None else _nearest(kept, j, cap)
 
 
 def synset_index(yh: Sequence[FrozenSet[int]]) -> Dict[int, List[int]]:
@@ -164,23 +169,26 @@ def _paraphrase_matches(
     """Add the paraphrase matches of module ``mi`` (both directions) to ``cands`` (``cap``: per phrase and side)."""
     if res.paraphrase_max_len <= 0 or not hyp or not ref:
         return
-    hyp_t = tuple(hyp)
-    ref_t = tuple(ref)
-    hpos = positions_of(hyp)
-    rpos = positions_of(ref)
-    # Reference phrases whose paraphrase occurs in the hypothesis.
-    for j, k, found in res.phrase_hits(ref):
+    # Reference phrases whose paraphrase occurs in the hypothesis, then the other way round.
+    for j, k, i, pl in phrase_matches(res.phrase_hits(ref), positions_of(hyp), tuple(hyp), cap):
+        cands[j].append(Match(mi, j, k, i, pl, False))
+    for i, k, j, pl in phrase_matches(res.phrase_hits(hyp), positions_of(ref), tuple(ref), cap):
+        cands[j].append(Match(mi, j, pl, i, k, False))
+
+
+def phrase_matches(
+    hits: Sequence[PhraseHit], positions: Dict[Hashable, List[int]], words: Tuple[str, ...], cap: Optional[int]
+) -> Iterator[Tuple[int, int, int, int]]:
+    """Where the paraphrases of one side's table phrases (``hits``) occur in the other side's ``words``.
+
+    Yields ``(start, length, other start, other length)`` in Meteor's order (phrase by phrase,
+    paraphrases in table order, positions ascending); ``positions`` is :func:`positions_of` ``words``;
+    with ``cap``, only the ``cap`` occurrences of a paraphrase's first word nearest to the phrase are tried.
+    """
+    for start, k, found in hits:
         for para in found:
             pl = len(para)
-            starts = hpos.get(para[0], ())
-            for i in _nearest(starts, j, cap) if cap is not None and starts else starts:
-                if hyp_t[i : i + pl] == para:
-                    cands[j].append(Match(mi, j, k, i, pl, False))
-    # Hypothesis phrases whose paraphrase occurs in the reference.
-    for i, k, found in res.phrase_hits(hyp):
-        for para in found:
-            pl = len(para)
-            starts = rpos.get(para[0], ())
-            for j in _nearest(starts, i, cap) if cap is not None and starts else starts:
-                if ref_t[j : j + pl] == para:
-                    cands[j].append(Match(mi, j, pl, i, k, False))
+            starts = positions.get(para[0], ())
+            for o in _nearest(starts, start, cap) if cap is not None and starts else starts:
+                if words[o : o + pl] == para:
+                    yield start, k, o, pl
