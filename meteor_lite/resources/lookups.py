@@ -119,51 +119,14 @@ class Resources:
         return [cache[w] for w in words]
 
     # -- paraphrases -------------------------------------------------------------
-    @property
-    def paraphrase_cache(self) -> Tuple[Dict[str, Paraphrases], Dict[str, bool]]:
-        """The caches filled by :meth:`paraphrase_table` and :meth:`phrase`."""
-        return self._para, self._para_prefix
-
-    def phrase(self, g: str) -> Paraphrases:
-        """Paraphrases of one phrase (looked up and cached if not prefetched)."""
-        found = self._para.get(g)
-        if found is None:
-            if self.has_paraphrases:
-                paras, begins = self._db().paraphrase_lookup([g])
-                found = tuple(tuple(x.split(" ")) for x in paras.get(g, ()))
-                self._para_prefix[g] = g in begins
-            else:
-                found = ()
-                self._para_prefix[g] = False
-            self._para[g] = found
-        return found
-
     def phrase_hits(self, words: Sequence[str]) -> List[PhraseHit]:
         """The table phrases of ``words``: ``(start, length, paraphrases)`` by start, then length.
 
         Taken from the last :meth:`paraphrase_table` call when it covered these words,
-        else found by walking the table like a trie (one lookup per new n-gram).
+        else found by the same walk over these words alone.
         """
         hits = self._hits.get(tuple(words))
-        if hits is not None:
-            return hits
-        if not self.has_paraphrases:
-            return []
-        out: List[PhraseHit] = []
-        paras, prefix = self._para, self._para_prefix
-        n = len(words)
-        for i in range(n):
-            g = ""
-            for k in range(1, min(self.paraphrase_max_len, n - i) + 1):
-                g = words[i] if k == 1 else g + " " + words[i + k - 1]
-                found = paras.get(g)
-                if found is None:
-                    found = self.phrase(g)
-                if found:
-                    out.append((i, k, found))
-                if not prefix[g]:
-                    break
-        return out
+        return hits if hits is not None else self._walk([words])[0]
 
     def paraphrase_table(self, sentences: Sequence[Sequence[str]]) -> Tuple[Dict[str, Paraphrases], Dict[str, bool]]:
         """Look up every n-gram of ``sentences`` that can be a phrase of the paraphrase table.
@@ -179,8 +142,16 @@ class Resources:
             paras.clear()
             prefix.clear()
         self._hits = {}
+        for s, found in zip(sentences, self._walk(sentences)):
+            self._hits[tuple(s)] = found
+        return paras, prefix
+
+    def _walk(self, sentences: Sequence[Sequence[str]]) -> List[List[PhraseHit]]:
+        """Each sentence's table phrases, by start then length: the table walked like a trie, one length
+        at a time for all sentences, looking up the n-grams not yet cached in one query per length."""
         if not self.has_paraphrases:
-            return paras, prefix
+            return [[] for _ in sentences]
+        paras, prefix = self._para, self._para_prefix
         hits: List[List[PhraseHit]] = [[] for _ in sentences]
         # (sentence, start, n-gram) of the n-grams still walked, one length at a time.
         active = [(k, i, w) for k, s in enumerate(sentences) for i, w in enumerate(s)]
@@ -198,10 +169,9 @@ class Resources:
                     longer.append((k, i, g + " " + sentences[k][i + n]))
             active = longer
             n += 1
-        for k, s in enumerate(sentences):
-            hits[k].sort(key=_START_LENGTH)
-            self._hits[tuple(s)] = hits[k]
-        return paras, prefix
+        for h in hits:
+            h.sort(key=_START_LENGTH)
+        return hits
 
     def _look_up(self, phrases: List[str]) -> None:
         """Fetch ``phrases`` from the bundle into the caches (an empty tuple when absent)."""
