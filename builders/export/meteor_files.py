@@ -44,8 +44,10 @@ import sqlite3
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
-from typing import IO, Callable, Iterator, List, Optional, Sequence
+from typing import IO, Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from meteor_lite.errors import BundleError, MeteorLiteWarning
 from meteor_lite.jarcompat import java_double
@@ -245,40 +247,37 @@ def export_bundle(
     return result
 
 
+def _write_groups(
+    f: "_AtomicText", rows: Iterator[Tuple[Any, Any]], head: Callable[[Any], str], item: Callable[[Any, Any], str]
+) -> int:
+    """Write ``key\nitem item ...\n`` per run of equal keys of ``rows`` (sorted by key); the number of keys."""
+    n = 0
+    for key, group in groupby(rows, key=itemgetter(0)):
+        line = head(key)
+        f.write(f"{line}\n{' '.join(item(key, value) for _, value in group)}\n")
+        n += 1
+    return n
+
+
+def _synset_id(word: Any, sid: Any) -> str:
+    """A synset id as Meteor writes it (8 digits); refused unless a non-negative integer."""
+    if not isinstance(sid, int) or sid < 0:
+        raise ExportError(f"cannot export synset id {sid!r} of {word!r}: Meteor's ids are non-negative integers")
+    return f"{sid:08d}"
+
+
 def _write_synonyms(conn: sqlite3.Connection, out: Path, lang_name: str) -> List[ExportedFile]:
     """Write ``<language>.synsets``, ``.exceptions`` and an empty ``.relations``."""
     files: List[ExportedFile] = []
     name = f"{lang_name}.synsets"
     with _AtomicText(out / name) as f:
-        n = 0
-        word: Optional[str] = None
-        ids: List[str] = []
-        for w, sid in _rows(conn, "SELECT word, synset FROM synsets ORDER BY word, synset"):
-            if w != word:
-                if word is not None:
-                    f.write(f"{word}\n{' '.join(ids)}\n")
-                word, ids = _check_token(w, "synonym word"), []
-                n += 1
-            if not isinstance(sid, int) or sid < 0:
-                raise ExportError(f"cannot export synset id {sid!r} of {w!r}: Meteor's ids are non-negative integers")
-            ids.append(f"{sid:08d}")
-        if word is not None:
-            f.write(f"{word}\n{' '.join(ids)}\n")
+        n = _write_groups(f, _rows(conn, "SELECT word, synset FROM synsets ORDER BY word, synset"),
+                          lambda w: _check_token(w, "synonym word"), _synset_id)
     files.append(ExportedFile(name, n, f.sha256))
     name = f"{lang_name}.exceptions"
     with _AtomicText(out / name) as f:
-        n = 0
-        base: Optional[str] = None
-        forms: List[str] = []
-        for bs, form in _rows(conn, "SELECT base, form FROM synonym_exceptions ORDER BY base, form"):
-            if bs != base:
-                if base is not None:
-                    f.write(f"{base}\n{' '.join(forms)}\n")
-                base, forms = _check_token(bs, "base form"), []
-                n += 1
-            forms.append(_check_token(form, "inflected form"))
-        if base is not None:
-            f.write(f"{base}\n{' '.join(forms)}\n")
+        n = _write_groups(f, _rows(conn, "SELECT base, form FROM synonym_exceptions ORDER BY base, form"),
+                          lambda b: _check_token(b, "base form"), lambda b, form: _check_token(form, "inflected form"))
     files.append(ExportedFile(name, n, f.sha256))
     name = f"{lang_name}.relations"
     with _AtomicText(out / name) as f:
