@@ -6,7 +6,7 @@ SHARED ?= ../shared
 DATA   := $(SHARED)/data
 BUNDLES := resources/bundles
 
-.PHONY: install demo test check parity bench fixtures resources bundles clean
+.PHONY: install demo test check parity bench fixtures resources bundles clean accel
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,9 +38,16 @@ resources: bundles
 demo: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-lite score $(DATA)/meteor-example/system1.hyp $(DATA)/meteor-example/reference --lang en --norm
 
+# Optional: the compiled alignment search (C, meteor_lite/align/_searchc.c), built in place; the same
+# alignments as the pure-Python search, which stays the default of a plain install.  METEOR_LITE_PURE=1
+# turns it off.  Needs a C compiler and the Python headers.
+accel: $(VENV)/.installed
+	METEOR_LITE_ACCEL=1 $(PY) setup.py -q build_ext --inplace
+
 # README command 2: lint and type-check, build (or reuse) every bundle the tests need, run the suite
-# (no Java needed for the suite; tests marked `java` skip without it, saying why).
-test: bundles check
+# (no Java needed for the suite; tests marked `java` skip without it, saying why).  The compiled search is
+# built first so that the parity fixtures run on both search paths.
+test: bundles check accel
 	$(PY) -m pytest -q
 
 # Lint and type-check (pinned ruff and mypy from the `check` extra; configured in pyproject.toml).
@@ -56,7 +63,7 @@ parity: $(BUNDLES)/en.sqlite
 # (writes docs/img/length-scaling.png; needs the bench extra), stdio and API rates, import, pivot.
 # A quick run: make bench BENCH_ARGS='--only system1,stdio --repeat 1'
 BENCH_ARGS ?=
-bench: $(BUNDLES)/en.sqlite
+bench: $(BUNDLES)/en.sqlite accel
 	$(VENV)/bin/meteor-build check bench --data $(DATA) $(BENCH_ARGS)
 
 # Regenerate tests/fixtures/parity_*.jsonl from the official jar (needs Java; jar runs are cached in bench-out/).

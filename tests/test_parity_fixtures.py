@@ -8,6 +8,8 @@ get the jar's final (corpus) score within 1e-6.
 
 The bundles are needed (``make bundles``): a missing one is a failure with
 that instruction, never a skip, so that CI cannot pass without checking parity.
+Segments and corpora are scored on both search paths: the pure-Python search and the
+compiled one (``make accel``; ``make test`` builds it, elsewhere its cases skip saying so).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
+import meteor_lite.align.search as search_mod
 from meteor_lite import Meteor
 from meteor_lite.resources.locate import find_bundle
 
@@ -59,6 +62,16 @@ def scorer(config: Dict[str, Any]) -> Meteor:
     return _SCORERS[key]
 
 
+@pytest.fixture(params=["pure", "compiled"])
+def search_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test on the pure-Python search, then on the compiled one."""
+    if request.param == "pure":
+        monkeypatch.setattr(search_mod, "compiled_search", None)
+    elif search_mod.compiled_search is None:
+        pytest.skip("the compiled search is not built or is turned off (make accel; METEOR_LITE_PURE)")
+    return str(request.param)
+
+
 def ss_numbers(line: str) -> List[float]:
     """The 23 numbers of an ``-ssOut`` line."""
     parts = line.split()
@@ -79,7 +92,7 @@ def test_fixtures_present() -> None:
 
 
 @pytest.mark.parametrize("rec", SEGMENTS, ids=[r["id"] for r in SEGMENTS])
-def test_segment(rec: Dict[str, Any]) -> None:
+def test_segment(rec: Dict[str, Any], search_path: str) -> None:
     """Score and sufficient statistics of one segment equal the jar's."""
     m = scorer(rec["config"])
     seg = m.score_segment(rec["hyp"], rec["refs"])
@@ -108,7 +121,7 @@ def test_segment_prf(rec: Dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("rec", CORPORA, ids=[c["set"] for c in CORPORA])
-def test_corpus(rec: Dict[str, Any]) -> None:
+def test_corpus(rec: Dict[str, Any], search_path: str) -> None:
     """The final score over a configuration's subset equals the jar's on exactly that subset."""
     m = scorer(rec["config"])
     segs = [BY_ID[i] for i in rec["ids"]]

@@ -13,7 +13,7 @@ from meteor_lite import Meteor
 from meteor_lite.align.bounded import BOUNDED_CAP, bounded_alignment, work_limit
 from meteor_lite.align.budget import count_candidates
 from meteor_lite.align.matches import Match, _nearest, collect_matches
-from meteor_lite.align.search import count_chunks, search_alignment
+from meteor_lite.align.search import count_chunks, search_alignment_pure
 from meteor_lite.resources.lookups import Resources
 
 
@@ -88,7 +88,7 @@ def test_pruned_search_chooses_what_the_plain_beam_chooses(seed: int) -> None:
     hyp, ref = _crowded_pair(rng, n, rng.choice([2, 3, 6]) if beam < 40 else 1)
     cands = collect_matches(hyp, ref, ["exact", "stem"], res)
     assert max(len(c) for c in cands) > beam  # the pruned expansion is exercised
-    got = search_alignment(len(hyp), len(ref), cands, beam)
+    got = search_alignment_pure(len(hyp), len(ref), cands, beam)
     want = plain_beam_search(len(hyp), len(ref), cands, beam)
     assert [m.as_tuple() for m in got] == [m.as_tuple() for m in want]
 

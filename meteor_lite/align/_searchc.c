@@ -1,0 +1,464 @@
+/*
+ * Optional compiled alignment search (meteor_lite.align._searchc).
+ *
+ * The same search as meteor_lite/align/search.py (its pure-Python twin, which stays the
+ * reference and the default): fix the matches that are the only candidate for every word
+ * they cover, then a left-to-right beam search over reference positions.  Partial
+ * alignments are ranked by one integer key (-gain * gain_unit + chunks * chunk_unit +
+ * distance) and ties keep their order of creation, exactly as the stable sort of the
+ * pure-Python search does.  Where the Python search skips children that cannot survive
+ * the next cut (crowded positions), this one creates them all and cuts: the survivors
+ * and their order are the same.
+ *
+ * search(n1, n2, cands, beam) returns the chosen Match objects ordered by reference
+ * start, or None when the segment is out of this module's range (more than
+ * MAX_WORDS words on a side, or a key that could overflow 62 bits): the caller then
+ * runs the pure-Python search.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WORDS 1024
+#define MAX_BLOCKS (MAX_WORDS / 64)
+
+static PyObject *s_rstart, *s_rlen, *s_hstart, *s_hlen, *s_gain, *s_dist;
+
+typedef struct {
+    int64_t gk, d;     /* gain in key units, distance */
+    int32_t hs, hend, rs, rend;
+    int32_t moff;      /* hypothesis bits then reference bits in the step mask pool */
+    PyObject *match;   /* borrowed from cands */
+} Step;
+
+typedef struct {
+    int64_t key;
+    int32_t idx, last;
+    int32_t chain;     /* node of the chosen chain, -1 for none */
+    int32_t step;      /* step this child took, not yet in the chain (-1 for none) */
+    int32_t seq;       /* creation order: ties keep it */
+    int32_t moff;      /* used hypothesis bits then used reference bits in the path pool */
+} Path;
+
+typedef struct {
+    int32_t parent, step;
+} Node;
+
+typedef struct {
+    void *data;
+    size_t len, cap, size;
+} Vec;
+
+static int vec_reserve(Vec *v, size_t n) {
+    if (n <= v->cap) return 0;
+    size_t cap = v->cap ? v->cap : 16;
+    while (cap < n) cap *= 2;
+    void *p = realloc(v->data, cap * v->size);
+    if (!p) { PyErr_NoMemory(); return -1; }
+    v->data = p;
+    v->cap = cap;
+    return 0;
+}
+
+static inline int cmp_path(const void *a, const void *b) {
+    const Path *x = (const Path *)a, *y = (const Path *)b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int get_long(PyObject *o, PyObject *name, long *out) {
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (!v) return -1;
+    *out = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (*out == -1 && PyErr_Occurred()) return -1;
+    return 0;
+}
+
+typedef struct { long rstart, rlen, hstart, hlen, gain, dist; } MatchInts;
+
+static int read_match(PyObject *m, MatchInts *mi) {
+    if (get_long(m, s_rstart, &mi->rstart) || get_long(m, s_rlen, &mi->rlen) || get_long(m, s_hstart, &mi->hstart)
+        || get_long(m, s_hlen, &mi->hlen) || get_long(m, s_gain, &mi->gain) || get_long(m, s_dist, &mi->dist))
+        return -1;
+    return 0;
+}
+
+static void set_bits(uint64_t *bits, long start, long len) {
+    for (long k = start; k < start + len; k++) bits[k >> 6] |= (uint64_t)1 << (k & 63);
+}
+
+static int bitlen(uint64_t x) {
+    int n = 0;
+    while (x) { n++; x >>= 1; }
+    return n;
+}
+
+static int cmp_rstart(const void *a, const void *b) {
+    long x = ((const long *)a)[0], y = ((const long *)b)[0];
+    return (x > y) - (x < y);
+}
+
+/* The search's working state, freed in one place. */
+typedef struct {
+    MatchInts *mi;        /* every candidate, in cands order */
+    Py_ssize_t *first;    /* index of position j's first candidate in mi */
+    int *cov_h, *cov_r;
+    PyObject **fixed;     /* per reference position: the fixed match or NULL */
+    int64_t *f_gk, *f_d;
+    int32_t *f_hs, *f_rend, *f_hend;
+    int32_t *st_first;    /* per position: first step, steps of position j are st_first[j]..st_first[j+1] */
+    Step *steps;
+    uint64_t *step_bits;
+    Vec paths, nxt, pool, npool, nodes;
+    int32_t seq;          /* creation order of the children of the current position */
+} State;
+
+static void state_free(State *s) {
+    free(s->mi); free(s->first); free(s->cov_h); free(s->cov_r); free(s->fixed);
+    free(s->f_gk); free(s->f_d); free(s->f_hs); free(s->f_rend); free(s->f_hend);
+    free(s->st_first); free(s->steps); free(s->step_bits);
+    free(s->paths.data); free(s->nxt.data); free(s->pool.data); free(s->npool.data); free(s->nodes.data);
+}
+
+/* The children of one position are kept in a max-heap of at most `beam` paths by (key, creation order): a
+ * child no better than the worst of `beam` kept ones would be cut at the next step, so it is dropped at once. */
+static void sift_down(Path *h, size_t n, size_t i) {
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, top = i;
+        if (l < n && cmp_path(&h[l], &h[top]) > 0) top = l;
+        if (r < n && cmp_path(&h[r], &h[top]) > 0) top = r;
+        if (top == i) return;
+        Path t = h[i]; h[i] = h[top]; h[top] = t;
+        i = top;
+    }
+}
+
+static void sift_up(Path *h, size_t i) {
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (cmp_path(&h[i], &h[parent]) <= 0) return;
+        Path t = h[i]; h[i] = h[parent]; h[parent] = t;
+        i = parent;
+    }
+}
+
+/* Offer a child: kept (its masks copied from src, or-ed with add unless NULL) unless `beam` kept ones rank
+ * before it. */
+static int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_t last, int32_t chain, int32_t step,
+                     const uint64_t *src, const uint64_t *add) {
+    Path p;
+    p.key = key; p.idx = idx; p.last = last; p.chain = chain; p.step = step;
+    p.seq = s->seq++;
+    Path *h = (Path *)s->nxt.data;
+    size_t n = s->nxt.len;
+    if (n == (size_t)beam && cmp_path(&p, &h[0]) >= 0) return 0;  /* cut: beam better paths exist */
+    if (vec_reserve(&s->npool, s->npool.len + 2 * (size_t)W)) return -1;
+    uint64_t *dst = (uint64_t *)s->npool.data + s->npool.len;
+    p.moff = (int32_t)s->npool.len;
+    if (add) {
+        for (int w = 0; w < 2 * W; w++) dst[w] = src[w] | add[w];
+    } else {
+        memcpy(dst, src, 2 * (size_t)W * sizeof(uint64_t));
+    }
+    s->npool.len += 2 * (size_t)W;
+    if (n == (size_t)beam) {
+        h[0] = p;
+        sift_down(h, n, 0);
+    } else {
+        h[n] = p;
+        s->nxt.len = n + 1;
+        sift_up(h, n);
+    }
+    return 0;
+}
+
+static int collides(const uint64_t *used, const uint64_t *bits, int W) {
+    for (int w = 0; w < 2 * W; w++)
+        if (used[w] & bits[w]) return 1;
+    return 0;
+}
+
+/* Sort the kept children (ties by creation), move them to s->paths and their masks
+ * to s->pool, and put the steps they took into the chain. */
+static int keep_best(State *s, int W) {
+    Path *nx = (Path *)s->nxt.data;
+    size_t n = s->nxt.len;
+    for (size_t end = n; end > 1; end--) {  /* heapsort: the max-heap becomes ascending */
+        Path t = nx[0]; nx[0] = nx[end - 1]; nx[end - 1] = t;
+        sift_down(nx, end - 1, 0);
+    }
+    if (vec_reserve(&s->paths, n) || vec_reserve(&s->pool, n * 2 * (size_t)W) || vec_reserve(&s->nodes, s->nodes.len + n))
+        return -1;
+    Path *out = (Path *)s->paths.data;
+    uint64_t *pool = (uint64_t *)s->pool.data;
+    const uint64_t *npool = (const uint64_t *)s->npool.data;
+    Node *nodes = (Node *)s->nodes.data;
+    for (size_t i = 0; i < n; i++) {
+        Path p = nx[i];
+        memcpy(pool + i * 2 * W, npool + p.moff, 2 * (size_t)W * sizeof(uint64_t));
+        p.moff = (int32_t)(i * 2 * W);
+        if (p.step >= 0) {
+            nodes[s->nodes.len].parent = p.chain;
+            nodes[s->nodes.len].step = p.step;
+            p.chain = (int32_t)s->nodes.len;
+            p.step = -1;
+            s->nodes.len += 1;
+        }
+        p.seq = (int32_t)i;
+        out[i] = p;
+    }
+    s->paths.len = n;
+    s->pool.len = n * 2 * (size_t)W;
+    return 0;
+}
+
+static PyObject *build_result(State *s, int n2, const Path *best) {
+    /* The fixed matches and the chain's, ordered by reference start: (start, tag) pairs, a tag >= 0 being a
+     * step and -1 - j the fixed match at position j. */
+    const Node *nodes = (const Node *)s->nodes.data;
+    size_t count = 0;
+    for (int j = 0; j < n2; j++) count += s->fixed[j] != NULL;
+    for (int32_t c = best->chain; c >= 0; c = nodes[c].parent) count++;
+    long *order = (long *)malloc((count ? count : 1) * 2 * sizeof(long));
+    if (!order) return PyErr_NoMemory();
+    size_t k = 0;
+    for (int j = 0; j < n2; j++)
+        if (s->fixed[j]) { order[2 * k] = j; order[2 * k + 1] = -1 - j; k++; }
+    for (int32_t c = best->chain; c >= 0; c = nodes[c].parent) {
+        order[2 * k] = s->steps[nodes[c].step].rs;
+        order[2 * k + 1] = nodes[c].step;
+        k++;
+    }
+    qsort(order, count, 2 * sizeof(long), cmp_rstart);
+    PyObject *res = PyList_New((Py_ssize_t)count);
+    if (!res) { free(order); return NULL; }
+    for (size_t i = 0; i < count; i++) {
+        long tag = order[2 * i + 1];
+        PyObject *m = tag >= 0 ? s->steps[tag].match : s->fixed[-1 - tag];
+        Py_INCREF(m);
+        PyList_SET_ITEM(res, (Py_ssize_t)i, m);
+    }
+    free(order);
+    return res;
+}
+
+static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam) {
+    int nmax = n1 > n2 ? n1 : n2;
+    int W = nmax / 64 + 1;
+    if (PyList_GET_SIZE(cands) != n2) {
+        PyErr_Format(PyExc_ValueError, "cands has %zd reference positions, the reference %d words", PyList_GET_SIZE(cands), n2);
+        return NULL;
+    }
+    if (beam < 1) { PyErr_SetString(PyExc_ValueError, "the beam must be at least 1"); return NULL; }
+    if (nmax > MAX_WORDS) Py_RETURN_NONE;
+
+    /* Every candidate's numbers, and how many candidates cover each word. */
+    Py_ssize_t total = 0;
+    for (int j = 0; j < n2; j++) {
+        PyObject *lst = PyList_GET_ITEM(cands, j);
+        if (!PyList_Check(lst)) { PyErr_SetString(PyExc_TypeError, "cands must be a list of lists"); return NULL; }
+        total += PyList_GET_SIZE(lst);
+    }
+    s->mi = (MatchInts *)malloc((total ? total : 1) * sizeof(MatchInts));
+    s->first = (Py_ssize_t *)malloc((n2 + 1) * sizeof(Py_ssize_t));
+    s->cov_h = (int *)calloc(n1 + 1, sizeof(int));
+    s->cov_r = (int *)calloc(n2 + 1, sizeof(int));
+    s->fixed = (PyObject **)calloc(n2 + 1, sizeof(PyObject *));
+    s->f_gk = (int64_t *)calloc(n2 + 1, sizeof(int64_t));
+    s->f_d = (int64_t *)calloc(n2 + 1, sizeof(int64_t));
+    s->f_hs = (int32_t *)calloc(n2 + 1, sizeof(int32_t));
+    s->f_rend = (int32_t *)calloc(n2 + 1, sizeof(int32_t));
+    s->f_hend = (int32_t *)calloc(n2 + 1, sizeof(int32_t));
+    s->st_first = (int32_t *)calloc(n2 + 2, sizeof(int32_t));
+    if (!s->mi || !s->first || !s->cov_h || !s->cov_r || !s->fixed || !s->f_gk || !s->f_d || !s->f_hs || !s->f_rend
+        || !s->f_hend || !s->st_first)
+        return PyErr_NoMemory();
+    uint64_t dist_sum = 0;
+    Py_ssize_t t = 0;
+    for (int j = 0; j < n2; j++) {
+        PyObject *lst = PyList_GET_ITEM(cands, j);
+        s->first[j] = t;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lst); i++, t++) {
+            MatchInts *mi = &s->mi[t];
+            if (read_match(PyList_GET_ITEM(lst, i), mi)) return NULL;
+            if (mi->hstart < 0 || mi->hlen < 1 || mi->hstart + mi->hlen > n1 || mi->rstart != j || mi->rlen < 1
+                || mi->rstart + mi->rlen > n2 || mi->dist < 0 || mi->gain < 0) {
+                PyErr_SetString(PyExc_ValueError, "a candidate match lies outside the segment");
+                return NULL;
+            }
+            for (long k = mi->hstart; k < mi->hstart + mi->hlen; k++) s->cov_h[k]++;
+            for (long k = mi->rstart; k < mi->rstart + mi->rlen; k++) s->cov_r[k]++;
+            dist_sum += (uint64_t)mi->dist;
+        }
+    }
+    s->first[n2] = t;
+
+    /* Key units, as in Plan: distances never spill into chunks, nor chunks into gains. */
+    int dist_bits = bitlen(dist_sum + 1);
+    int len_bits = bitlen((uint64_t)(n1 + n2 + 2));
+    if (dist_bits + len_bits + bitlen((uint64_t)(n1 + n2 + 1)) + 1 > 62) Py_RETURN_NONE;
+    int64_t cu = (int64_t)1 << dist_bits;
+    int64_t gu = cu << len_bits;
+
+    /* Fixed matches: the only candidate at their position, every word they cover covered once. */
+    uint64_t used[2 * MAX_BLOCKS + 2];
+    memset(used, 0, sizeof(used));
+    int open = 0;  /* positions left to choose */
+    for (int j = 0; j < n2; j++) {
+        Py_ssize_t c = s->first[j + 1] - s->first[j];
+        if (c != 1) { open += c > 0; continue; }
+        MatchInts *mi = &s->mi[s->first[j]];
+        int ok = 1;
+        for (long k = mi->rstart; ok && k < mi->rstart + mi->rlen; k++) ok = s->cov_r[k] == 1;
+        for (long k = mi->hstart; ok && k < mi->hstart + mi->hlen; k++) ok = s->cov_h[k] == 1;
+        if (!ok) { open++; continue; }
+        s->fixed[j] = PyList_GET_ITEM(PyList_GET_ITEM(cands, j), 0);
+        s->f_hs[j] = (int32_t)mi->hstart;
+        s->f_gk[j] = (int64_t)mi->gain * gu;
+        s->f_d[j] = mi->dist;
+        s->f_rend[j] = (int32_t)(mi->rstart + mi->rlen);
+        s->f_hend[j] = (int32_t)(mi->hstart + mi->hlen);
+        set_bits(used, mi->hstart, mi->hlen);
+        set_bits(used + W, mi->rstart, mi->rlen);
+    }
+    if (!open) {
+        Path none = {0, 0, -1, -1, -1, 0, 0};
+        return build_result(s, n2, &none);
+    }
+
+    /* Steps: the candidates of the positions left open. */
+    s->steps = (Step *)malloc((total ? total : 1) * sizeof(Step));
+    s->step_bits = (uint64_t *)calloc((total ? total : 1) * 2 * (size_t)W, sizeof(uint64_t));
+    if (!s->steps || !s->step_bits) return PyErr_NoMemory();
+    int32_t ns = 0;
+    for (int j = 0; j < n2; j++) {
+        s->st_first[j] = ns;
+        if (s->fixed[j]) continue;
+        PyObject *lst = PyList_GET_ITEM(cands, j);
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lst); i++) {
+            MatchInts *mi = &s->mi[s->first[j] + i];
+            Step *st = &s->steps[ns];
+            st->gk = (int64_t)mi->gain * gu;
+            st->d = mi->dist;
+            st->hs = (int32_t)mi->hstart;
+            st->hend = (int32_t)(mi->hstart + mi->hlen);
+            st->rs = (int32_t)mi->rstart;
+            st->rend = (int32_t)(mi->rstart + mi->rlen);
+            st->moff = (int32_t)(ns * 2 * W);
+            st->match = PyList_GET_ITEM(lst, i);
+            set_bits(s->step_bits + st->moff, mi->hstart, mi->hlen);
+            /* A one-word reference match needs no reference bit: the search never reads bits behind it. */
+            if (mi->rlen > 1) set_bits(s->step_bits + st->moff + W, mi->rstart, mi->rlen);
+            ns++;
+        }
+    }
+    s->st_first[n2] = ns;
+    s->st_first[n2 + 1] = ns;
+
+    s->paths.size = s->nxt.size = sizeof(Path);
+    s->pool.size = s->npool.size = sizeof(uint64_t);
+    s->nodes.size = sizeof(Node);
+    if (vec_reserve(&s->paths, 1) || vec_reserve(&s->pool, 2 * (size_t)W) || vec_reserve(&s->nxt, (size_t)beam))
+        return NULL;
+    Path start = {0, 0, -1, -1, -1, 0, 0};
+    ((Path *)s->paths.data)[0] = start;
+    memcpy(s->pool.data, used, 2 * (size_t)W * sizeof(uint64_t));
+    s->paths.len = 1;
+    s->pool.len = 2 * (size_t)W;
+
+    for (int cur = 0; cur < n2; cur++) {
+        int blk = cur >> 6;
+        uint64_t bit = (uint64_t)1 << (cur & 63);
+        const Step *here = s->steps + s->st_first[cur];
+        int32_t nhere = s->st_first[cur + 1] - s->st_first[cur];
+        s->nxt.len = 0;
+        s->npool.len = 0;
+        s->seq = 0;
+        size_t np = s->paths.len;
+        for (size_t i = 0; i < np; i++) {
+            Path p = ((Path *)s->paths.data)[i];
+            const uint64_t *m = (const uint64_t *)s->pool.data + p.moff;
+            if (m[W + blk] & bit) {
+                if (cur < p.idx) {
+                    if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL)) return NULL;
+                } else if (p.idx < n2 && s->fixed[p.idx]) {
+                    int64_t key = p.key;
+                    if (p.last != -1 && s->f_hs[p.idx] != p.last) key += cu;
+                    if (push_path(s, W, beam, key - s->f_gk[p.idx] + s->f_d[p.idx], s->f_rend[p.idx], s->f_hend[p.idx],
+                                  p.chain, -1, m, NULL))
+                        return NULL;
+                }
+                continue;
+            }
+            int64_t key = p.key;
+            int64_t keyc = p.last != -1 ? key + cu : key;
+            for (int32_t k = 0; k < nhere; k++) {
+                const Step *st = &here[k];
+                const uint64_t *b = s->step_bits + st->moff;
+                if (collides(m, b, W)) continue;
+                if (push_path(s, W, beam, (st->hs == p.last ? key : keyc) - st->gk, st->rend, st->hend, p.chain,
+                              s->st_first[cur] + k, m, b))
+                    return NULL;
+                key += st->d;
+                keyc += st->d;
+            }
+            if (push_path(s, W, beam, keyc, p.idx + 1, -1, p.chain, -1, m, NULL)) return NULL;
+        }
+        if (s->nxt.len == 0) {
+            /* Every path ended: keep the best one (the paths are sorted). */
+            Path p = ((Path *)s->paths.data)[0];
+            const uint64_t *m = (const uint64_t *)s->pool.data + p.moff;
+            if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL)) return NULL;
+        }
+        if (keep_best(s, W)) return NULL;
+    }
+
+    /* Close the open chunk of each kept path; the first best wins. */
+    const Path *paths = (const Path *)s->paths.data;
+    const Path *best = &paths[0];
+    int64_t best_key = best->key + (best->last != -1 ? cu : 0);
+    for (size_t i = 1; i < s->paths.len; i++) {
+        int64_t k = paths[i].key + (paths[i].last != -1 ? cu : 0);
+        if (k < best_key) { best_key = k; best = &paths[i]; }
+    }
+    return build_result(s, n2, best);
+}
+
+static PyObject *search(PyObject *self, PyObject *args) {
+    int n1, n2, beam;
+    PyObject *cands;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiO!i:search", &n1, &n2, &PyList_Type, &cands, &beam)) return NULL;
+    if (n1 < 0 || n2 < 0) { PyErr_SetString(PyExc_ValueError, "negative segment length"); return NULL; }
+    State s;
+    memset(&s, 0, sizeof(s));
+    PyObject *res = run_search(&s, cands, n1, n2, beam);
+    state_free(&s);
+    return res;
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS,
+     "search(n1, n2, cands, beam) -> list of Match, or None when out of range: the compiled alignment search."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_searchc", "Compiled twin of meteor_lite.align.search's beam search (optional).", -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__searchc(void) {
+    s_rstart = PyUnicode_InternFromString("rstart");
+    s_rlen = PyUnicode_InternFromString("rlen");
+    s_hstart = PyUnicode_InternFromString("hstart");
+    s_hlen = PyUnicode_InternFromString("hlen");
+    s_gain = PyUnicode_InternFromString("gain");
+    s_dist = PyUnicode_InternFromString("dist");
+    if (!s_rstart || !s_rlen || !s_hstart || !s_hlen || !s_gain || !s_dist) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m) PyModule_AddIntConstant(m, "MAX_WORDS", MAX_WORDS);
+    return m;
+}

@@ -1,0 +1,146 @@
+"""The optional compiled alignment search (``make accel``) against the pure-Python search it twins.
+
+The pure-Python search stays the reference: on real segments (the official example's
+system1 and system2, WMT21 de-en with two references), on crowded synthetic segments and on
+random candidate sets, the compiled search must choose exactly the same matches.  The parity
+fixtures also run on both paths (tests/test_parity_fixtures.py).  Where the extension has not
+been built, these tests skip saying so; ``make test`` builds it first.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meteor_lite.align.search as search_mod
+from meteor_lite import Meteor
+from meteor_lite.align.matches import Match, collect_matches
+from meteor_lite.align.search import search_alignment, search_alignment_pure
+from meteor_lite.resources.lookups import Resources
+from test_search_bounds import _crowded_pair, plain_beam_search
+
+try:
+    from meteor_lite.align import _searchc
+except ImportError:  # pragma: no cover - depends on `make accel`
+    _searchc = None  # type: ignore[assignment]
+
+pytestmark = pytest.mark.skipif(
+    _searchc is None, reason="the compiled search is not built (make accel; `make test` builds it)"
+)
+
+
+def compiled(n1: int, n2: int, cands: List[List[Match]], beam: int) -> Optional[List[Match]]:
+    """The compiled search (the module is there: the skip mark guards)."""
+    assert _searchc is not None
+    return _searchc.search(n1, n2, cands, beam)
+
+
+def tuples(matches: Optional[Sequence[Match]]) -> List[Tuple[int, int, int, int, int]]:
+    assert matches is not None, "the compiled search declined a segment in its range"
+    return [m.as_tuple() for m in matches]
+
+
+def _segments(shared: Path, limit: int) -> List[Tuple[str, List[str]]]:
+    """system1 and system2 of the official example, then WMT21 de-en with both references."""
+    ex = shared / "meteor-example"
+    refs = (ex / "reference").read_text(encoding="utf-8").splitlines()
+    out: List[Tuple[str, List[str]]] = []
+    for name in ("system1.hyp", "system2.hyp"):
+        hyps = (ex / name).read_text(encoding="utf-8").splitlines()
+        out.extend((h, [r]) for h, r in list(zip(hyps, refs))[:limit])
+    with gzip.open(shared / "wmt21" / "newstest2021.de-en.da.tsv.gz", "rt", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    random.Random(5).shuffle(rows)
+    out.extend((r["hyp"], [r["ref_A"], r["ref_B"]]) for r in rows[:limit])
+    return out
+
+
+def test_real_segments_get_the_same_alignment(shared_data: Path, en_bundle: Path) -> None:
+    """Every candidate set of 2,400 real segment pairs (English, all four modules): same matches chosen."""
+    m = Meteor("en", norm=True, quiet=True)
+    segs = _segments(shared_data, 600)
+    toks = [(m.tokens(h), [m.tokens(r) for r in refs]) for h, refs in segs]
+    m.prefetch([t for h, rs in toks for t in [h, *rs]])
+    checked = 0
+    for hyp, refs in toks:
+        for ref in refs:
+            cands = collect_matches(hyp, ref, m.config.modules, m.resources)
+            want = search_alignment_pure(len(hyp), len(ref), cands, m.config.beam)
+            assert tuples(compiled(len(hyp), len(ref), cands, m.config.beam)) == tuples(want), (hyp, ref)
+            checked += 1
+    assert checked >= 2400
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_crowded_segments_get_the_plain_beams_alignment(seed: int) -> None:
+    """More candidates than the beam at many positions (where the pure search prunes): the plain beam's choice."""
+    rng = random.Random(seed)
+    res = Resources(None, "english")
+    beam = rng.choice([2, 5, 40])
+    n = rng.choice([30, 60, 90]) if beam < 40 else 150
+    hyp, ref = _crowded_pair(rng, n, rng.choice([2, 3, 6]) if beam < 40 else 1)
+    cands = collect_matches(hyp, ref, ["exact", "stem"], res)
+    assert max(len(c) for c in cands) > beam
+    want = plain_beam_search(len(hyp), len(ref), cands, beam)
+    assert tuples(compiled(len(hyp), len(ref), cands, beam)) == [x.as_tuple() for x in want]
+
+
+@st.composite
+def candidate_sets(draw: st.DrawFn) -> Tuple[int, int, List[List[Match]], int]:
+    """Random segments of up to 70 words a side (past one 64-bit word) with random phrase candidates."""
+    n1 = draw(st.integers(1, 70))
+    n2 = draw(st.integers(1, 70))
+    cands: List[List[Match]] = [[] for _ in range(n2)]
+    for _ in range(draw(st.integers(0, 3 * max(n1, n2)))):
+        rlen = draw(st.integers(1, min(3, n2)))
+        hlen = draw(st.integers(1, min(3, n1)))
+        rstart = draw(st.integers(0, n2 - rlen))
+        hstart = draw(st.integers(0, n1 - hlen))
+        module = draw(st.integers(0, 3))
+        cands[rstart].append(Match(module, rstart, rlen, hstart, hlen, module == 0))
+    return n1, n2, cands, draw(st.sampled_from([1, 2, 3, 40]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(candidate_sets())
+def test_random_candidate_sets_get_the_same_alignment(case: Tuple[int, int, List[List[Match]], int]) -> None:
+    n1, n2, cands, beam = case
+    assert tuples(compiled(n1, n2, cands, beam)) == tuples(search_alignment_pure(n1, n2, cands, beam))
+
+
+def test_segments_past_its_range_fall_back_to_pure_python() -> None:
+    """Longer than MAX_WORDS on a side: the compiled search declines and search_alignment runs the pure one."""
+    assert _searchc is not None
+    n = _searchc.MAX_WORDS + 1
+    cands: List[List[Match]] = [[Match(0, j, 1, j, 1, True)] if j % 2 == 0 else [] for j in range(n)]
+    cands[1] = [Match(0, 1, 1, 1, 1, True), Match(1, 1, 1, 3, 1, False)]
+    assert compiled(n, n, cands, 40) is None
+    assert tuples(search_alignment(n, n, cands, 40)) == tuples(search_alignment_pure(n, n, cands, 40))
+
+
+def test_bad_candidates_raise() -> None:
+    with pytest.raises(ValueError, match="outside the segment"):
+        compiled(2, 2, [[Match(0, 0, 1, 5, 1, True)], []], 40)
+    with pytest.raises(ValueError, match="reference positions"):
+        compiled(2, 3, [[], []], 40)
+    with pytest.raises(ValueError, match="beam"):
+        compiled(2, 2, [[], []], 0)
+
+
+def test_search_alignment_uses_the_compiled_search_unless_told_not_to() -> None:
+    assert search_mod.compiled_search is not None
+    code = "import meteor_lite.align.search as s; print(s.compiled_search is None)"
+    for value, pure in (("1", "True"), ("0", "False"), ("", "False")):
+        env = {**os.environ, "METEOR_LITE_PURE": value}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        assert out.stdout.strip() == pure, f"METEOR_LITE_PURE={value!r}"
