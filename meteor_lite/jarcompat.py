@@ -10,12 +10,13 @@ zero, ``Math.pow`` on NaN, ``String.hashCode``, ``String.length`` and
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 __all__ = [
     "java_double",
     "java_min_format",
     "java_string_hash",
+    "java_string_hashes",
     "java_length",
     "utf16_sort_key",
     "java_split",
@@ -118,6 +119,14 @@ def java_string_hash(word: str) -> int:
             _HASHES.clear()
         _HASHES[word] = h
     return h
+
+
+def java_string_hashes(words: Sequence[str]) -> List[int]:
+    """:func:`java_string_hash` of each of ``words`` (cached ones looked up in bulk)."""
+    cached = list(map(_HASHES.get, words))
+    if None in cached:
+        return [java_string_hash(w) for w in words]
+    return cached  # type: ignore[return-value]  # no None left
 
 
 def java_length(word: str) -> int:

@@ -10,6 +10,7 @@ options meteor-lite cannot honour fail with one line and exit 1.  See the README
 
 from __future__ import annotations
 
+import gc
 import io
 import sys
 from typing import IO, List, Optional, Sequence
@@ -102,5 +103,8 @@ def console() -> None:
     stderr, never a traceback (``METEOR_LITE_DEBUG=1`` shows it)."""
     from ..cli.errors import run_guarded
 
+    if "-stdio" not in sys.argv[1:]:
+        # One run, then exit (a -stdio server runs on, and keeps its collector).
+        gc.disable()
     sys.exit(run_guarded(main, sys.argv[1:], PROG))
 
