@@ -38,15 +38,15 @@ resources: bundles
 demo: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-lite score $(DATA)/meteor-example/system1.hyp $(DATA)/meteor-example/reference --lang en --norm
 
-# Optional: the compiled alignment search (C, meteor_lite/align/_searchc.c), built in place; the same
-# alignments as the pure-Python search, which stays the default of a plain install.  METEOR_LITE_PURE=1
-# turns it off.  Needs a C compiler and the Python headers.
+# Optional: the compiled twins of the scorer's hottest loops (C, meteor_lite/_accel.c; see meteor_lite/accel.py),
+# built in place: the same alignments as the pure-Python code, which stays the default of a plain install.
+# METEOR_LITE_PURE=1 turns them off.  Needs a C compiler and the Python headers.
 accel: $(VENV)/.installed
 	METEOR_LITE_ACCEL=1 $(PY) setup.py -q build_ext --inplace
 
 # README command 2: lint and type-check, build (or reuse) every bundle the tests need, run the suite
 # (no Java needed for the suite; tests marked `java` skip without it, saying why).  The compiled search is
-# built first so that the parity fixtures run on both search paths.
+# built first so that the parity fixtures run on both paths (pure Python and compiled).
 test: bundles check accel
 	$(PY) -m pytest -q
 

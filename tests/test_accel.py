@@ -1,10 +1,12 @@
-"""The optional compiled alignment search (``make accel``) against the pure-Python search it twins.
+"""The optional compiled kernels (``make accel``, meteor_lite/_accel.c) against the pure-Python code they twin.
 
-The pure-Python search stays the reference: on real segments (the official example's
-system1 and system2, WMT21 de-en with two references), on crowded synthetic segments and on
-random candidate sets, the compiled search must choose exactly the same matches.  The parity
-fixtures also run on both paths (tests/test_parity_fixtures.py).  Where the extension has not
-been built, these tests skip saying so; ``make test`` builds it first.
+The pure-Python code stays the reference.  The compiled search must choose exactly the
+same matches on real segments (the official example's system1 and system2, WMT21 de-en
+with two references), on crowded synthetic segments and on random candidate sets; the
+compiled paraphrase walk, paraphrase matching and synonym test must return exactly what the
+pure functions return on the same real segments.  The parity fixtures also run on both paths
+(tests/test_parity_fixtures.py).  Where the extension has not been built, these tests skip
+saying so; ``make test`` builds it first.
 """
 
 from __future__ import annotations
@@ -22,27 +24,27 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import meteor_lite.align.search as search_mod
-from meteor_lite import Meteor
-from meteor_lite.align.matches import Match, collect_matches
+from meteor_lite import Meteor, accel
+from meteor_lite.align.matches import Match, collect_matches, positions_of, synonym_positions
 from meteor_lite.align.search import search_alignment, search_alignment_pure
+from meteor_lite.jarcompat import java_string_hashes
 from meteor_lite.resources.lookups import Resources
 from test_search_bounds import _crowded_pair, plain_beam_search
 
 try:
-    from meteor_lite.align import _searchc
+    from meteor_lite import _accel
 except ImportError:  # pragma: no cover - depends on `make accel`
-    _searchc = None  # type: ignore[assignment]
+    _accel = None  # type: ignore[assignment]
 
 pytestmark = pytest.mark.skipif(
-    _searchc is None, reason="the compiled search is not built (make accel; `make test` builds it)"
+    _accel is None, reason="the compiled kernels are not built (make accel; `make test` builds them)"
 )
 
 
 def compiled(n1: int, n2: int, cands: List[List[Match]], beam: int) -> Optional[List[Match]]:
     """The compiled search (the module is there: the skip mark guards)."""
-    assert _searchc is not None
-    return _searchc.search(n1, n2, cands, beam)
+    assert _accel is not None
+    return _accel.search(n1, n2, cands, beam)
 
 
 def tuples(matches: Optional[Sequence[Match]]) -> List[Tuple[int, int, int, int, int]]:
@@ -120,8 +122,8 @@ def test_random_candidate_sets_get_the_same_alignment(case: Tuple[int, int, List
 
 def test_segments_past_its_range_fall_back_to_pure_python() -> None:
     """Longer than MAX_WORDS on a side: the compiled search declines and search_alignment runs the pure one."""
-    assert _searchc is not None
-    n = _searchc.MAX_WORDS + 1
+    assert _accel is not None
+    n = _accel.MAX_WORDS + 1
     cands: List[List[Match]] = [[Match(0, j, 1, j, 1, True)] if j % 2 == 0 else [] for j in range(n)]
     cands[1] = [Match(0, 1, 1, 1, 1, True), Match(1, 1, 1, 3, 1, False)]
     assert compiled(n, n, cands, 40) is None
@@ -137,10 +139,93 @@ def test_bad_candidates_raise() -> None:
         compiled(2, 2, [[], []], 0)
 
 
-def test_search_alignment_uses_the_compiled_search_unless_told_not_to() -> None:
-    assert search_mod.compiled_search is not None
-    code = "import meteor_lite.align.search as s; print(s.compiled_search is None)"
-    for value, pure in (("1", "True"), ("0", "False"), ("", "False")):
+def test_the_compiled_kernels_are_used_unless_told_not_to() -> None:
+    assert accel.compiled is not None
+    assert "compiled" in accel.description()
+    code = "from meteor_lite import accel; print(accel.compiled is None, accel.description())"
+    for value, pure in (("1", "True"), ("yes", "True"), ("0", "False"), ("", "False")):
         env = {**os.environ, "METEOR_LITE_PURE": value}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-        assert out.stdout.strip() == pure, f"METEOR_LITE_PURE={value!r}"
+        assert out.stdout.split()[0] == pure, f"METEOR_LITE_PURE={value!r}: {out.stdout}"
+        assert ("METEOR_LITE_PURE is set" in out.stdout) == (pure == "True")
+
+
+@pytest.fixture(scope="module")
+def real_sentences(shared_data: Path) -> List[Tuple[List[str], List[str]]]:
+    """Tokenised (hypothesis, reference) pairs of the real segments (first references only)."""
+    m = Meteor("en", norm=True, quiet=True)
+    return [(m.tokens(h), m.tokens(refs[0])) for h, refs in _segments(shared_data, 400)]
+
+
+def _resources(kernels: "accel.Kernels | None", monkeypatch: pytest.MonkeyPatch) -> Resources:
+    monkeypatch.setattr(accel, "compiled", kernels)
+    m = Meteor("en", norm=True, quiet=True)
+    return m.resources
+
+
+def test_walk_finds_the_same_phrases(
+    real_sentences: List[Tuple[List[str], List[str]]], en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The paraphrase table's walk: the same phrase hits per sentence, and the same caches afterwards."""
+    sentences = [s for pair in real_sentences for s in pair]
+    pure = _resources(None, monkeypatch)
+    pure.paraphrase_table(sentences)
+    fast = _resources(accel._load(), monkeypatch)
+    fast.paraphrase_table(sentences)
+    assert accel.compiled is not None
+    hits = 0
+    for s in sentences:
+        assert fast.phrase_hits(s) == pure.phrase_hits(s)
+        hits += len(pure.phrase_hits(s))
+    assert hits > 10 * len(sentences)
+    assert fast._para == pure._para and fast._para_prefix == pure._para_prefix
+    # phrase_hits' fallback (a sentence the last prefetch did not cover) walks the same way
+    assert fast._walk([["a", "number", "of", "the", "countries"]]) == pure._walk([["a", "number", "of", "the", "countries"]])
+
+
+def test_paraphrase_and_synonym_matches_are_the_same(
+    real_sentences: List[Tuple[List[str], List[str]]], en_bundle: Path
+) -> None:
+    """Paraphrase matches (both directions) and pairwise synonym positions: the pure functions' results."""
+    assert _accel is not None
+    res = Meteor("en", norm=True, quiet=True).resources
+    res.paraphrase_table([s for pair in real_sentences for s in pair])
+    found = 0
+    for hyp, ref in real_sentences:
+        for a, b in ((ref, hyp), (hyp, ref)):
+            hits = res.phrase_hits(a)
+            positions = positions_of(b)
+            want = list(_pure_phrase_matches(hits, positions, tuple(b)))
+            assert _accel.phrase_matches(list(hits), positions, tuple(b)) == want
+            found += len(want)
+        yh, yr = res.synsets(hyp), res.synsets(ref)
+        hk, rk = java_string_hashes(hyp), java_string_hashes(ref)
+        want_syn = _pure_synonyms(yh, yr, hk, rk)
+        assert _accel.synonym_pairs(yh, yr, hk, rk) == want_syn
+        found += sum(map(len, want_syn))
+    assert found > len(real_sentences)
+
+
+def _pure_phrase_matches(*args: object) -> List[Tuple[int, int, int, int]]:
+    from meteor_lite.align.matches import iter_phrase_matches
+
+    return list(iter_phrase_matches(*args, None))  # type: ignore[arg-type]
+
+
+def _pure_synonyms(*args: object) -> List[List[int]]:
+    saved = accel.compiled
+    accel.compiled = None
+    try:
+        return [list(x) for x in synonym_positions(*args, None)]  # type: ignore[arg-type]
+    finally:
+        accel.compiled = saved
+
+
+def test_kernels_reject_malformed_arguments() -> None:
+    assert _accel is not None
+    with pytest.raises(TypeError):
+        _accel.phrase_matches([(0, 1, "not a tuple of tuples")], {}, ("a",))  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="one hash per word"):
+        _accel.synonym_pairs([frozenset({1})], [frozenset({1})], [], [2])
+    with pytest.raises(KeyError):
+        _accel.walk_level([(0, 0, "unknown")], {}, {}, [["unknown"]], 1, True, [[]])

@@ -8,8 +8,8 @@ get the jar's final (corpus) score within 1e-6.
 
 The bundles are needed (``make bundles``): a missing one is a failure with
 that instruction, never a skip, so that CI cannot pass without checking parity.
-Segments and corpora are scored on both search paths: the pure-Python search and the
-compiled one (``make accel``; ``make test`` builds it, elsewhere its cases skip saying so).
+Segments and corpora are scored on both paths: in pure Python and with the
+compiled kernels (``make accel``; ``make test`` builds them, elsewhere those cases skip saying so).
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-import meteor_lite.align.search as search_mod
-from meteor_lite import Meteor
+from meteor_lite import Meteor, accel
 from meteor_lite.resources.locate import find_bundle
 
 FIXTURE_DIR = Path(__file__).resolve().parent / "fixtures"
@@ -64,11 +63,11 @@ def scorer(config: Dict[str, Any]) -> Meteor:
 
 @pytest.fixture(params=["pure", "compiled"])
 def search_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Run the test on the pure-Python search, then on the compiled one."""
+    """Run the test in pure Python, then with the compiled kernels."""
     if request.param == "pure":
-        monkeypatch.setattr(search_mod, "compiled_search", None)
-    elif search_mod.compiled_search is None:
-        pytest.skip("the compiled search is not built or is turned off (make accel; METEOR_LITE_PURE)")
+        monkeypatch.setattr(accel, "compiled", None)
+    elif accel.compiled is None:
+        pytest.skip("the compiled kernels are not built or are turned off (make accel; METEOR_LITE_PURE)")
     return str(request.param)
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
-from ..jarcompat import java_string_hash
+from ..jarcompat import java_string_hash, java_string_hashes
 from ..resources.lookups import Resources
-from .matches import modules_used, phrase_matches, positions_of, synonym_positions, synset_index
+from .matches import iter_phrase_matches, modules_used, positions_of, synonym_positions, synset_index
 
 __all__ = ["count_candidates", "FAR", "EXACT_ABOVE"]
 
@@ -26,8 +26,8 @@ EXACT_ABOVE = 50_000
 
 def count_candidates(hyp: Sequence[str], ref: Sequence[str], modules: Sequence[str], res: Resources, limit: int) -> int:
     """The candidates :func:`~meteor_lite.align.matches.collect_matches` would return: exact up to ``limit``."""
-    hk = [java_string_hash(w) for w in hyp]
-    rk = [java_string_hash(w) for w in ref]
+    hk = java_string_hashes(hyp)
+    rk = java_string_hashes(ref)
     hpos = positions_of(hk)
     exact_pairs = sum(len(hpos.get(w, ())) for w in rk)
     total = 0
@@ -36,7 +36,7 @@ def count_candidates(hyp: Sequence[str], ref: Sequence[str], modules: Sequence[s
         if mod == "exact":
             total += exact_pairs
         elif mod == "stem":
-            spos = positions_of([java_string_hash(x) for x in res.stems(hyp)])
+            spos = positions_of(java_string_hashes(res.stems(hyp)))
             same_stem = sum(len(spos.get(java_string_hash(x), ())) for x in res.stems(ref))
             total += same_stem - exact_pairs  # same word implies same stem
         elif mod == "synonym":
@@ -75,7 +75,7 @@ def _paraphrase_count(hyp: Sequence[str], ref: Sequence[str], res: Resources, le
         return bound
     count = 0
     for hits, other, words in sides:
-        for _ in phrase_matches(hits, other, words, None):
+        for _ in iter_phrase_matches(hits, other, words, None):
             count += 1
             if count > left:
                 return count

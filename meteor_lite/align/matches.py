@@ -17,11 +17,13 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from ..jarcompat import java_string_hash
+from .. import accel
+from ..jarcompat import java_string_hashes
 from ..resources.lookups import PhraseHit, Resources
 
 __all__ = [
     "Match", "collect_matches", "modules_used", "positions_of", "synset_index", "synonym_positions", "phrase_matches",
+    "iter_phrase_matches",
 ]
 
 
@@ -67,8 +69,8 @@ def collect_matches(
     """
     n2 = len(ref)
     cands: List[List[Match]] = [[] for _ in range(n2)]
-    hk = [java_string_hash(w) for w in hyp]
-    rk = [java_string_hash(w) for w in ref]
+    hk = java_string_hashes(hyp)
+    rk = java_string_hashes(ref)
     for mi, mod in enumerate(modules_used(hk, rk, modules)):
         if mod == "paraphrase":
             _paraphrase_matches(mi, hyp, ref, res, cands, cap)
@@ -96,8 +98,8 @@ def _word_positions(
             return [hpos.get(w, ()) for w in rk]
         return [_nearest(hpos[w], j, cap) if w in hpos else () for j, w in enumerate(rk)]
     if mod == "stem":
-        spos = positions_of([java_string_hash(x) for x in res.stems(hyp)])
-        sr = [java_string_hash(x) for x in res.stems(ref)]
+        spos = positions_of(java_string_hashes(res.stems(hyp)))
+        sr = java_string_hashes(res.stems(ref))
         wide = None if cap is None else 2 * cap
         out: List[Sequence[int]] = []
         for j, st in enumerate(sr):
@@ -122,6 +124,10 @@ def synonym_positions(
     """
     if cap is None and by_synset is None and len(yh) * len(yr) <= _PAIRWISE_MAX:
         # a sentence: comparing every pair is quicker than an index
+        kernels = accel.compiled
+        if kernels is not None:
+            yield from kernels.synonym_pairs(list(yh), list(yr), hk, rk)
+            return
         for j, sj in enumerate(yr):
             yield [i for i, si in enumerate(yh) if si and hk[i] != rk[j] and not si.isdisjoint(sj)] if sj else []
         return
@@ -184,7 +190,19 @@ def phrase_matches(
     Yields ``(start, length, other start, other length)`` in Meteor's order (phrase by phrase,
     paraphrases in table order, positions ascending); ``positions`` is :func:`positions_of` ``words``;
     with ``cap``, only the ``cap`` occurrences of a paraphrase's first word nearest to the phrase are tried.
+    Runs the compiled twin when it is in use and there is no cap (it returns them all at once: a caller
+    that stops early iterates :func:`iter_phrase_matches`).
     """
+    kernels = accel.compiled
+    if kernels is not None and cap is None:
+        return iter(kernels.phrase_matches(list(hits), positions, words))
+    return iter_phrase_matches(hits, positions, words, cap)
+
+
+def iter_phrase_matches(
+    hits: Sequence[PhraseHit], positions: Dict[Hashable, List[int]], words: Tuple[str, ...], cap: Optional[int]
+) -> Iterator[Tuple[int, int, int, int]]:
+    """:func:`phrase_matches` in pure Python, one match at a time."""
     for start, k, found in hits:
         for para in found:
             pl = len(para)

@@ -26,41 +26,22 @@ children per parent by ``beam`` per class instead of the number of candidates.
 Segments whose candidates would still make the search too long are aligned in
 *bounded* mode (:mod:`meteor_lite.align.bounded`), and flagged as such.
 
-An optional compiled twin of this search (``_searchc``, built by ``make accel`` or a wheel
-built with ``METEOR_LITE_ACCEL=1``) runs the same search in C when it is installed; this
-module stays the reference and the default, and ``METEOR_LITE_PURE=1`` turns the twin off.
-Both give the same alignments (``tests/test_accel.py`` compares them on real data).
+An optional compiled twin of this search (:mod:`meteor_lite.accel`) runs the same search in
+C when it is installed; this module stays the reference and the default.  Both give the same
+alignments (``tests/test_accel.py`` compares them on real data).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-import os
 from operator import itemgetter
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
+from .. import accel
 from .matches import Match
 
-__all__ = ["search_alignment", "search_alignment_pure", "count_chunks", "Plan", "compiled_search"]
-
-#: The compiled twin's entry point: (n1, n2, cands, beam) -> matches, or None when a segment is out of its range.
-CompiledSearch = Callable[[int, int, List[List[Match]], int], Optional[List[Match]]]
-
-
-def _load_compiled() -> "CompiledSearch | None":
-    """The compiled search if it is installed and ``METEOR_LITE_PURE`` is not set to a true value."""
-    if os.environ.get("METEOR_LITE_PURE", "").strip().lower() not in ("", "0", "false", "no"):
-        return None
-    try:
-        from ._searchc import search
-    except ImportError:
-        return None
-    return search
-
-
-#: The compiled twin in use (None: pure Python).  Tests set it to compare both paths.
-compiled_search: "CompiledSearch | None" = _load_compiled()
+__all__ = ["search_alignment", "search_alignment_pure", "count_chunks", "Plan"]
 
 #: A partial alignment: (rank key, next reference index, end of the last hypothesis match or -1,
 #: used hypothesis bits, used reference bits, chosen-chain).  The key is
@@ -107,8 +88,9 @@ def search_alignment(n1: int, n2: int, cands: List[List[Match]], beam: int) -> L
     Returns the chosen matches ordered by reference position.  Runs the compiled twin when it
     is in use and the segment is in its range, else :func:`search_alignment_pure`.
     """
-    if compiled_search is not None:
-        got = compiled_search(n1, n2, cands, beam)
+    kernels = accel.compiled
+    if kernels is not None:
+        got = kernels.search(n1, n2, cands, beam)
         if got is not None:
             return got
     return search_alignment_pure(n1, n2, cands, beam)

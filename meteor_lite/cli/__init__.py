@@ -13,6 +13,7 @@ module is imported only when its command runs and provides ``run(argv) -> int``.
 
 from __future__ import annotations
 
+import gc
 import sys
 from importlib import import_module
 from typing import Dict, List, Optional, Tuple
@@ -61,7 +62,9 @@ def run(argv: Optional[List[str]] = None) -> int:
         sys.stdout.write(_help())
         return 0
     if first == "--version":
-        print(f"meteor-lite {__version__}")
+        from ..accel import description
+
+        print(f"meteor-lite {__version__} ({description()})")
         return 0
     if first not in COMMANDS:
         from .errors import EXIT_USAGE, fail
@@ -84,6 +87,9 @@ def main() -> None:
     """
     from .errors import run_guarded
 
+    # One command, then exit: the cyclic garbage collector would only rescan the resource caches
+    # (acyclic, freed by reference counting) again and again.
+    gc.disable()
     sys.exit(run_guarded(run, sys.argv[1:]))
 
 

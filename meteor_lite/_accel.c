@@ -1,8 +1,15 @@
 /*
- * Optional compiled alignment search (meteor_lite.align._searchc).
+ * meteor_lite._accel: optional compiled twins of the scorer's hottest loops.
  *
- * The same search as meteor_lite/align/search.py (its pure-Python twin, which stays the
- * reference and the default): fix the matches that are the only candidate for every word
+ * Each function does exactly what a pure-Python function does (that one stays the reference
+ * and the default; meteor_lite/accel.py decides which runs):
+ *
+ *   search         meteor_lite.align.search.search_alignment_pure
+ *   phrase_matches meteor_lite.align.matches.phrase_matches (without a cap)
+ *   synonym_pairs  meteor_lite.align.matches.synonym_positions (a sentence's pairwise branch)
+ *   walk_level     one length of meteor_lite.resources.lookups.Resources._walk
+ *
+ * The search: the same as meteor_lite/align/search.py: fix the matches that are the only candidate for every word
  * they cover, then a left-to-right beam search over reference positions.  Partial
  * alignments are ranked by one integer key (-gain * gain_unit + chunks * chunk_unit +
  * distance) and ties keep their order of creation, exactly as the stable sort of the
@@ -440,17 +447,236 @@ static PyObject *search(PyObject *self, PyObject *args) {
     return res;
 }
 
+/* ---- paraphrase matches ------------------------------------------------------------ */
+
+/* Is words[o:o+len(para)] equal to para (both tuples of str)? */
+static int phrase_at(PyObject *words, Py_ssize_t o, PyObject *para) {
+    Py_ssize_t pl = PyTuple_GET_SIZE(para), nw = PyTuple_GET_SIZE(words);
+    if (o < 0 || o + pl > nw) return 0;
+    for (Py_ssize_t t = 0; t < pl; t++) {
+        PyObject *a = PyTuple_GET_ITEM(words, o + t), *b = PyTuple_GET_ITEM(para, t);
+        if (a == b) continue;
+        int eq = PyObject_RichCompareBool(a, b, Py_EQ);
+        if (eq <= 0) return eq;
+    }
+    return 1;
+}
+
+static PyObject *phrase_matches(PyObject *self, PyObject *args) {
+    PyObject *hits, *positions, *words;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!O!:phrase_matches", &PyList_Type, &hits, &PyDict_Type, &positions, &PyTuple_Type,
+                          &words))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (Py_ssize_t h = 0; h < PyList_GET_SIZE(hits); h++) {
+        PyObject *hit = PyList_GET_ITEM(hits, h);
+        if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyTuple_Check(PyTuple_GET_ITEM(hit, 2))) {
+            PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, paraphrases) tuple");
+            goto fail;
+        }
+        PyObject *start = PyTuple_GET_ITEM(hit, 0), *k = PyTuple_GET_ITEM(hit, 1), *found = PyTuple_GET_ITEM(hit, 2);
+        for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(found); p++) {
+            PyObject *para = PyTuple_GET_ITEM(found, p);
+            if (!PyTuple_Check(para) || PyTuple_GET_SIZE(para) == 0) {
+                PyErr_SetString(PyExc_TypeError, "a paraphrase must be a non-empty tuple of tokens");
+                goto fail;
+            }
+            PyObject *starts = PyDict_GetItemWithError(positions, PyTuple_GET_ITEM(para, 0));
+            if (!starts) {
+                if (PyErr_Occurred()) goto fail;
+                continue;
+            }
+            if (!PyList_Check(starts)) { PyErr_SetString(PyExc_TypeError, "positions must map to lists"); goto fail; }
+            for (Py_ssize_t q = 0; q < PyList_GET_SIZE(starts); q++) {
+                PyObject *o = PyList_GET_ITEM(starts, q);
+                Py_ssize_t ov = PyLong_AsSsize_t(o);
+                if (ov == -1 && PyErr_Occurred()) goto fail;
+                int at = phrase_at(words, ov, para);
+                if (at < 0) goto fail;
+                if (!at) continue;
+                PyObject *pl = PyLong_FromSsize_t(PyTuple_GET_SIZE(para));
+                if (!pl) goto fail;
+                PyObject *t = PyTuple_Pack(4, start, k, o, pl);
+                Py_DECREF(pl);
+                if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); goto fail; }
+                Py_DECREF(t);
+            }
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ---- synonyms ---------------------------------------------------------------------- */
+
+/* Do two sets share an element?  1, 0, or -1 on error. */
+static int sets_meet(PyObject *a, PyObject *b) {
+    if (PySet_GET_SIZE(a) > PySet_GET_SIZE(b)) { PyObject *t = a; a = b; b = t; }
+    PyObject *it = PyObject_GetIter(a), *x;
+    if (!it) return -1;
+    int meet = 0;
+    while (!meet && (x = PyIter_Next(it)) != NULL) {
+        meet = PySet_Contains(b, x);
+        Py_DECREF(x);
+    }
+    Py_DECREF(it);
+    if (meet < 0 || PyErr_Occurred()) return -1;
+    return meet;
+}
+
+static int long_array(PyObject *lst, long long *out, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsLongLong(PyList_GET_ITEM(lst, i));
+        if (out[i] == -1 && PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+static PyObject *synonym_pairs(PyObject *self, PyObject *args) {
+    PyObject *yh, *yr, *hk, *rk;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!:synonym_pairs", &PyList_Type, &yh, &PyList_Type, &yr, &PyList_Type, &hk,
+                          &PyList_Type, &rk))
+        return NULL;
+    Py_ssize_t n1 = PyList_GET_SIZE(yh), n2 = PyList_GET_SIZE(yr);
+    if (PyList_GET_SIZE(hk) != n1 || PyList_GET_SIZE(rk) != n2) {
+        PyErr_SetString(PyExc_ValueError, "one hash per word is needed");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n1 + n2; i++) {
+        PyObject *x = i < n1 ? PyList_GET_ITEM(yh, i) : PyList_GET_ITEM(yr, i - n1);
+        if (!PyAnySet_Check(x)) { PyErr_SetString(PyExc_TypeError, "synsets must be sets"); return NULL; }
+    }
+    long long *h = (long long *)malloc((n1 + n2 + 1) * sizeof(long long));
+    if (!h) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    if (long_array(hk, h, n1) || long_array(rk, h + n1, n2)) goto done;
+    out = PyList_New(n2);
+    if (!out) goto done;
+    for (Py_ssize_t j = 0; j < n2; j++) {
+        PyObject *sj = PyList_GET_ITEM(yr, j), *row = PyList_New(0);
+        if (!row) { Py_CLEAR(out); goto done; }
+        PyList_SET_ITEM(out, j, row);
+        if (PySet_GET_SIZE(sj) == 0) continue;
+        for (Py_ssize_t i = 0; i < n1; i++) {
+            PyObject *si = PyList_GET_ITEM(yh, i);
+            if (PySet_GET_SIZE(si) == 0 || h[i] == h[n1 + j]) continue;
+            int meet = sets_meet(si, sj);
+            if (meet < 0) { Py_CLEAR(out); goto done; }
+            if (!meet) continue;
+            PyObject *iv = PyLong_FromSsize_t(i);
+            if (!iv || PyList_Append(row, iv) < 0) { Py_XDECREF(iv); Py_CLEAR(out); goto done; }
+            Py_DECREF(iv);
+        }
+    }
+done:
+    free(h);
+    return out;
+}
+
+/* ---- the paraphrase table's walk ------------------------------------------------------ */
+
+/* One length of the walk: for each (sentence, start, n-gram) of `active`, record the n-gram's paraphrases
+ * in hits[sentence] as (start, n, paraphrases) when it has some, and (with `grow`) extend it by the next word
+ * when it begins a longer phrase.  Returns (the extended n-grams, those of them not in `paras`). */
+static PyObject *walk_level(PyObject *self, PyObject *args) {
+    PyObject *active, *paras, *prefix, *sentences, *hits;
+    Py_ssize_t n;
+    int grow;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!npO!:walk_level", &PyList_Type, &active, &PyDict_Type, &paras, &PyDict_Type,
+                          &prefix, &PyList_Type, &sentences, &n, &grow, &PyList_Type, &hits))
+        return NULL;
+    PyObject *nobj = PyLong_FromSsize_t(n), *space = PyUnicode_FromString(" ");
+    PyObject *longer = PyList_New(0), *unknown = PySet_New(NULL);
+    if (!nobj || !space || !longer || !unknown) goto fail;
+    for (Py_ssize_t a = 0; a < PyList_GET_SIZE(active); a++) {
+        PyObject *st = PyList_GET_ITEM(active, a);
+        if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 3) {
+            PyErr_SetString(PyExc_TypeError, "a walk state must be a (sentence, start, n-gram) tuple");
+            goto fail;
+        }
+        PyObject *k = PyTuple_GET_ITEM(st, 0), *i = PyTuple_GET_ITEM(st, 1), *g = PyTuple_GET_ITEM(st, 2);
+        Py_ssize_t kv = PyLong_AsSsize_t(k);
+        if (kv == -1 && PyErr_Occurred()) goto fail;
+        if (kv < 0 || kv >= PyList_GET_SIZE(hits) || kv >= PyList_GET_SIZE(sentences)) {
+            PyErr_SetString(PyExc_IndexError, "sentence index out of range");
+            goto fail;
+        }
+        PyObject *found = PyDict_GetItemWithError(paras, g);
+        if (!found) {
+            if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, g);
+            goto fail;
+        }
+        int has = PyObject_IsTrue(found);
+        if (has < 0) goto fail;
+        if (has) {
+            PyObject *t = PyTuple_Pack(3, i, nobj, found);
+            if (!t || PyList_Append(PyList_GET_ITEM(hits, kv), t) < 0) { Py_XDECREF(t); goto fail; }
+            Py_DECREF(t);
+        }
+        if (!grow) continue;
+        PyObject *pf = PyDict_GetItemWithError(prefix, g);
+        if (!pf) {
+            if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, g);
+            goto fail;
+        }
+        int begins = PyObject_IsTrue(pf);
+        if (begins < 0) goto fail;
+        if (!begins) continue;
+        PyObject *sent = PyList_GET_ITEM(sentences, kv);
+        Py_ssize_t iv = PyLong_AsSsize_t(i), len = PySequence_Size(sent);
+        if ((iv == -1 || len == -1) && PyErr_Occurred()) goto fail;
+        if (iv + n >= len) continue;
+        PyObject *w = PySequence_GetItem(sent, iv + n);
+        if (!w) goto fail;
+        PyObject *head = PyUnicode_Concat(g, space);
+        PyObject *ng = head ? PyUnicode_Concat(head, w) : NULL;
+        Py_XDECREF(head);
+        Py_DECREF(w);
+        if (!ng) goto fail;
+        PyObject *t = PyTuple_Pack(3, k, i, ng);
+        int known = PyDict_Contains(paras, ng);
+        int bad = !t || known < 0 || PyList_Append(longer, t) < 0 || (!known && PySet_Add(unknown, ng) < 0);
+        Py_XDECREF(t);
+        Py_DECREF(ng);
+        if (bad) goto fail;
+    }
+    Py_DECREF(nobj);
+    Py_DECREF(space);
+    PyObject *res = PyTuple_Pack(2, longer, unknown);
+    Py_DECREF(longer);
+    Py_DECREF(unknown);
+    return res;
+fail:
+    Py_XDECREF(nobj);
+    Py_XDECREF(space);
+    Py_XDECREF(longer);
+    Py_XDECREF(unknown);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(n1, n2, cands, beam) -> list of Match, or None when out of range: the compiled alignment search."},
+    {"phrase_matches", phrase_matches, METH_VARARGS,
+     "phrase_matches(hits, positions, words) -> list of (start, length, other start, other length)."},
+    {"synonym_pairs", synonym_pairs, METH_VARARGS,
+     "synonym_pairs(yh, yr, hk, rk) -> per reference word, the hypothesis positions sharing a synset (other words)."},
+    {"walk_level", walk_level, METH_VARARGS,
+     "walk_level(active, paras, prefix, sentences, n, grow, hits) -> (longer, unknown): one length of the walk."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_searchc", "Compiled twin of meteor_lite.align.search's beam search (optional).", -1, methods, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_accel", "Optional compiled twins of the scorer's hottest loops (see meteor_lite/accel.py).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__searchc(void) {
+PyMODINIT_FUNC PyInit__accel(void) {
     s_rstart = PyUnicode_InternFromString("rstart");
     s_rlen = PyUnicode_InternFromString("rlen");
     s_hstart = PyUnicode_InternFromString("hstart");

@@ -1,0 +1,77 @@
+"""Which implementation of the scorer's hottest loops runs: pure Python (the default) or compiled.
+
+``meteor_lite._accel`` (``meteor_lite/_accel.c``) holds compiled twins of four
+pure-Python functions: the alignment search, the paraphrase matching, the pairwise
+synonym test of a sentence and one length of the paraphrase table's walk.  It is built
+only on request (``make accel`` in a checkout, or a wheel built with
+``METEOR_LITE_ACCEL=1``; a C compiler and the Python headers are needed); a plain
+install is pure Python.  When it is installed it is used, unless the environment sets
+``METEOR_LITE_PURE=1``.  Both paths give the same alignments, hence the same scores:
+the pure-Python code stays the reference, and the tests compare the two on real data
+(``tests/test_accel.py``) and run the parity fixtures on both.
+
+:data:`compiled` is read at each call, so setting it to None (as the tests do) turns
+the compiled path off for the whole process.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Protocol, Sequence, Set, Tuple
+
+__all__ = ["Kernels", "compiled", "description"]
+
+
+class Kernels(Protocol):
+    """What ``meteor_lite._accel`` provides (see ``meteor_lite/_accel.pyi``)."""
+
+    MAX_WORDS: int
+
+    def search(self, n1: int, n2: int, cands: List[List[Any]], beam: int, /) -> Optional[List[Any]]:
+        """The alignment search (:func:`meteor_lite.align.search.search_alignment_pure`), or None out of range."""
+
+    def phrase_matches(
+        self, hits: List[Tuple[int, int, Tuple[Tuple[str, ...], ...]]], positions: Dict[Hashable, List[int]],
+        words: Tuple[str, ...], /,
+    ) -> List[Tuple[int, int, int, int]]:
+        """:func:`meteor_lite.align.matches.phrase_matches` without a cap, as a list."""
+
+    def synonym_pairs(
+        self, yh: List[FrozenSet[int]], yr: List[FrozenSet[int]], hk: List[int], rk: List[int], /
+    ) -> List[List[int]]:
+        """The pairwise branch of :func:`meteor_lite.align.matches.synonym_positions`, as a list."""
+
+    def walk_level(
+        self, active: List[Tuple[int, int, str]], paras: Dict[str, Tuple[Tuple[str, ...], ...]],
+        prefix: Dict[str, bool], sentences: List[Sequence[str]], n: int, grow: bool,
+        hits: List[List[Tuple[int, int, Tuple[Tuple[str, ...], ...]]]], /,
+    ) -> Tuple[List[Tuple[int, int, str]], Set[str]]:
+        """One length of :meth:`meteor_lite.resources.lookups.Resources._walk`."""
+
+
+def _pure_requested() -> bool:
+    return os.environ.get("METEOR_LITE_PURE", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _load() -> Optional[Kernels]:
+    """The compiled kernels if they are installed and ``METEOR_LITE_PURE`` does not turn them off."""
+    if _pure_requested():
+        return None
+    try:
+        from . import _accel
+    except ImportError:
+        return None
+    return _accel
+
+
+#: The compiled kernels in use, or None for pure Python.
+compiled: Optional[Kernels] = _load()
+
+
+def description() -> str:
+    """One line for ``--version``: which implementation runs."""
+    if compiled is not None:
+        return "compiled kernels: meteor_lite._accel"
+    if _pure_requested():
+        return "pure Python: METEOR_LITE_PURE is set"
+    return "pure Python"
