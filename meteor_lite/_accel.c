@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_WORDS 1024
+#define MAX_WORDS 8192
 #define MAX_BLOCKS (MAX_WORDS / 64)
 
 static PyObject *s_rstart, *s_rlen, *s_hstart, *s_hlen, *s_gain, *s_dist;

@@ -198,7 +198,8 @@ def test_bench_end_to_end_against_the_jar(tmp_path: Path, shared_data: Path, en_
     results = report["results"]
     assert results["scaling"]["modules"]["exact-stem"]["different_answers"] == []
     assert results["stdio"]["comparison"]["different_lines"] == 0 and results["stdio"]["comparison"]["lines"] == 11
+    assert results["stdio"]["comparison_pure"]["different_lines"] == 0 and results["stdio"]["comparison_pure"]["lines"] == 11
     assert results["api"]["comparison_with_jar"]["different_lines"] == 0
     assert [r.name for r in table_rows(results)] == [  # 60 tokens, the longest run, stands in for 2,000 and 5,000
         "60-token segment, exact+stem", "stdio SCORE requests/s (5-request transcript)", "stdio time to first answer (start-up)",
-        "API score_segment calls/s (jar: stdio req/s)"]
+        "stdio SCORE requests/s, pure Python", "API score_segment calls/s (jar: stdio req/s)"]

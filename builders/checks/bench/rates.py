@@ -1,6 +1,7 @@
 """Request rates of a tuning loop: the ``-stdio`` servers of the jar and meteor-lite, and the Python API.
 
-The transcript is what pycocoevalcap and MT tuners send: one
+meteor-lite's server runs with the compiled kernels (``make accel``) and again in pure
+Python (``METEOR_LITE_PURE=1``).  The transcript is what pycocoevalcap and MT tuners send: one
 ``SCORE ||| ref ||| hyp`` request per segment (the first ``--requests``
 system1 hypotheses with their references, raw text, ``-l en -norm``), each
 answer awaited before the next request, then one ``EVAL ||| stats_1 ||| ...``
@@ -93,7 +94,9 @@ def run_stdio(a: BenchOptions) -> Dict[str, Any]:
     """Run the transcript through both servers; rates, start-up times and the comparison of the answers."""
     try:
         pairs = transcript_pairs(a)
-        cmds = {"jar": jarmod.jar_command(STDIO_ARGS, heap="2G"), "meteor-lite": [console_script("meteor-jar"), *STDIO_ARGS]}
+        lite = [console_script("meteor-jar"), *STDIO_ARGS]
+        cmds = {"jar": jarmod.jar_command(STDIO_ARGS, heap="2G"), "meteor-lite": lite,
+                "pure": ["env", "METEOR_LITE_PURE=1", *lite]}
     except (BenchError, jarmod.JarError) as e:
         return {"error": str(e)}
     out: Dict[str, Any] = {"commands": {k: " ".join(v) for k, v in cmds.items()}}
@@ -107,6 +110,8 @@ def run_stdio(a: BenchOptions) -> Dict[str, Any]:
                  out[tool]["requests_per_s"] or 0.0)
     if "answers" in out["jar"] and "answers" in out["meteor-lite"]:
         out["comparison"] = _compare(out["jar"]["answers"], out["meteor-lite"]["answers"])
+    if "answers" in out["jar"] and "answers" in out["pure"]:
+        out["comparison_pure"] = _compare(out["jar"]["answers"], out["pure"]["answers"])
     return out
 
 
@@ -157,6 +162,10 @@ def rows(stdio: Optional[Dict[str, Any]], api: Optional[Dict[str, Any]]) -> List
         out.append(Row(f"stdio SCORE requests/s ({n:,}-request transcript)", "req/s", jar.get("requests_per_s"),
                        lite.get("requests_per_s"), (">=", RATE_MIN), note=note))
         out.append(Row("stdio time to first answer (start-up)", "s", jar.get("first_answer_s"), lite.get("first_answer_s")))
+        pure = stdio.get("pure")
+        if pure is not None:  # older bench.json files have no pure-Python run
+            out.append(Row("stdio SCORE requests/s, pure Python", "req/s", jar.get("requests_per_s"),
+                           pure.get("requests_per_s"), note=pure.get("error") or _agreement(stdio.get("comparison_pure"))))
     if api is not None:
         note = api.get("error") or _agreement(api.get("comparison_with_jar"))
         if api.get("construct_s") is not None:

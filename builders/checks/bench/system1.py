@@ -1,6 +1,8 @@
 """system1 side by side: the jar and meteor-lite (``--jobs 1`` and default) on 2,489 segments, ``-l en -norm``.
 
-Each program runs as a user runs it, in a fresh process, on
+meteor-lite runs twice over: with the compiled kernels (``make accel``, which ``make bench``
+builds first; see ``meteor_lite/accel.py``) and in pure Python (``METEOR_LITE_PURE=1``, what a
+plain install runs).  Each program runs as a user runs it, in a fresh process, on
 ``meteor-example/system1.hyp`` against ``reference``; the runs alternate
 between the programs, are repeated ``--repeat`` times and the medians compared.
 Peak memory is the larger of the biggest single process (GNU time / ``wait4``)
@@ -12,6 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import statistics
+import subprocess
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -46,11 +49,20 @@ def bench_commands(a: BenchOptions) -> Dict[str, List[str]]:
             raise BenchError(f"{f} not found (pass --data ../shared/data)")
     lite = console_script("meteor-lite")
     default = [lite, "score", str(hyp), str(ref), "--lang", "en", "--norm"]
+    pure = ["env", "METEOR_LITE_PURE=1", *default]
     return {
         "jar": jarmod.jar_command([hyp, ref, "-l", "en", "-norm"], heap="2G"),
         "meteor-lite -j1": default + ["--jobs", "1"],
         "meteor-lite": default,
+        "pure -j1": pure + ["--jobs", "1"],
+        "pure": pure,
     }
+
+
+def kernels_line() -> str:
+    """What ``meteor-lite --version`` says of the implementation (the compiled rows need the kernels)."""
+    out = subprocess.run([console_script("meteor-lite"), "--version"], capture_output=True, text=True, check=False)
+    return out.stdout.strip()
 
 
 def _one_run(name: str, cmd: List[str], a: BenchOptions, use_time_bin: bool) -> Dict[str, float]:
@@ -99,12 +111,21 @@ def rows(section: Dict[str, Any]) -> List[Row]:
     jar = med["jar"]
     n = section["repeat"]
     j1, dflt = med["meteor-lite -j1"], med["meteor-lite"]
-    return [
-        Row(f"system1 wall, --jobs 1 (median of {n})", "s", jar["wall_s"], j1["wall_s"], ("<=", WALL_J1_MAX)),
-        Row(f"system1 wall, default jobs (median of {n})", "s", jar["wall_s"], dflt["wall_s"], ("<=", WALL_DEFAULT_MAX)),
+    compiled = "compiled kernels" in section.get("kernels", "")
+    note = "" if compiled else "kernels not built (make accel): these ran in pure Python"
+    out = [
+        Row(f"system1 wall, --jobs 1 (median of {n})", "s", jar["wall_s"], j1["wall_s"], ("<=", WALL_J1_MAX), note=note),
+        Row(f"system1 wall, default jobs (median of {n})", "s", jar["wall_s"], dflt["wall_s"], ("<=", WALL_DEFAULT_MAX),
+            note=note),
         Row("system1 peak memory, --jobs 1", "MiB", jar["memory_mib"], j1["memory_mib"], ("<=", MEMORY_MAX)),
         Row("system1 peak memory, default jobs", "MiB", jar["memory_mib"], dflt["memory_mib"], ("<=", MEMORY_MAX)),
     ]
+    if "pure -j1" in med:  # results of an older bench.json may lack them
+        out += [
+            Row("system1 wall, --jobs 1, pure Python", "s", jar["wall_s"], med["pure -j1"]["wall_s"]),
+            Row("system1 wall, default jobs, pure Python", "s", jar["wall_s"], med["pure"]["wall_s"]),
+        ]
+    return out
 
 
 def print_detail(med: Dict[str, Dict[str, float]], finals: Dict[str, Optional[str]]) -> None:
@@ -129,6 +150,6 @@ def run_system1(a: BenchOptions, use_time_bin: bool) -> Dict[str, Any]:
         return {"error": str(e)}
     med = medians(runs)
     print_detail(med, finals)
-    return {"data": f"meteor-example/{a.hyp} vs reference, -l en -norm", "repeat": a.repeat,
+    return {"data": f"meteor-example/{a.hyp} vs reference, -l en -norm", "repeat": a.repeat, "kernels": kernels_line(),
             "commands": {k: " ".join(v) for k, v in cmds.items()}, "runs": runs, "median": med,
             "final_scores": finals, "same_final_scores": len(set(finals.values())) == 1}
