@@ -123,10 +123,12 @@ def java_string_hash(word: str) -> int:
 
 def java_string_hashes(words: Sequence[str]) -> List[int]:
     """:func:`java_string_hash` of each of ``words`` (cached ones looked up in bulk)."""
-    cached = list(map(_HASHES.get, words))
-    if None in cached:
-        return [java_string_hash(w) for w in words]
-    return cached  # type: ignore[return-value]  # no None left
+    hashes = list(map(_HASHES.get, words))
+    if None in hashes:
+        for i, h in enumerate(hashes):
+            if h is None:
+                hashes[i] = java_string_hash(words[i])
+    return hashes  # type: ignore[return-value]  # no None left
 
 
 def java_length(word: str) -> int:

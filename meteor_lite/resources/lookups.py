@@ -7,8 +7,8 @@ queries per new word and no whole table is ever loaded into memory.
 
 from __future__ import annotations
 
-from itertools import repeat
 from operator import itemgetter
+from sys import intern
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from .. import accel
@@ -57,6 +57,8 @@ class Resources:
         self._syn: Dict[str, FrozenSet[int]] = {}
         self._para: Dict[str, Paraphrases] = {}
         self._para_prefix: Dict[str, bool] = {}
+        #: One token tuple per paraphrase string (shared by every phrase that lists it: less memory, fewer splits).
+        self._para_tokens: Dict[str, Tuple[str, ...]] = {}
         self._hits: Dict[Tuple[str, ...], List[PhraseHit]] = {}
 
     def _db(self) -> Bundle:
@@ -143,6 +145,7 @@ class Resources:
         if len(paras) > 1_000_000:  # bound memory on very large corpora
             paras.clear()
             prefix.clear()
+            self._para_tokens.clear()
         self._hits = {}
         for s, found in zip(sentences, self._walk(sentences)):
             self._hits[tuple(s)] = found
@@ -200,12 +203,12 @@ class Resources:
 
     def _look_up(self, phrases: List[str]) -> None:
         """Fetch ``phrases`` from the bundle into the caches (an empty tuple when absent)."""
-        paras, prefix = self._para, self._para_prefix
+        paras, prefix, tokens = self._para, self._para_prefix, self._para_tokens
         if not phrases:
             return
         found, begins = self._db().paraphrase_lookup(phrases)
         paras.update(dict.fromkeys(phrases, ()))
         for g, got in found.items():
-            paras[g] = tuple(map(tuple, map(str.split, got, repeat(" "))))
+            paras[g] = tuple([tokens.get(p) or tokens.setdefault(p, tuple(map(intern, p.split(" ")))) for p in got])
         prefix.update(dict.fromkeys(phrases, False))
         prefix.update(dict.fromkeys(begins, True))
