@@ -8,6 +8,7 @@
  *   phrase_matches meteor_lite.align.matches.phrase_matches (without a cap)
  *   synonym_pairs  meteor_lite.align.matches.synonym_positions (a sentence's pairwise branch)
  *   walk_level     one length of meteor_lite.resources.lookups.Resources._walk
+ *   paraphrase_tuples  the token tuples of Resources._look_up
  *
  * The search: the same as meteor_lite/align/search.py: fix the matches that are the only candidate for every word
  * they cover, then a left-to-right beam search over reference positions.  Partial
@@ -660,6 +661,63 @@ fail:
     return NULL;
 }
 
+/* ---- paraphrases as token tuples ------------------------------------------------------ */
+
+/* For each phrase -> [paraphrase, ...] of `found`: out[phrase] = the paraphrases as token tuples (split at
+ * single spaces, tokens interned), one tuple per paraphrase string shared through `cache`. */
+static PyObject *paraphrase_tuples(PyObject *self, PyObject *args) {
+    PyObject *found, *cache, *out, *key, *value, *space;
+    Py_ssize_t pos = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!O!:paraphrase_tuples", &PyDict_Type, &found, &PyDict_Type, &cache, &PyDict_Type,
+                          &out))
+        return NULL;
+    space = PyUnicode_FromString(" ");
+    if (!space) return NULL;
+    while (PyDict_Next(found, &pos, &key, &value)) {
+        if (!PyList_Check(value)) {
+            PyErr_SetString(PyExc_TypeError, "paraphrases must come as lists of strings");
+            goto fail;
+        }
+        Py_ssize_t n = PyList_GET_SIZE(value);
+        PyObject *paras = PyTuple_New(n);
+        if (!paras) goto fail;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *p = PyList_GET_ITEM(value, i);
+            PyObject *toks = PyDict_GetItemWithError(cache, p);
+            if (toks) {
+                Py_INCREF(toks);
+            } else {
+                if (PyErr_Occurred() || !PyUnicode_Check(p)) {
+                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a paraphrase must be a string");
+                    Py_DECREF(paras);
+                    goto fail;
+                }
+                PyObject *parts = PyUnicode_Split(p, space, -1);
+                if (!parts) { Py_DECREF(paras); goto fail; }
+                for (Py_ssize_t t = 0; t < PyList_GET_SIZE(parts); t++) {
+                    PyObject *w = PyList_GET_ITEM(parts, t);
+                    Py_INCREF(w);
+                    PyUnicode_InternInPlace(&w);  /* w: a reference to the interned string */
+                    PyList_SetItem(parts, t, w);  /* steals w, releases the list's old reference */
+                }
+                toks = PyList_AsTuple(parts);
+                Py_DECREF(parts);
+                if (!toks || PyDict_SetItem(cache, p, toks) < 0) { Py_XDECREF(toks); Py_DECREF(paras); goto fail; }
+            }
+            PyTuple_SET_ITEM(paras, i, toks);
+        }
+        int bad = PyDict_SetItem(out, key, paras) < 0;
+        Py_DECREF(paras);
+        if (bad) goto fail;
+    }
+    Py_DECREF(space);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(space);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(n1, n2, cands, beam) -> list of Match, or None when out of range: the compiled alignment search."},
@@ -667,6 +725,8 @@ static PyMethodDef methods[] = {
      "phrase_matches(hits, positions, words) -> list of (start, length, other start, other length)."},
     {"synonym_pairs", synonym_pairs, METH_VARARGS,
      "synonym_pairs(yh, yr, hk, rk) -> per reference word, the hypothesis positions sharing a synset (other words)."},
+    {"paraphrase_tuples", paraphrase_tuples, METH_VARARGS,
+     "paraphrase_tuples(found, cache, out): out[phrase] = its paraphrases as token tuples, shared through cache."},
     {"walk_level", walk_level, METH_VARARGS,
      "walk_level(active, paras, prefix, sentences, n, grow, hits) -> (longer, unknown): one length of the walk."},
     {NULL, NULL, 0, NULL},

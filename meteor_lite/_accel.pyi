@@ -11,6 +11,9 @@ def phrase_matches(
 def synonym_pairs(
     yh: List[FrozenSet[int]], yr: List[FrozenSet[int]], hk: List[int], rk: List[int], /
 ) -> List[List[int]]: ...
+def paraphrase_tuples(
+    found: Dict[str, List[str]], cache: Dict[str, Tuple[str, ...]], out: Dict[str, Tuple[Tuple[str, ...], ...]], /
+) -> None: ...
 def walk_level(
     active: List[Tuple[int, int, str]], paras: Dict[str, Tuple[Tuple[str, ...], ...]], prefix: Dict[str, bool],
     sentences: List[Sequence[str]], n: int, grow: bool, hits: List[List[Tuple[int, int, Tuple[Tuple[str, ...], ...]]]], /,

@@ -1,8 +1,9 @@
 """Which implementation of the scorer's hottest loops runs: pure Python (the default) or compiled.
 
-``meteor_lite._accel`` (``meteor_lite/_accel.c``) holds compiled twins of four
-pure-Python functions: the alignment search, the paraphrase matching, the pairwise
-synonym test of a sentence and one length of the paraphrase table's walk.  It is built
+``meteor_lite._accel`` (``meteor_lite/_accel.c``) holds compiled twins of five
+pure-Python loops: the alignment search, the paraphrase matching, the pairwise synonym
+test of a sentence, one length of the paraphrase table's walk and the splitting of
+looked-up paraphrases into token tuples.  It is built
 only on request (``make accel`` in a checkout, or a wheel built with
 ``METEOR_LITE_ACCEL=1``; a C compiler and the Python headers are needed); a plain
 install is pure Python.  When it is installed it is used, unless the environment sets
@@ -40,6 +41,11 @@ class Kernels(Protocol):
         self, yh: List[FrozenSet[int]], yr: List[FrozenSet[int]], hk: List[int], rk: List[int], /
     ) -> List[List[int]]:
         """The pairwise branch of :func:`meteor_lite.align.matches.synonym_positions`, as a list."""
+
+    def paraphrase_tuples(
+        self, found: Dict[str, List[str]], cache: Dict[str, Tuple[str, ...]], out: Dict[str, Tuple[Tuple[str, ...], ...]], /
+    ) -> None:
+        """The token tuples of :meth:`meteor_lite.resources.lookups.Resources._look_up`, into ``out``."""
 
     def walk_level(
         self, active: List[Tuple[int, int, str]], paras: Dict[str, Tuple[Tuple[str, ...], ...]],

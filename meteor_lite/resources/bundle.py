@@ -225,7 +225,7 @@ class Bundle:
         sep = PARAPHRASE_SEPARATOR
         conn = self._conn
         for i in range(0, len(phrases), 900):
-            part = list(phrases[i : i + 900])
+            part = _padded(phrases[i : i + 900])
             marks = ",".join("?" * len(part))
             for ph, prefix, joined in conn.execute(
                 f"SELECT phrase, prefix, paraphrases FROM paraphrases WHERE phrase IN ({marks})", part
@@ -255,10 +255,18 @@ class Bundle:
 
     def _query_in(self, sql: str, keys: List[str], chunk: int = 900) -> Iterator[Tuple[Any, ...]]:
         for i in range(0, len(keys), chunk):
-            part = keys[i : i + chunk]
+            part = _padded(keys[i : i + chunk])
             if not part:
                 continue
             yield from self._conn.execute(sql.format(",".join("?" * len(part))), part)
+
+
+def _padded(keys: Sequence[str]) -> List[Optional[str]]:
+    """``keys`` padded with NULLs (which match nothing) to a power of two or 900: a few ``IN (...)`` lengths,
+    so that their statements stay in the connection's statement cache instead of being compiled per query."""
+    n = len(keys)
+    size = min(900, 1 << max(0, n - 1).bit_length()) if n else 0
+    return [*keys, *([None] * (size - n))]
 
 
 #: :meth:`Bundle.has` queries of the logical tables stored in ``paraphrases``.

@@ -208,7 +208,11 @@ class Resources:
             return
         found, begins = self._db().paraphrase_lookup(phrases)
         paras.update(dict.fromkeys(phrases, ()))
-        for g, got in found.items():
-            paras[g] = tuple([tokens.get(p) or tokens.setdefault(p, tuple(map(intern, p.split(" ")))) for p in got])
+        kernels = accel.compiled
+        if kernels is not None:
+            kernels.paraphrase_tuples(found, tokens, paras)
+        else:
+            for g, got in found.items():
+                paras[g] = tuple([tokens.get(p) or tokens.setdefault(p, tuple(map(intern, p.split(" ")))) for p in got])
         prefix.update(dict.fromkeys(phrases, False))
         prefix.update(dict.fromkeys(begins, True))
