@@ -70,12 +70,6 @@ static int vec_reserve(Vec *v, size_t n) {
     return 0;
 }
 
-static inline int cmp_path(const void *a, const void *b) {
-    const Path *x = (const Path *)a, *y = (const Path *)b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 static int get_long(PyObject *o, PyObject *name, long *out) {
     PyObject *v = PyObject_GetAttr(o, name);
     if (!v) return -1;
@@ -131,55 +125,35 @@ static void state_free(State *s) {
     free(s->paths.data); free(s->nxt.data); free(s->pool.data); free(s->npool.data); free(s->nodes.data);
 }
 
-/* The children of one position are kept in a max-heap of at most `beam` paths by (key, creation order): a
- * child no better than the worst of `beam` kept ones would be cut at the next step, so it is dropped at once. */
-static void sift_down(Path *h, size_t n, size_t i) {
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, top = i;
-        if (l < n && cmp_path(&h[l], &h[top]) > 0) top = l;
-        if (r < n && cmp_path(&h[r], &h[top]) > 0) top = r;
-        if (top == i) return;
-        Path t = h[i]; h[i] = h[top]; h[top] = t;
-        i = top;
-    }
-}
-
-static void sift_up(Path *h, size_t i) {
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (cmp_path(&h[i], &h[parent]) <= 0) return;
-        Path t = h[i]; h[i] = h[parent]; h[parent] = t;
-        i = parent;
-    }
-}
-
-/* Offer a child: kept (its masks copied from src, or-ed with add unless NULL) unless `beam` kept ones rank
- * before it. */
+/* The children of one position are kept sorted by (key, creation order), at most `beam` of them: a child no
+ * better than the worst of `beam` kept ones would be cut at the next step, so it is dropped at once.  A new
+ * child is created after every kept one, so it goes after those with an equal key. */
 static int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_t last, int32_t chain, int32_t step,
                      const uint64_t *src, const uint64_t *add) {
-    Path p;
-    p.key = key; p.idx = idx; p.last = last; p.chain = chain; p.step = step;
-    p.seq = s->seq++;
     Path *h = (Path *)s->nxt.data;
     size_t n = s->nxt.len;
-    if (n == (size_t)beam && cmp_path(&p, &h[0]) >= 0) return 0;  /* cut: beam better paths exist */
+    size_t lo = 0, hi = n;  /* the first kept child with a larger key */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (h[mid].key <= key) lo = mid + 1; else hi = mid;
+    }
+    s->seq++;
+    if (lo == (size_t)beam) return 0;  /* cut: beam better paths exist */
     if (vec_reserve(&s->npool, s->npool.len + 2 * (size_t)W)) return -1;
     uint64_t *dst = (uint64_t *)s->npool.data + s->npool.len;
-    p.moff = (int32_t)s->npool.len;
     if (add) {
         for (int w = 0; w < 2 * W; w++) dst[w] = src[w] | add[w];
     } else {
         memcpy(dst, src, 2 * (size_t)W * sizeof(uint64_t));
     }
+    size_t keep = n == (size_t)beam ? n - 1 : n;  /* the worst falls out when the beam is full */
+    memmove(h + lo + 1, h + lo, (keep - lo) * sizeof(Path));
+    Path *p = &h[lo];
+    p->key = key; p->idx = idx; p->last = last; p->chain = chain; p->step = step;
+    p->seq = s->seq - 1;
+    p->moff = (int32_t)s->npool.len;
     s->npool.len += 2 * (size_t)W;
-    if (n == (size_t)beam) {
-        h[0] = p;
-        sift_down(h, n, 0);
-    } else {
-        h[n] = p;
-        s->nxt.len = n + 1;
-        sift_up(h, n);
-    }
+    s->nxt.len = keep + 1;
     return 0;
 }
 
@@ -189,15 +163,11 @@ static int collides(const uint64_t *used, const uint64_t *bits, int W) {
     return 0;
 }
 
-/* Sort the kept children (ties by creation), move them to s->paths and their masks
+/* Move the kept children (sorted already) them to s->paths and their masks
  * to s->pool, and put the steps they took into the chain. */
 static int keep_best(State *s, int W) {
     Path *nx = (Path *)s->nxt.data;
     size_t n = s->nxt.len;
-    for (size_t end = n; end > 1; end--) {  /* heapsort: the max-heap becomes ascending */
-        Path t = nx[0]; nx[0] = nx[end - 1]; nx[end - 1] = t;
-        sift_down(nx, end - 1, 0);
-    }
     if (vec_reserve(&s->paths, n) || vec_reserve(&s->pool, n * 2 * (size_t)W) || vec_reserve(&s->nodes, s->nodes.len + n))
         return -1;
     Path *out = (Path *)s->paths.data;
@@ -514,19 +484,50 @@ fail:
 
 /* ---- synonyms ---------------------------------------------------------------------- */
 
-/* Do two sets share an element?  1, 0, or -1 on error. */
-static int sets_meet(PyObject *a, PyObject *b) {
-    if (PySet_GET_SIZE(a) > PySet_GET_SIZE(b)) { PyObject *t = a; a = b; b = t; }
-    PyObject *it = PyObject_GetIter(a), *x;
-    if (!it) return -1;
-    int meet = 0;
-    while (!meet && (x = PyIter_Next(it)) != NULL) {
-        meet = PySet_Contains(b, x);
-        Py_DECREF(x);
+static int cmp_ll(const void *a, const void *b) {
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The elements of each set of `sets` (ints), sorted, one after another in *values; set k's run is
+ * start[k]..start[k+1].  0, or -1 with an exception set. */
+static int sorted_runs(PyObject *sets, long long **values, Py_ssize_t **start) {
+    Py_ssize_t n = PyList_GET_SIZE(sets), total = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *x = PyList_GET_ITEM(sets, k);
+        if (!PyAnySet_Check(x)) { PyErr_SetString(PyExc_TypeError, "synsets must be sets"); return -1; }
+        total += PySet_GET_SIZE(x);
     }
-    Py_DECREF(it);
-    if (meet < 0 || PyErr_Occurred()) return -1;
-    return meet;
+    *values = (long long *)malloc((total + 1) * sizeof(long long));
+    *start = (Py_ssize_t *)malloc((n + 1) * sizeof(Py_ssize_t));
+    if (!*values || !*start) { PyErr_NoMemory(); return -1; }
+    Py_ssize_t t = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        (*start)[k] = t;
+        PyObject *it = PyObject_GetIter(PyList_GET_ITEM(sets, k)), *x;
+        if (!it) return -1;
+        while ((x = PyIter_Next(it)) != NULL) {
+            long long v = PyLong_AsLongLong(x);
+            Py_DECREF(x);
+            if (v == -1 && PyErr_Occurred()) { Py_DECREF(it); return -1; }
+            (*values)[t++] = v;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) return -1;
+        qsort(*values + (*start)[k], (size_t)(t - (*start)[k]), sizeof(long long), cmp_ll);
+    }
+    (*start)[n] = t;
+    return 0;
+}
+
+/* Do two sorted runs share a value? */
+static int runs_meet(const long long *a, Py_ssize_t na, const long long *b, Py_ssize_t nb) {
+    Py_ssize_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        if (a[i] == b[j]) return 1;
+        if (a[i] < b[j]) i++; else j++;
+    }
+    return 0;
 }
 
 static int long_array(PyObject *lst, long long *out, Py_ssize_t n) {
@@ -548,34 +549,31 @@ static PyObject *synonym_pairs(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "one hash per word is needed");
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < n1 + n2; i++) {
-        PyObject *x = i < n1 ? PyList_GET_ITEM(yh, i) : PyList_GET_ITEM(yr, i - n1);
-        if (!PyAnySet_Check(x)) { PyErr_SetString(PyExc_TypeError, "synsets must be sets"); return NULL; }
-    }
     long long *h = (long long *)malloc((n1 + n2 + 1) * sizeof(long long));
-    if (!h) return PyErr_NoMemory();
+    long long *vh = NULL, *vr = NULL;
+    Py_ssize_t *sh = NULL, *sr = NULL;
     PyObject *out = NULL;
-    if (long_array(hk, h, n1) || long_array(rk, h + n1, n2)) goto done;
+    if (!h) return PyErr_NoMemory();
+    if (long_array(hk, h, n1) || long_array(rk, h + n1, n2) || sorted_runs(yh, &vh, &sh) || sorted_runs(yr, &vr, &sr))
+        goto done;
     out = PyList_New(n2);
     if (!out) goto done;
     for (Py_ssize_t j = 0; j < n2; j++) {
-        PyObject *sj = PyList_GET_ITEM(yr, j), *row = PyList_New(0);
+        PyObject *row = PyList_New(0);
         if (!row) { Py_CLEAR(out); goto done; }
         PyList_SET_ITEM(out, j, row);
-        if (PySet_GET_SIZE(sj) == 0) continue;
+        Py_ssize_t nj = sr[j + 1] - sr[j];
+        if (nj == 0) continue;
         for (Py_ssize_t i = 0; i < n1; i++) {
-            PyObject *si = PyList_GET_ITEM(yh, i);
-            if (PySet_GET_SIZE(si) == 0 || h[i] == h[n1 + j]) continue;
-            int meet = sets_meet(si, sj);
-            if (meet < 0) { Py_CLEAR(out); goto done; }
-            if (!meet) continue;
+            Py_ssize_t ni = sh[i + 1] - sh[i];
+            if (ni == 0 || h[i] == h[n1 + j] || !runs_meet(vh + sh[i], ni, vr + sr[j], nj)) continue;
             PyObject *iv = PyLong_FromSsize_t(i);
             if (!iv || PyList_Append(row, iv) < 0) { Py_XDECREF(iv); Py_CLEAR(out); goto done; }
             Py_DECREF(iv);
         }
     }
 done:
-    free(h);
+    free(h); free(vh); free(vr); free(sh); free(sr);
     return out;
 }
 
