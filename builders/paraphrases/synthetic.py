@@ -24,6 +24,7 @@ order exercises Java's UTF-16 ordering).
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import random
 from bisect import bisect_right
@@ -108,7 +109,9 @@ def _table_line(rng: random.Random, f: str, e: str, p_ef: float) -> str:
 def _write_table(path: Path, rng: random.Random, f_phrases: List[str], e_phrases: List[str],
                  fanouts: List[int]) -> None:
     draw_e = _zipf_sampler(rng, len(e_phrases), 1.05)
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=1, newline="\n") as out:
+    # mtime=0: the same seed gives the same bytes (gzip.open would stamp the current time in the header).
+    with gzip.GzipFile(path, "wb", compresslevel=1, mtime=0) as raw, \
+            io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as out:
         for f, k in zip(f_phrases, fanouts):
             es: Dict[str, int] = {}
             while len(es) < k:
