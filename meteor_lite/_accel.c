@@ -579,6 +579,16 @@ done:
 
 /* ---- the paraphrase table's walk ------------------------------------------------------ */
 
+/* The truth of a value just looked up under `key` (NULL: missing, a KeyError unless another error is set):
+ * 1, 0, or -1 with an exception set. */
+static int truth_of(PyObject *value, PyObject *key) {
+    if (!value) {
+        if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, key);
+        return -1;
+    }
+    return PyObject_IsTrue(value);
+}
+
 /* One length of the walk: for each (sentence, start, n-gram) of `active`, record the n-gram's paraphrases
  * in hits[sentence] as (start, n, paraphrases) when it has some, and (with `grow`) extend it by the next word
  * when it begins a longer phrase.  Returns (the extended n-grams, those of them not in `paras`). */
@@ -607,11 +617,7 @@ static PyObject *walk_level(PyObject *self, PyObject *args) {
             goto fail;
         }
         PyObject *found = PyDict_GetItemWithError(paras, g);
-        if (!found) {
-            if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, g);
-            goto fail;
-        }
-        int has = PyObject_IsTrue(found);
+        int has = truth_of(found, g);
         if (has < 0) goto fail;
         if (has) {
             PyObject *t = PyTuple_Pack(3, i, nobj, found);
@@ -619,12 +625,7 @@ static PyObject *walk_level(PyObject *self, PyObject *args) {
             Py_DECREF(t);
         }
         if (!grow) continue;
-        PyObject *pf = PyDict_GetItemWithError(prefix, g);
-        if (!pf) {
-            if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, g);
-            goto fail;
-        }
-        int begins = PyObject_IsTrue(pf);
+        int begins = truth_of(PyDict_GetItemWithError(prefix, g), g);
         if (begins < 0) goto fail;
         if (!begins) continue;
         PyObject *sent = PyList_GET_ITEM(sentences, kv);

@@ -29,7 +29,7 @@ from meteor_lite.align.matches import Match, collect_matches, positions_of, syno
 from meteor_lite.align.search import search_alignment, search_alignment_pure
 from meteor_lite.jarcompat import java_string_hashes
 from meteor_lite.resources.lookups import Resources
-from test_search_bounds import _crowded_pair, plain_beam_search
+from test_search_bounds import crowded_case, plain_beam_search
 
 try:
     from meteor_lite import _accel
@@ -86,13 +86,7 @@ def test_real_segments_get_the_same_alignment(shared_data: Path, en_bundle: Path
 @pytest.mark.parametrize("seed", range(12))
 def test_crowded_segments_get_the_plain_beams_alignment(seed: int) -> None:
     """More candidates than the beam at many positions (where the pure search prunes): the plain beam's choice."""
-    rng = random.Random(seed)
-    res = Resources(None, "english")
-    beam = rng.choice([2, 5, 40])
-    n = rng.choice([30, 60, 90]) if beam < 40 else 150
-    hyp, ref = _crowded_pair(rng, n, rng.choice([2, 3, 6]) if beam < 40 else 1)
-    cands = collect_matches(hyp, ref, ["exact", "stem"], res)
-    assert max(len(c) for c in cands) > beam
+    hyp, ref, cands, beam = crowded_case(seed)
     want = plain_beam_search(len(hyp), len(ref), cands, beam)
     assert tuples(compiled(len(hyp), len(ref), cands, beam)) == [x.as_tuple() for x in want]
 

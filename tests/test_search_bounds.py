@@ -79,8 +79,8 @@ def _crowded_pair(rng: random.Random, n: int, vocab: int) -> Tuple[List[str], Li
     return hyp, ref
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_pruned_search_chooses_what_the_plain_beam_chooses(seed: int) -> None:
+def crowded_case(seed: int) -> Tuple[List[str], List[str], List[List[Match]], int]:
+    """A crowded segment pair (seeded), its exact+stem candidates and a beam some positions exceed."""
     rng = random.Random(seed)
     res = Resources(None, "english")
     beam = rng.choice([2, 5, 40])
@@ -88,6 +88,12 @@ def test_pruned_search_chooses_what_the_plain_beam_chooses(seed: int) -> None:
     hyp, ref = _crowded_pair(rng, n, rng.choice([2, 3, 6]) if beam < 40 else 1)
     cands = collect_matches(hyp, ref, ["exact", "stem"], res)
     assert max(len(c) for c in cands) > beam  # the pruned expansion is exercised
+    return hyp, ref, cands, beam
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_pruned_search_chooses_what_the_plain_beam_chooses(seed: int) -> None:
+    hyp, ref, cands, beam = crowded_case(seed)
     got = search_alignment_pure(len(hyp), len(ref), cands, beam)
     want = plain_beam_search(len(hyp), len(ref), cands, beam)
     assert [m.as_tuple() for m in got] == [m.as_tuple() for m in want]
