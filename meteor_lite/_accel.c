@@ -9,6 +9,8 @@
  *   synonym_pairs  meteor_lite.align.matches.synonym_positions (a sentence's pairwise branch)
  *   walk_level     one length of meteor_lite.resources.lookups.Resources._walk
  *   paraphrase_tuples  the token tuples of Resources._look_up
+ *   java_hashes    meteor_lite.jarcompat.java_string_hashes
+ *   positions_of   meteor_lite.align.matches.positions_of
  *
  * The search: the same as meteor_lite/align/search.py: fix the matches that are the only candidate for every word
  * they cover, then a left-to-right beam search over reference positions.  Partial
@@ -717,6 +719,87 @@ fail:
     return NULL;
 }
 
+/* ---- words ------------------------------------------------------------------------- */
+
+/* Java's String.hashCode() of each word (over UTF-16 code units, a signed 32-bit int), or None when a word
+ * holds a lone surrogate (the caller's pure-Python function then decides what that means). */
+static PyObject *java_hashes(PyObject *self, PyObject *args) {
+    PyObject *words;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O:java_hashes", &words)) return NULL;
+    PyObject *seq = PySequence_Fast(words, "words must be a sequence of strings");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(n);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *w = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyUnicode_Check(w)) {
+            PyErr_SetString(PyExc_TypeError, "words must be strings");
+            goto fail;
+        }
+        int kind = PyUnicode_KIND(w);
+        const void *data = PyUnicode_DATA(w);
+        uint32_t acc = 0;
+        for (Py_ssize_t c = 0; c < PyUnicode_GET_LENGTH(w); c++) {
+            Py_UCS4 ch = PyUnicode_READ(kind, data, c);
+            if (ch >= 0xD800 && ch <= 0xDFFF) {  /* a lone surrogate: not ours to decide */
+                Py_DECREF(out);
+                Py_DECREF(seq);
+                Py_RETURN_NONE;
+            }
+            if (ch > 0xFFFF) {
+                Py_UCS4 v = ch - 0x10000;
+                acc = acc * 31u + (uint32_t)(0xD800 + (v >> 10));
+                acc = acc * 31u + (uint32_t)(0xDC00 + (v & 0x3FF));
+            } else {
+                acc = acc * 31u + (uint32_t)ch;
+            }
+        }
+        PyObject *h = PyLong_FromLong((long)(int32_t)acc);
+        if (!h) goto fail;
+        PyList_SET_ITEM(out, i, h);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(out);
+    Py_DECREF(seq);
+    return NULL;
+}
+
+/* The positions of each distinct item of `words`: item -> ascending list of indices. */
+static PyObject *positions_of(PyObject *self, PyObject *args) {
+    PyObject *words;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O:positions_of", &words)) return NULL;
+    PyObject *seq = PySequence_Fast(words, "words must be a sequence");
+    if (!seq) return NULL;
+    PyObject *out = PyDict_New();
+    if (!out) { Py_DECREF(seq); return NULL; }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *w = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *lst = PyDict_GetItemWithError(out, w);
+        if (!lst) {
+            if (PyErr_Occurred()) goto fail;
+            lst = PyList_New(0);
+            if (!lst) goto fail;
+            int bad = PyDict_SetItem(out, w, lst) < 0;
+            Py_DECREF(lst);  /* the dict holds it */
+            if (bad) goto fail;
+        }
+        PyObject *iv = PyLong_FromSsize_t(i);
+        if (!iv || PyList_Append(lst, iv) < 0) { Py_XDECREF(iv); goto fail; }
+        Py_DECREF(iv);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(out);
+    Py_DECREF(seq);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(n1, n2, cands, beam) -> list of Match, or None when out of range: the compiled alignment search."},
@@ -726,6 +809,9 @@ static PyMethodDef methods[] = {
      "synonym_pairs(yh, yr, hk, rk) -> per reference word, the hypothesis positions sharing a synset (other words)."},
     {"paraphrase_tuples", paraphrase_tuples, METH_VARARGS,
      "paraphrase_tuples(found, cache, out): out[phrase] = its paraphrases as token tuples, shared through cache."},
+    {"java_hashes", java_hashes, METH_VARARGS,
+     "java_hashes(words) -> Java's String.hashCode() of each word, or None when one holds a lone surrogate."},
+    {"positions_of", positions_of, METH_VARARGS, "positions_of(words) -> item -> ascending positions."},
     {"walk_level", walk_level, METH_VARARGS,
      "walk_level(active, paras, prefix, sentences, n, grow, hits) -> (longer, unknown): one length of the walk."},
     {NULL, NULL, 0, NULL},

@@ -1,9 +1,9 @@
 """Which implementation of the scorer's hottest loops runs: pure Python (the default) or compiled.
 
-``meteor_lite._accel`` (``meteor_lite/_accel.c``) holds compiled twins of five
-pure-Python loops: the alignment search, the paraphrase matching, the pairwise synonym
-test of a sentence, one length of the paraphrase table's walk and the splitting of
-looked-up paraphrases into token tuples.  It is built
+``meteor_lite._accel`` (``meteor_lite/_accel.c``) holds compiled twins of pure-Python
+loops: the alignment search, the paraphrase matching, the pairwise synonym test of a
+sentence, one length of the paraphrase table's walk, the splitting of looked-up
+paraphrases into token tuples, Java's string hash of words and their positions.  It is built
 only on request (``make accel`` in a checkout, or a wheel built with
 ``METEOR_LITE_ACCEL=1``; a C compiler and the Python headers are needed); a plain
 install is pure Python.  When it is installed it is used, unless the environment sets
@@ -46,6 +46,12 @@ class Kernels(Protocol):
         self, found: Dict[str, List[str]], cache: Dict[str, Tuple[str, ...]], out: Dict[str, Tuple[Tuple[str, ...], ...]], /
     ) -> None:
         """The token tuples of :meth:`meteor_lite.resources.lookups.Resources._look_up`, into ``out``."""
+
+    def java_hashes(self, words: Sequence[str], /) -> Optional[List[int]]:
+        """:func:`meteor_lite.jarcompat.java_string_hashes`, or None when a word holds a lone surrogate."""
+
+    def positions_of(self, words: Sequence[Hashable], /) -> Dict[Hashable, List[int]]:
+        """:func:`meteor_lite.align.matches.positions_of`."""
 
     def walk_level(
         self, active: List[Tuple[int, int, str]], paras: Dict[str, Tuple[Tuple[str, ...], ...]],

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import Dict, List, Sequence, Tuple
 
+from . import accel
+
 __all__ = [
     "java_double",
     "java_min_format",
@@ -122,7 +124,13 @@ def java_string_hash(word: str) -> int:
 
 
 def java_string_hashes(words: Sequence[str]) -> List[int]:
-    """:func:`java_string_hash` of each of ``words`` (cached ones looked up in bulk)."""
+    """:func:`java_string_hash` of each of ``words`` (cached ones looked up in bulk; computed by the
+    compiled kernels when they are in use, see :mod:`meteor_lite.accel`)."""
+    kernels = accel.compiled
+    if kernels is not None:
+        got = kernels.java_hashes(words)
+        if got is not None:
+            return got
     hashes = list(map(_HASHES.get, words))
     if None in hashes:
         for i, h in enumerate(hashes):

@@ -223,3 +223,24 @@ def test_kernels_reject_malformed_arguments() -> None:
         _accel.synonym_pairs([frozenset({1})], [frozenset({1})], [], [2])
     with pytest.raises(KeyError):
         _accel.walk_level([(0, 0, "unknown")], {}, {}, [["unknown"]], 1, True, [[]])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12), max_size=20))
+def test_java_hashes_and_positions_are_the_pure_ones(words: List[str]) -> None:
+    """Java's String.hashCode() over UTF-16 code units (astral characters as surrogate pairs), and positions."""
+    from meteor_lite.jarcompat import java_string_hash
+
+    assert _accel is not None
+    assert _accel.java_hashes(words) == [java_string_hash(w) for w in words]
+    pure: dict = {}
+    for i, w in enumerate(words):
+        pure.setdefault(w, []).append(i)
+    assert _accel.positions_of(words) == pure
+
+
+def test_java_hashes_of_known_words_and_lone_surrogates() -> None:
+    assert _accel is not None
+    # Java: "Aa".hashCode() == "BB".hashCode() == 2112; "\U0001F600" is the pair D83D DE00 in Java
+    assert _accel.java_hashes(["Aa", "BB", "", "\U0001F600"]) == [2112, 2112, 0, 0xD83D * 31 + 0xDE00]
+    assert _accel.java_hashes(["ok", "\ud800"]) is None  # lone surrogate: the pure function decides

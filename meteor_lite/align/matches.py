@@ -52,6 +52,9 @@ class Match:
 
 def positions_of(words: Sequence[Hashable]) -> Dict[Hashable, List[int]]:
     """Positions of each distinct item of ``words``."""
+    kernels = accel.compiled
+    if kernels is not None:
+        return kernels.positions_of(words)
     pos: Dict[Hashable, List[int]] = {}
     for i, w in enumerate(words):
         pos.setdefault(w, []).append(i)
