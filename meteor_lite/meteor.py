@@ -173,7 +173,9 @@ class Meteor:
     ) -> List[SegmentScore]:
         """Score segments ``start`` to ``end`` (exclusive) against their reference lists, one prefetch per block."""
         segs: List[SegmentScore] = []
-        block = 512
+        # Large blocks: each prefetch reads the bundle's index in one sorted pass (512-segment blocks
+        # made system1 about 8% slower); the block still bounds the phrase hits held at once.
+        block = 4096
         with _gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext():
             for b in range(start, end, block):
                 segs.extend(self._score_block(hyps, refs, b, min(b + block, end)))
