@@ -721,13 +721,18 @@ fail:
 
 /* ---- words ------------------------------------------------------------------------- */
 
+/* The one argument of a function of a sequence, as a list or tuple (a new reference), or NULL. */
+static PyObject *sequence_arg(PyObject *args, const char *format, const char *message) {
+    PyObject *words;
+    if (!PyArg_ParseTuple(args, format, &words)) return NULL;
+    return PySequence_Fast(words, message);
+}
+
 /* Java's String.hashCode() of each word (over UTF-16 code units, a signed 32-bit int), or None when a word
  * holds a lone surrogate (the caller's pure-Python function then decides what that means). */
 static PyObject *java_hashes(PyObject *self, PyObject *args) {
-    PyObject *words;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O:java_hashes", &words)) return NULL;
-    PyObject *seq = PySequence_Fast(words, "words must be a sequence of strings");
+    PyObject *seq = sequence_arg(args, "O:java_hashes", "words must be a sequence of strings");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject *out = PyList_New(n);
@@ -760,20 +765,18 @@ static PyObject *java_hashes(PyObject *self, PyObject *args) {
         if (!h) goto fail;
         PyList_SET_ITEM(out, i, h);
     }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
     Py_DECREF(seq);
     return out;
-fail:
-    Py_DECREF(out);
-    Py_DECREF(seq);
-    return NULL;
 }
 
 /* The positions of each distinct item of `words`: item -> ascending list of indices. */
 static PyObject *positions_of(PyObject *self, PyObject *args) {
-    PyObject *words;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O:positions_of", &words)) return NULL;
-    PyObject *seq = PySequence_Fast(words, "words must be a sequence");
+    PyObject *seq = sequence_arg(args, "O:positions_of", "words must be a sequence");
     if (!seq) return NULL;
     PyObject *out = PyDict_New();
     if (!out) { Py_DECREF(seq); return NULL; }
@@ -792,12 +795,12 @@ static PyObject *positions_of(PyObject *self, PyObject *args) {
         if (!iv || PyList_Append(lst, iv) < 0) { Py_XDECREF(iv); goto fail; }
         Py_DECREF(iv);
     }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
     Py_DECREF(seq);
     return out;
-fail:
-    Py_DECREF(out);
-    Py_DECREF(seq);
-    return NULL;
 }
 
 static PyMethodDef methods[] = {
