@@ -32,6 +32,10 @@
 #include <string.h>
 
 #define MAX_WORDS 8192
+
+#ifndef ACCEL_SOURCE_SHA256  /* setup.py defines it: the SHA-256 of this file */
+#define ACCEL_SOURCE_SHA256 "unknown"
+#endif
 #define MAX_BLOCKS (MAX_WORDS / 64)
 
 static PyObject *s_rstart, *s_rlen, *s_hstart, *s_hlen, *s_gain, *s_dist;
@@ -833,6 +837,10 @@ PyMODINIT_FUNC PyInit__accel(void) {
     s_dist = PyUnicode_InternFromString("dist");
     if (!s_rstart || !s_rlen || !s_hstart || !s_hlen || !s_gain || !s_dist) return NULL;
     PyObject *m = PyModule_Create(&module);
-    if (m) PyModule_AddIntConstant(m, "MAX_WORDS", MAX_WORDS);
+    if (m && (PyModule_AddIntConstant(m, "MAX_WORDS", MAX_WORDS) < 0
+              || PyModule_AddStringConstant(m, "SOURCE_SHA256", ACCEL_SOURCE_SHA256) < 0)) {
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }

@@ -3,6 +3,7 @@
 from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
 
 MAX_WORDS: int
+SOURCE_SHA256: str
 
 def search(n1: int, n2: int, cands: List[List[Any]], beam: int, /) -> Optional[List[Any]]: ...
 def phrase_matches(

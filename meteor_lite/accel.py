@@ -7,7 +7,9 @@ paraphrases into token tuples, Java's string hash of words and their positions. 
 only on request (``make accel`` in a checkout, or a wheel built with
 ``METEOR_LITE_ACCEL=1``; a C compiler and the Python headers are needed); a plain
 install is pure Python.  When it is installed it is used, unless the environment sets
-``METEOR_LITE_PURE=1``.  Both paths give the same alignments, hence the same scores:
+``METEOR_LITE_PURE=1``, or unless it was built from another version of ``_accel.c`` than
+the one beside it (a checkout updated since ``make accel``): then a warning says so and
+pure Python runs.  Both paths give the same alignments, hence the same scores:
 the pure-Python code stays the reference, and the tests compare the two on real data
 (``tests/test_accel.py``) and run the parity fixtures on both.
 
@@ -17,7 +19,10 @@ the compiled path off for the whole process.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import warnings
+from pathlib import Path
 from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Protocol, Sequence, Set, Tuple
 
 __all__ = ["Kernels", "compiled", "description"]
@@ -27,6 +32,7 @@ class Kernels(Protocol):
     """What ``meteor_lite._accel`` provides (see ``meteor_lite/_accel.pyi``)."""
 
     MAX_WORDS: int
+    SOURCE_SHA256: str
 
     def search(self, n1: int, n2: int, cands: List[List[Any]], beam: int, /) -> Optional[List[Any]]:
         """The alignment search (:func:`meteor_lite.align.search.search_alignment_pure`), or None out of range."""
@@ -73,7 +79,27 @@ def _load() -> Optional[Kernels]:
         from . import _accel
     except ImportError:
         return None
+    built_from = getattr(_accel, "SOURCE_SHA256", None)
+    source = _source_digest()
+    if source is not None and built_from != source:
+        from .errors import MeteorLiteWarning
+
+        warnings.warn(
+            f"{_accel.__file__} was built from another version of _accel.c than the one beside it: "
+            "using pure Python (rebuild it: make accel)",
+            MeteorLiteWarning,
+            stacklevel=2,
+        )
+        return None
     return _accel
+
+
+def _source_digest() -> Optional[str]:
+    """SHA-256 of the ``_accel.c`` installed beside this module (None when it is not there)."""
+    try:
+        return hashlib.sha256(Path(__file__).with_name("_accel.c").read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 #: The compiled kernels in use, or None for pure Python.

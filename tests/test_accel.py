@@ -244,3 +244,16 @@ def test_java_hashes_of_known_words_and_lone_surrogates() -> None:
     # Java: "Aa".hashCode() == "BB".hashCode() == 2112; "\U0001F600" is the pair D83D DE00 in Java
     assert _accel.java_hashes(["Aa", "BB", "", "\U0001F600"]) == [2112, 2112, 0, 0xD83D * 31 + 0xDE00]
     assert _accel.java_hashes(["ok", "\ud800"]) is None  # lone surrogate: the pure function decides
+
+
+def test_kernels_built_from_another_source_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkout updated since `make accel`: the old module is not used (a warning says to rebuild)."""
+    from meteor_lite.errors import MeteorLiteWarning
+
+    assert _accel is not None and len(_accel.SOURCE_SHA256) == 64
+    assert accel._load() is _accel  # built from the _accel.c beside it
+    monkeypatch.setattr(accel, "_source_digest", lambda: "0" * 64)
+    with pytest.warns(MeteorLiteWarning, match="another version of _accel.c"):
+        assert accel._load() is None
+    monkeypatch.setattr(accel, "_source_digest", lambda: None)  # no source installed: nothing to compare
+    assert accel._load() is _accel
