@@ -17,7 +17,6 @@ Usage::
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import sys
@@ -27,6 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from ..paraphrases.pivot import ENGINES
 from ..paraphrases.synthetic import synthetic_files, write_synthetic
+from ..sources import sha256_file
 from .paths import BENCH_OUT
 
 __all__ = ["pivot_bench", "run_pivot_bench", "synthetic_inputs", "PIVOT_BENCH_DIR"]
@@ -45,14 +45,6 @@ def synthetic_inputs(lines: int, seed: int = 1, work: Path = PIVOT_BENCH_DIR) ->
         marker.write_text(json.dumps({"lines": lines, "seed": seed, "seconds": round(time.perf_counter() - t0, 1)}) + "\n",
                           encoding="utf-8")
     return synthetic_files(d)
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _pivot_command(files: Dict[str, Path], out: Path, engine: str, memory_mb: float, threads: int) -> List[str]:
@@ -106,7 +98,7 @@ def pivot_bench(lines: int, engine: str, *, seed: int = 1, memory_mb: float = 25
     if res["returncode"] != 0:
         raise RuntimeError(f"meteor-build pivot --engine {engine} failed ({res['returncode']}): {text[-1500:]}")
     pairs = sum(1 for _ in open(out, "rb"))
-    return {"engine": engine, "lines": lines, **res, "pairs": pairs, "sha256": _sha256(out), "output": str(out),
+    return {"engine": engine, "lines": lines, **res, "pairs": pairs, "sha256": sha256_file(out), "output": str(out),
             "memory_mb": memory_mb, "threads": threads}
 
 

@@ -6,7 +6,6 @@ With ``--into BUNDLE --name NAME`` the chosen set is written into the bundle wit
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import sys
@@ -16,6 +15,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import typer
 
+from ..sources import sha256_file
 from .errors import fail, library_errors
 
 Cells = Dict[Tuple[str, str], list]
@@ -209,14 +209,6 @@ def _finite(x: float) -> Optional[float]:
     return None if x is None or math.isnan(x) else round(x, 6)
 
 
-def _sha256(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _provenance(judgments: str, r: Any, cv: str, folds: int, seed: int, samples: int, include_human: bool,
                 signature: str) -> Dict[str, Any]:
     """How the set was tuned: judgments, statistic, held-out figure and interval, date, version."""
@@ -225,7 +217,7 @@ def _provenance(judgments: str, r: Any, cv: str, folds: int, seed: int, samples:
     o = r.overall
     pair: Callable[[Tuple[float, float]], List[Optional[float]]] = lambda t: [_finite(t[0]), _finite(t[1])]  # noqa: E731
     prov: Dict[str, Any] = {
-        "judgments": [{"file": os.path.basename(judgments), "sha256": _sha256(judgments)}],
+        "judgments": [{"file": os.path.basename(judgments), "sha256": sha256_file(judgments)}],
         "statistic": o.statistic,
         "include_human": include_human,
         "modules_searched": [" ".join(m) for m, _ in r.sets],
