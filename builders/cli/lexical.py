@@ -128,24 +128,16 @@ def _lemma_bundle(lang: str, out: Path, lemmas: str, licence: str, *, base: Opti
     """``stems --lemmas``: a bundle whose stem map is a lemma map (:mod:`..lexical.lemmas`)."""
     from ..bundle.pipeline import build_bundle
     from ..bundle.spec import BundleSpec
-    from ..lexical.lemmas import (
-        SIMPLEMMA_PACKAGE,
-        lemma_file_name,
-        lemma_stem_map,
-        read_lemma_file,
-        simplemma_pairs,
-        simplemma_version,
-    )
+    from ..lexical.lemmas import lemma_package, lemma_stem_map, load_lemmas
 
     started = time.perf_counter()
     with library_errors():
-        if lemmas == "simplemma" or lemmas.startswith("simplemma:"):
-            code = lemmas.partition(":")[2] or lang
-            pairs, src = simplemma_pairs(code)
-            label, package, pver = f"simplemma:{code}", SIMPLEMMA_PACKAGE, simplemma_version()
+        simplemma = lemmas == "simplemma" or lemmas.startswith("simplemma:")
+        if simplemma:
+            pairs, src, label = load_lemmas(lemmas.partition(":")[2] or lang)
         else:
-            pairs, src = read_lemma_file(lemmas, licence=licence)
-            label, package, pver = lemma_file_name(lemmas), "meteor-lite-builders", "lemma-file"
+            pairs, src, label = load_lemmas(path=lemmas, licence=licence)
+        package, pver = lemma_package(simplemma)
         sm = lemma_stem_map(pairs, lang, name=label, package=package, version=pver, sources=[src], show_progress=progress)
         spec = BundleSpec(language=lang, name=name, version=version, base=base, stems=sm)
         res = build_bundle(spec, out, progress=progress)

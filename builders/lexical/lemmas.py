@@ -26,7 +26,6 @@ entry whose form already was that token wins, then the alphabetically first lemm
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -40,6 +39,8 @@ from .stems import StemMap, StemmerInfo
 
 __all__ = [
     "SIMPLEMMA_PACKAGE",
+    "load_lemmas",
+    "lemma_package",
     "SIMPLEMMA_LICENCE",
     "PYSTEMMER_PACKAGE",
     "SNOWBALL3_ONLY",
@@ -51,7 +52,6 @@ __all__ = [
     "lemma_stem_map",
     "pystemmer_version",
     "pystemmer_stem_map",
-    "lemma_file_name",
 ]
 
 SIMPLEMMA_PACKAGE = "simplemma"
@@ -278,7 +278,22 @@ def pystemmer_stem_map(
                    sources=list(sources), params=params)
 
 
-def lemma_file_name(path: "Path | str") -> str:
-    """The recorded stemmer name of a lemma file: ``lemma-file:<first 12 hex digits of its sha256>``."""
-    h = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    return f"lemma-file:{h[:12]}"
+def load_lemmas(
+    simplemma_code: Optional[str] = None, path: "Path | str | None" = None, *, licence: str = "see the file",
+    location: Optional[str] = None,
+) -> Tuple[List[Tuple[str, str]], Source, str]:
+    """``(pairs, source, stemmer name)`` of simplemma's dictionary for ``simplemma_code``, else of the lemma
+    file at ``path`` (:func:`simplemma_pairs`, :func:`read_lemma_file`).  The name is the one the lemma map
+    records: ``simplemma:<code>``, or ``lemma-file:<first 12 hex digits of the file's sha256>``."""
+    if simplemma_code is not None:
+        pairs, src = simplemma_pairs(simplemma_code)
+        return pairs, src, f"simplemma:{simplemma_code}"
+    if path is None:
+        raise ValueError("load_lemmas needs a simplemma language code or a lemma file")
+    pairs, src = read_lemma_file(path, licence=licence, location=location)
+    return pairs, src, f"lemma-file:{src.sha256[:12]}"
+
+
+def lemma_package(simplemma_only: bool) -> Tuple[str, str]:
+    """The package and version a lemma map records: simplemma's, or the builders' for lemma files."""
+    return (SIMPLEMMA_PACKAGE, simplemma_version()) if simplemma_only else ("meteor-lite-builders", "lemma-file")

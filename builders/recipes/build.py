@@ -227,29 +227,20 @@ class _RecipeInputs:
 
     def lemma_map(self, stem_src: List[RecipeSource]) -> StemMap:
         """A map-only lemma map (forms -> lemma) from the recipe's simplemma / lemma-file sources."""
-        from ..lexical.lemmas import (
-            SIMPLEMMA_PACKAGE,
-            lemma_file_name,
-            lemma_stem_map,
-            read_lemma_file,
-            simplemma_pairs,
-            simplemma_version,
-        )
+        from ..lexical.lemmas import lemma_package, lemma_stem_map, load_lemmas
 
         pairs: List[Tuple[str, str]] = []
         sources: List[Source] = []
         names: List[str] = []
         for s in stem_src:
             if s.kind == "simplemma":
-                p, src = simplemma_pairs(s.language)
-                names.append(f"simplemma:{s.language}")
+                p, src, label = load_lemmas(s.language)
             else:
-                p, src = read_lemma_file(self.r.resolve(s), licence=s.licence, location=s.path)
-                names.append(lemma_file_name(self.r.resolve(s)))
+                p, src, label = load_lemmas(path=self.r.resolve(s), licence=s.licence, location=s.path)
             pairs.extend(p)
             sources.extend(_adopt([src], s))
-        only_simplemma = all(s.kind == "simplemma" for s in stem_src)
-        package, version = (SIMPLEMMA_PACKAGE, simplemma_version()) if only_simplemma else ("meteor-lite-builders", "lemma-file")
+            names.append(label)
+        package, version = lemma_package(all(s.kind == "simplemma" for s in stem_src))
         return lemma_stem_map(pairs, self.r.language, name="+".join(names), package=package, version=version,
                               sources=sources, nonbreaking=self.prefixes, show_progress=self.show)
 
