@@ -149,20 +149,6 @@ def _fix_unambiguous(n1: int, n2: int, cands: List[List[Match]]) -> Tuple[Dict[i
     return fixed, used_h, used_r
 
 
-def _carry(path: Path, cur: int, plan: Plan, out: List[Path]) -> None:
-    """A path whose reference word ``cur`` is already covered: unchanged, or through the fixed match there."""
-    key, idx, last, uh, ur, chosen = path
-    if cur < idx:
-        out.append(path)
-        return
-    f = plan.fixed.get(idx)
-    if f is not None:
-        hs, gk, d, rend, hend = f
-        if last != -1 and hs != last:
-            key += plan.chunk_unit
-        out.append((key - gk + d, rend, hend, uh, ur, chosen))
-
-
 def _carried(path: Path, cur: int, plan: Plan) -> "Path | None":
     """A path whose reference word ``cur`` is covered already: unchanged inside a longer match, through
     the fixed match starting at ``cur`` (None when there is none: the path ends)."""
