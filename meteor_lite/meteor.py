@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import warnings
-from typing import Iterator, List, Optional, Sequence, Union
+from typing import List, Optional, Sequence, Union
 
 from .config import MeteorConfig, resolve_config
 from .configure import check_language, fit_modules, open_bundle, stemmer_name, stemmer_version_note
 from .errors import MeteorLiteWarning
+from .gcpause import gc_paused
 from .inputs import check_options, hypothesis_list, references_per_segment, segment_references
 from .languages import default_tokenizer
 from .parallel import MIN_SHARD, can_fork, map_shards
@@ -184,7 +184,7 @@ class Meteor:
         """Score segments ``start`` to ``end`` (exclusive) against their reference lists, one prefetch per
         ``block`` segments."""
         segs: List[SegmentScore] = []
-        with _gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext():
+        with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext():
             for b in range(start, end, block):
                 segs.extend(self._score_block(hyps, refs, b, min(b + block, end)))
         return segs
@@ -254,17 +254,3 @@ class Meteor:
 
 #: Scoring this many segments or more pauses the cyclic GC (one request allocates too little to wake it).
 _PAUSE_GC_FROM = 16
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while scoring: the lookups and candidates made in bulk
-    form no reference cycles (reference counting frees them), yet their number makes it run often, for
-    nothing (about 15 % of the time on system1).  It runs again afterwards if it was running."""
-    running = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if running:
-            gc.enable()

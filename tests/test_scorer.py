@@ -287,3 +287,25 @@ def test_jar_stemmer_differs_from_snowballstemmer_where_expected() -> None:
     ours = make_stemmer("german")(words)
     assert theirs[0] == "ergebniss" and ours[0] == "ergebnis"
     assert theirs[1:] == ours[1:]
+
+
+def test_gc_paused_restores_the_collector_as_it_found_it() -> None:
+    """Scoring pauses the cyclic GC and turns it on again only if it was on (also after an error)."""
+    import gc
+
+    from meteor_lite.gcpause import gc_paused
+
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), gc_paused():
+        raise RuntimeError("inside")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # the caller had turned it off: it stays off
+    finally:
+        gc.enable()

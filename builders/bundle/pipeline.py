@@ -14,7 +14,6 @@ its sources, so a later build on top of it knows which sources to keep.
 from __future__ import annotations
 
 import datetime as _dt
-import gc
 import json
 import os
 import time
@@ -23,6 +22,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 
 from meteor_lite import __version__
 from meteor_lite.errors import BundleError
+from meteor_lite.gcpause import gc_paused
 from meteor_lite.resources.bundle import Bundle
 
 from ..errors import SourceError
@@ -135,14 +135,6 @@ def _default_record(spec: BundleSpec) -> Dict[str, object]:
     return {"builder": BUILDER_RECORD}
 
 
-def _pause_gc() -> bool:
-    """Pause Python's cyclic garbage collector (millions of short-lived rows make it run often, for
-    nothing: the rows form no cycles); return whether it was running (to turn it on again)."""
-    running = gc.isenabled()
-    gc.disable()
-    return running
-
-
 def build_bundle(spec: BundleSpec, out: "os.PathLike[str] | str", *, progress: bool = True) -> BuildResult:
     """Write the bundle ``spec`` describes at ``out``; return what was written.
 
@@ -154,11 +146,10 @@ def build_bundle(spec: BundleSpec, out: "os.PathLike[str] | str", *, progress: b
     t0 = time.monotonic()
     out = Path(out)
     base = _open_base(spec)
-    gc_paused = _pause_gc()
     try:
         from_base = _from_base(spec, base)
         res: Dict[str, Dict[str, object]] = {}
-        with BundleWriter(
+        with gc_paused(), BundleWriter(
             out, language=spec.language, name=spec.name or spec.language, version=spec.version,
             keep_probabilities=spec.keep_probabilities,
         ) as w:
@@ -177,8 +168,6 @@ def build_bundle(spec: BundleSpec, out: "os.PathLike[str] | str", *, progress: b
             w.set_meta("description", spec.description or _describe(spec.language, spec.built(), from_base))
             w.set_meta("built_at", _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     finally:
-        if gc_paused:
-            gc.enable()
         if base is not None:
             base.close()
     with Bundle.open(out) as b:
