@@ -8,7 +8,6 @@
  *   phrase_matches meteor_lite.align.matches.phrase_matches (without a cap)
  *   synonym_pairs  meteor_lite.align.matches.synonym_positions (a sentence's pairwise branch)
  *   walk_level     one length of meteor_lite.resources.lookups.Resources._walk
- *   paraphrase_tuples  the token tuples of Resources._look_up
  *   java_hashes    meteor_lite.jarcompat.java_string_hashes
  *   positions_of   meteor_lite.align.matches.positions_of
  *
@@ -426,65 +425,124 @@ static PyObject *search(PyObject *self, PyObject *args) {
 
 /* ---- paraphrase matches ------------------------------------------------------------ */
 
-/* Is words[o:o+len(para)] equal to para (both tuples of str)? */
-static int phrase_at(PyObject *words, Py_ssize_t o, PyObject *para) {
-    Py_ssize_t pl = PyTuple_GET_SIZE(para), nw = PyTuple_GET_SIZE(words);
-    if (o < 0 || o + pl > nw) return 0;
-    for (Py_ssize_t t = 0; t < pl; t++) {
-        PyObject *a = PyTuple_GET_ITEM(words, o + t), *b = PyTuple_GET_ITEM(para, t);
-        if (a == b) continue;
-        int eq = PyObject_RichCompareBool(a, b, Py_EQ);
-        if (eq <= 0) return eq;
+/* A word (or a span of a table entry) as code points: kind, data, length, and a hash of them. */
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t start, len;
+    uint32_t hash;
+} Span;
+
+/* FNV-1a over the code points data[a:b]. */
+static uint32_t span_hash(int kind, const void *data, Py_ssize_t a, Py_ssize_t b) {
+    uint32_t h = 2166136261u;
+    for (Py_ssize_t i = a; i < b; i++) {
+        h ^= (uint32_t)PyUnicode_READ(kind, data, i);
+        h *= 16777619u;
     }
+    return h;
+}
+
+/* Do two spans hold the same code points (str equality, whatever their storage kinds)? */
+static int span_equal(const Span *x, const Span *y) {
+    if (x->len != y->len || x->hash != y->hash) return 0;
+    if (x->kind == y->kind)
+        return memcmp((const char *)x->data + x->start * x->kind, (const char *)y->data + y->start * y->kind,
+                      (size_t)(x->len * x->kind)) == 0;
+    for (Py_ssize_t i = 0; i < x->len; i++)
+        if (PyUnicode_READ(x->kind, x->data, x->start + i) != PyUnicode_READ(y->kind, y->data, y->start + i)) return 0;
     return 1;
 }
 
+/* The span of entry[a:b] (entry's kind and data). */
+static Span entry_span(int kind, const void *data, Py_ssize_t a, Py_ssize_t b) {
+    Span s = {kind, data, a, b - a, span_hash(kind, data, a, b)};
+    return s;
+}
+
+/* First index >= a and < b holding code point c, or b. */
+static Py_ssize_t find_char(int kind, const void *data, Py_ssize_t a, Py_ssize_t b, Py_UCS4 c) {
+    while (a < b && PyUnicode_READ(kind, data, a) != c) a++;
+    return a;
+}
+
+/* Where the paraphrases of table entries occur in `words`.  hits: (start, length, entry) with entry the
+ * paraphrases joined by tabs, their words by single spaces (as the bundle stores them); words: a tuple of
+ * str.  The words are hashed into a small table whose chains run in ascending position, so each
+ * paraphrase's first word finds its occurrences in order without a dict or a new string.  Returns the
+ * (start, length, other start, paraphrase length) of every occurrence in Meteor's order, as
+ * iter_phrase_matches yields them. */
 static PyObject *phrase_matches(PyObject *self, PyObject *args) {
-    PyObject *hits, *positions, *words;
+    PyObject *hits, *words;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O!O!O!:phrase_matches", &PyList_Type, &hits, &PyDict_Type, &positions, &PyTuple_Type,
-                          &words))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "O!O!:phrase_matches", &PyList_Type, &hits, &PyTuple_Type, &words)) return NULL;
+    Py_ssize_t nw = PyTuple_GET_SIZE(words), size = 8;
+    while (size < 2 * nw) size *= 2;
+    Span *w = PyMem_Malloc(sizeof(Span) * (size_t)(nw ? nw : 1));
+    Py_ssize_t *head = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)size);
+    Py_ssize_t *next = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(nw ? nw : 1));
     PyObject *out = PyList_New(0);
-    if (!out) return NULL;
+    if (!w || !head || !next || !out) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t b = 0; b < size; b++) head[b] = -1;
+    for (Py_ssize_t i = nw - 1; i >= 0; i--) {  /* from the back: every chain then runs in ascending position */
+        PyObject *o = PyTuple_GET_ITEM(words, i);
+        if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); goto fail; }
+        int kind = PyUnicode_KIND(o);
+        const void *data = PyUnicode_DATA(o);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(o);
+        Span s = {kind, data, 0, len, span_hash(kind, data, 0, len)};
+        w[i] = s;
+        next[i] = head[s.hash & (size - 1)];
+        head[s.hash & (size - 1)] = i;
+    }
     for (Py_ssize_t h = 0; h < PyList_GET_SIZE(hits); h++) {
         PyObject *hit = PyList_GET_ITEM(hits, h);
-        if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyTuple_Check(PyTuple_GET_ITEM(hit, 2))) {
-            PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, paraphrases) tuple");
+        if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
+            PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, table entry) tuple");
             goto fail;
         }
-        PyObject *start = PyTuple_GET_ITEM(hit, 0), *k = PyTuple_GET_ITEM(hit, 1), *found = PyTuple_GET_ITEM(hit, 2);
-        for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(found); p++) {
-            PyObject *para = PyTuple_GET_ITEM(found, p);
-            if (!PyTuple_Check(para) || PyTuple_GET_SIZE(para) == 0) {
-                PyErr_SetString(PyExc_TypeError, "a paraphrase must be a non-empty tuple of tokens");
-                goto fail;
-            }
-            PyObject *starts = PyDict_GetItemWithError(positions, PyTuple_GET_ITEM(para, 0));
-            if (!starts) {
-                if (PyErr_Occurred()) goto fail;
-                continue;
-            }
-            if (!PyList_Check(starts)) { PyErr_SetString(PyExc_TypeError, "positions must map to lists"); goto fail; }
-            for (Py_ssize_t q = 0; q < PyList_GET_SIZE(starts); q++) {
-                PyObject *o = PyList_GET_ITEM(starts, q);
-                Py_ssize_t ov = PyLong_AsSsize_t(o);
-                if (ov == -1 && PyErr_Occurred()) goto fail;
-                int at = phrase_at(words, ov, para);
-                if (at < 0) goto fail;
-                if (!at) continue;
-                PyObject *pl = PyLong_FromSsize_t(PyTuple_GET_SIZE(para));
-                if (!pl) goto fail;
-                PyObject *t = PyTuple_Pack(4, start, k, o, pl);
-                Py_DECREF(pl);
+        PyObject *start = PyTuple_GET_ITEM(hit, 0), *k = PyTuple_GET_ITEM(hit, 1), *entry = PyTuple_GET_ITEM(hit, 2);
+        int kind = PyUnicode_KIND(entry);
+        const void *data = PyUnicode_DATA(entry);
+        Py_ssize_t end = PyUnicode_GET_LENGTH(entry);
+        for (Py_ssize_t p = 0; p <= end;) {  /* one paraphrase: entry[p:e] */
+            Py_ssize_t e = find_char(kind, data, p, end, '\t');
+            Py_ssize_t t1 = find_char(kind, data, p, e, ' ');
+            Py_ssize_t pl = 1;
+            for (Py_ssize_t c = t1; c < e; c = find_char(kind, data, c + 1, e, ' ')) pl++;
+            Span first = entry_span(kind, data, p, t1);
+            for (Py_ssize_t o = head[first.hash & (size - 1)]; o >= 0; o = next[o]) {
+                if (o + pl > nw || !span_equal(&w[o], &first)) continue;
+                int same = 1;
+                for (Py_ssize_t a = t1 + 1, t = 1; same && t < pl; t++) {  /* the paraphrase's other words */
+                    Py_ssize_t b = find_char(kind, data, a, e, ' ');
+                    Span s = entry_span(kind, data, a, b);
+                    same = span_equal(&w[o + t], &s);
+                    a = b + 1;
+                }
+                if (!same) continue;
+                PyObject *ov = PyLong_FromSsize_t(o), *plv = PyLong_FromSsize_t(pl);
+                PyObject *t = ov && plv ? PyTuple_Pack(4, start, k, ov, plv) : NULL;
+                Py_XDECREF(ov);
+                Py_XDECREF(plv);
                 if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); goto fail; }
                 Py_DECREF(t);
             }
+            p = e + 1;
         }
     }
+    PyMem_Free(w);
+    PyMem_Free(head);
+    PyMem_Free(next);
     return out;
 fail:
-    Py_DECREF(out);
+    PyMem_Free(w);
+    PyMem_Free(head);
+    PyMem_Free(next);
+    Py_XDECREF(out);
     return NULL;
 }
 
@@ -666,63 +724,6 @@ fail:
     return NULL;
 }
 
-/* ---- paraphrases as token tuples ------------------------------------------------------ */
-
-/* For each phrase -> [paraphrase, ...] of `found`: out[phrase] = the paraphrases as token tuples (split at
- * single spaces, tokens interned), one tuple per paraphrase string shared through `cache`. */
-static PyObject *paraphrase_tuples(PyObject *self, PyObject *args) {
-    PyObject *found, *cache, *out, *key, *value, *space;
-    Py_ssize_t pos = 0;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "O!O!O!:paraphrase_tuples", &PyDict_Type, &found, &PyDict_Type, &cache, &PyDict_Type,
-                          &out))
-        return NULL;
-    space = PyUnicode_FromString(" ");
-    if (!space) return NULL;
-    while (PyDict_Next(found, &pos, &key, &value)) {
-        if (!PyList_Check(value)) {
-            PyErr_SetString(PyExc_TypeError, "paraphrases must come as lists of strings");
-            goto fail;
-        }
-        Py_ssize_t n = PyList_GET_SIZE(value);
-        PyObject *paras = PyTuple_New(n);
-        if (!paras) goto fail;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *p = PyList_GET_ITEM(value, i);
-            PyObject *toks = PyDict_GetItemWithError(cache, p);
-            if (toks) {
-                Py_INCREF(toks);
-            } else {
-                if (PyErr_Occurred() || !PyUnicode_Check(p)) {
-                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a paraphrase must be a string");
-                    Py_DECREF(paras);
-                    goto fail;
-                }
-                PyObject *parts = PyUnicode_Split(p, space, -1);
-                if (!parts) { Py_DECREF(paras); goto fail; }
-                for (Py_ssize_t t = 0; t < PyList_GET_SIZE(parts); t++) {
-                    PyObject *w = PyList_GET_ITEM(parts, t);
-                    Py_INCREF(w);
-                    PyUnicode_InternInPlace(&w);  /* w: a reference to the interned string */
-                    PyList_SetItem(parts, t, w);  /* steals w, releases the list's old reference */
-                }
-                toks = PyList_AsTuple(parts);
-                Py_DECREF(parts);
-                if (!toks || PyDict_SetItem(cache, p, toks) < 0) { Py_XDECREF(toks); Py_DECREF(paras); goto fail; }
-            }
-            PyTuple_SET_ITEM(paras, i, toks);
-        }
-        int bad = PyDict_SetItem(out, key, paras) < 0;
-        Py_DECREF(paras);
-        if (bad) goto fail;
-    }
-    Py_DECREF(space);
-    Py_RETURN_NONE;
-fail:
-    Py_DECREF(space);
-    return NULL;
-}
-
 /* ---- words ------------------------------------------------------------------------- */
 
 /* The one argument of a function of a sequence, as a list or tuple (a new reference), or NULL. */
@@ -811,11 +812,9 @@ static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(n1, n2, cands, beam) -> list of Match, or None when out of range: the compiled alignment search."},
     {"phrase_matches", phrase_matches, METH_VARARGS,
-     "phrase_matches(hits, positions, words) -> list of (start, length, other start, other length)."},
+     "phrase_matches(hits, words) -> list of (start, length, other start, other length): table entries read as stored."},
     {"synonym_pairs", synonym_pairs, METH_VARARGS,
      "synonym_pairs(yh, yr, hk, rk) -> per reference word, the hypothesis positions sharing a synset (other words)."},
-    {"paraphrase_tuples", paraphrase_tuples, METH_VARARGS,
-     "paraphrase_tuples(found, cache, out): out[phrase] = its paraphrases as token tuples, shared through cache."},
     {"java_hashes", java_hashes, METH_VARARGS,
      "java_hashes(words) -> Java's String.hashCode() of each word, or None when one holds a lone surrogate."},
     {"positions_of", positions_of, METH_VARARGS, "positions_of(words) -> item -> ascending positions."},

@@ -1,9 +1,9 @@
 """Which implementation of the scorer's hottest loops runs: pure Python (the default) or compiled.
 
 ``meteor_lite._accel`` (``meteor_lite/_accel.c``) holds compiled twins of pure-Python
-loops: the alignment search, the paraphrase matching, the pairwise synonym test of a
-sentence, one length of the paraphrase table's walk, the splitting of looked-up
-paraphrases into token tuples, Java's string hash of words and their positions.  It is built
+loops: the alignment search, the paraphrase matching (on the table entries as stored,
+never split into token tuples), the pairwise synonym test of a sentence, one length of
+the paraphrase table's walk, Java's string hash of words and their positions.  It is built
 only on request (``make accel`` in a checkout, or a wheel built with
 ``METEOR_LITE_ACCEL=1``; a C compiler and the Python headers are needed); a plain
 install is pure Python.  When it is installed it is used, unless the environment sets
@@ -37,21 +37,13 @@ class Kernels(Protocol):
     def search(self, n1: int, n2: int, cands: List[List[Any]], beam: int, /) -> Optional[List[Any]]:
         """The alignment search (:func:`meteor_lite.align.search.search_alignment_pure`), or None out of range."""
 
-    def phrase_matches(
-        self, hits: List[Tuple[int, int, Tuple[Tuple[str, ...], ...]]], positions: Dict[Hashable, List[int]],
-        words: Tuple[str, ...], /,
-    ) -> List[Tuple[int, int, int, int]]:
-        """:func:`meteor_lite.align.matches.phrase_matches` without a cap, as a list."""
+    def phrase_matches(self, hits: List[Tuple[int, int, str]], words: Tuple[str, ...], /) -> List[Tuple[int, int, int, int]]:
+        """:func:`meteor_lite.align.matches.iter_phrase_matches` without a cap, as a list (entries read unsplit)."""
 
     def synonym_pairs(
         self, yh: List[FrozenSet[int]], yr: List[FrozenSet[int]], hk: List[int], rk: List[int], /
     ) -> List[List[int]]:
         """The pairwise branch of :func:`meteor_lite.align.matches.synonym_positions`, as a list."""
-
-    def paraphrase_tuples(
-        self, found: Dict[str, List[str]], cache: Dict[str, Tuple[str, ...]], out: Dict[str, Tuple[Tuple[str, ...], ...]], /
-    ) -> None:
-        """The token tuples of :meth:`meteor_lite.resources.lookups.Resources._look_up`, into ``out``."""
 
     def java_hashes(self, words: Sequence[str], /) -> Optional[List[int]]:
         """:func:`meteor_lite.jarcompat.java_string_hashes`, or None when a word holds a lone surrogate."""
@@ -60,9 +52,9 @@ class Kernels(Protocol):
         """:func:`meteor_lite.align.matches.positions_of`."""
 
     def walk_level(
-        self, active: List[Tuple[int, int, str]], paras: Dict[str, Tuple[Tuple[str, ...], ...]],
+        self, active: List[Tuple[int, int, str]], paras: Dict[str, str],
         prefix: Dict[str, bool], sentences: List[Sequence[str]], n: int, grow: bool,
-        hits: List[List[Tuple[int, int, Tuple[Tuple[str, ...], ...]]]], /,
+        hits: List[List[Tuple[int, int, str]]], /,
     ) -> Tuple[List[Tuple[int, int, str]], Set[str]]:
         """One length of :meth:`meteor_lite.resources.lookups.Resources._walk`."""
 

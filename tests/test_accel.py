@@ -3,8 +3,9 @@
 The pure-Python code stays the reference.  The compiled search must choose exactly the
 same matches on real segments (the official example's system1 and system2, WMT21 de-en
 with two references), on crowded synthetic segments and on random candidate sets; the
-compiled paraphrase walk, paraphrase matching and synonym test must return exactly what the
-pure functions return on the same real segments.  The parity fixtures also run on both paths
+compiled paraphrase walk, paraphrase matching (on table entries as stored, where the pure
+code splits them) and synonym test must return exactly what the pure functions return on the
+same real segments, and the matching on random entries too.  The parity fixtures also run on both paths
 (tests/test_parity_fixtures.py).  Where the extension has not been built, these tests skip
 saying so; ``make test`` builds it first.
 """
@@ -25,10 +26,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meteor_lite import Meteor, accel
-from meteor_lite.align.matches import Match, collect_matches, positions_of, synonym_positions
+from meteor_lite.align.matches import Match, collect_matches, iter_phrase_matches, positions_of, synonym_positions
 from meteor_lite.align.search import search_alignment, search_alignment_pure
 from meteor_lite.jarcompat import java_string_hashes
-from meteor_lite.resources.lookups import Resources
+from meteor_lite.resources.lookups import PhraseHit, Resources
 from test_search_bounds import crowded_case, plain_beam_search
 
 try:
@@ -188,9 +189,8 @@ def test_paraphrase_and_synonym_matches_are_the_same(
     for hyp, ref in real_sentences:
         for a, b in ((ref, hyp), (hyp, ref)):
             hits = res.phrase_hits(a)
-            positions = positions_of(b)
-            want = list(_pure_phrase_matches(hits, positions, tuple(b)))
-            assert _accel.phrase_matches(list(hits), positions, tuple(b)) == want
+            want = _pure_phrase_matches(hits, tuple(b), res)
+            assert _accel.phrase_matches(list(hits), tuple(b)) == want
             found += len(want)
         yh, yr = res.synsets(hyp), res.synsets(ref)
         hk, rk = java_string_hashes(hyp), java_string_hashes(ref)
@@ -200,10 +200,29 @@ def test_paraphrase_and_synonym_matches_are_the_same(
     assert found > len(real_sentences)
 
 
-def _pure_phrase_matches(*args: object) -> List[Tuple[int, int, int, int]]:
-    from meteor_lite.align.matches import iter_phrase_matches
+def _pure_phrase_matches(hits: List[PhraseHit], words: Tuple[str, ...], res: Resources) -> List[Tuple[int, int, int, int]]:
+    return list(iter_phrase_matches(hits, positions_of(words), words, None, res.paraphrase_tokens))
 
-    return list(iter_phrase_matches(*args, None))  # type: ignore[arg-type]
+
+#: Words for random table entries and sentences: ASCII, Latin-1, other BMP and astral characters
+#: (the kernel compares strings stored in different widths), and an empty word.
+_WORDS = ["a", "b", "ab", "ba", "é", "e\u0301", "ü", "Ω", "漢字", "\U0001F600", "a\U0001F600", "", "\u00e9t\u00e9"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4), min_size=1, max_size=5), max_size=6),
+    st.lists(st.sampled_from(_WORDS[:-1]), max_size=14),
+)
+def test_phrase_matches_on_random_entries_are_the_pure_ones(entries: List[List[List[str]]], words: List[str]) -> None:
+    """Table entries of random paraphrases (words of mixed string widths; empty words, so empty paraphrases
+    and doubled spaces) matched against random sentences: exactly the pure matcher's matches, in its order."""
+    assert _accel is not None
+    res = Resources(None, None)
+    hits: List[PhraseHit] = [
+        (i, 1 + i % 3, "\t".join(" ".join(p) for p in paras)) for i, paras in enumerate(entries)
+    ]
+    assert _accel.phrase_matches(hits, tuple(words)) == _pure_phrase_matches(hits, tuple(words), res)
 
 
 def _pure_synonyms(*args: object) -> List[List[int]]:
@@ -218,7 +237,9 @@ def _pure_synonyms(*args: object) -> List[List[int]]:
 def test_kernels_reject_malformed_arguments() -> None:
     assert _accel is not None
     with pytest.raises(TypeError):
-        _accel.phrase_matches([(0, 1, "not a tuple of tuples")], {}, ("a",))  # type: ignore[list-item]
+        _accel.phrase_matches([(0, 1, ("not", "a table entry"))], ("a",))  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="words must be strings"):
+        _accel.phrase_matches([(0, 1, "a")], ("a", 1))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="one hash per word"):
         _accel.synonym_pairs([frozenset({1})], [frozenset({1})], [], [2])
     with pytest.raises(KeyError):

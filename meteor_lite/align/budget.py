@@ -70,12 +70,13 @@ def _paraphrase_count(hyp: Sequence[str], ref: Sequence[str], res: Resources, le
     if res.paraphrase_max_len <= 0 or not hyp or not ref:
         return 0
     sides = ((res.phrase_hits(ref), positions_of(hyp), tuple(hyp)), (res.phrase_hits(hyp), positions_of(ref), tuple(ref)))
-    bound = sum(len(other.get(p[0], ())) for hits, other, _ in sides for _, _, found in hits for p in found)
+    split = res.paraphrase_tokens
+    bound = sum(len(other.get(p[0], ())) for hits, other, _ in sides for _, _, entry in hits for p in split(entry))
     if bound <= min(left, EXACT_ABOVE) or bound > FAR * max(left, 1):
         return bound
     count = 0
     for hits, other, words in sides:
-        for _ in iter_phrase_matches(hits, other, words, None):
+        for _ in iter_phrase_matches(hits, other, words, None, split):
             count += 1
             if count > left:
                 return count

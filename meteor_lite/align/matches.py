@@ -15,11 +15,11 @@ here (each checked against the official jar):
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .. import accel
 from ..jarcompat import java_string_hashes
-from ..resources.lookups import PhraseHit, Resources
+from ..resources.lookups import Paraphrases, PhraseHit, Resources
 
 __all__ = [
     "Match", "collect_matches", "modules_used", "positions_of", "synset_index", "synonym_positions", "phrase_matches",
@@ -179,35 +179,37 @@ def _paraphrase_matches(
     if res.paraphrase_max_len <= 0 or not hyp or not ref:
         return
     # Reference phrases whose paraphrase occurs in the hypothesis, then the other way round.
-    for j, k, i, pl in phrase_matches(res.phrase_hits(ref), positions_of(hyp), tuple(hyp), cap):
+    for j, k, i, pl in phrase_matches(res.phrase_hits(ref), tuple(hyp), res, cap):
         cands[j].append(Match(mi, j, k, i, pl, False))
-    for i, k, j, pl in phrase_matches(res.phrase_hits(hyp), positions_of(ref), tuple(ref), cap):
+    for i, k, j, pl in phrase_matches(res.phrase_hits(hyp), tuple(ref), res, cap):
         cands[j].append(Match(mi, j, pl, i, k, False))
 
 
 def phrase_matches(
-    hits: Sequence[PhraseHit], positions: Dict[Hashable, List[int]], words: Tuple[str, ...], cap: Optional[int]
+    hits: Sequence[PhraseHit], words: Tuple[str, ...], res: Resources, cap: Optional[int]
 ) -> Iterator[Tuple[int, int, int, int]]:
     """Where the paraphrases of one side's table phrases (``hits``) occur in the other side's ``words``.
 
     Yields ``(start, length, other start, other length)`` in Meteor's order (phrase by phrase,
-    paraphrases in table order, positions ascending); ``positions`` is :func:`positions_of` ``words``;
-    with ``cap``, only the ``cap`` occurrences of a paraphrase's first word nearest to the phrase are tried.
-    Runs the compiled twin when it is in use and there is no cap (it returns them all at once: a caller
-    that stops early iterates :func:`iter_phrase_matches`).
+    paraphrases in table order, positions ascending); with ``cap``, only the ``cap`` occurrences
+    of a paraphrase's first word nearest to the phrase are tried.  Runs the compiled twin when it
+    is in use and there is no cap (it reads the table entries as stored and returns the matches
+    all at once: a caller that stops early iterates :func:`iter_phrase_matches`).
     """
     kernels = accel.compiled
     if kernels is not None and cap is None:
-        return iter(kernels.phrase_matches(list(hits), positions, words))
-    return iter_phrase_matches(hits, positions, words, cap)
+        return iter(kernels.phrase_matches(list(hits), words))
+    return iter_phrase_matches(hits, positions_of(words), words, cap, res.paraphrase_tokens)
 
 
 def iter_phrase_matches(
-    hits: Sequence[PhraseHit], positions: Dict[Hashable, List[int]], words: Tuple[str, ...], cap: Optional[int]
+    hits: Sequence[PhraseHit], positions: Dict[Hashable, List[int]], words: Tuple[str, ...], cap: Optional[int],
+    split: Callable[[str], Paraphrases],
 ) -> Iterator[Tuple[int, int, int, int]]:
-    """:func:`phrase_matches` in pure Python, one match at a time."""
-    for start, k, found in hits:
-        for para in found:
+    """:func:`phrase_matches` in pure Python, one match at a time; ``positions`` is :func:`positions_of`
+    ``words`` and ``split`` turns a table entry into token tuples (:meth:`Resources.paraphrase_tokens`)."""
+    for start, k, entry in hits:
+        for para in split(entry):
             pl = len(para)
             starts = positions.get(para[0], ())
             for o in _nearest(starts, start, cap) if cap is not None and starts else starts:

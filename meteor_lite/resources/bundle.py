@@ -220,9 +220,15 @@ class Bundle:
         reach a phrase of the table (a word-level trie walk in SQL).  One indexed
         query per 900 phrases.
         """
-        paras: Dict[str, List[str]] = {}
-        prefixes: Set[str] = set()
+        joined, prefixes = self.paraphrase_entries(phrases)
         sep = PARAPHRASE_SEPARATOR
+        return {ph: j.split(sep) for ph, j in joined.items()}, prefixes
+
+    def paraphrase_entries(self, phrases: Sequence[str]) -> Tuple[Dict[str, str], Set[str]]:
+        """:meth:`paraphrase_lookup` with each phrase's paraphrases as stored: one string, the paraphrases
+        joined by ``PARAPHRASE_SEPARATOR`` (a tab), their words by single spaces (nothing split yet)."""
+        paras: Dict[str, str] = {}
+        prefixes: Set[str] = set()
         conn = self._conn
         for i in range(0, len(phrases), 900):
             part = _padded(phrases[i : i + 900])
@@ -231,7 +237,7 @@ class Bundle:
                 f"SELECT phrase, prefix, paraphrases FROM paraphrases WHERE phrase IN ({marks})", part
             ).fetchall():
                 if joined is not None:
-                    paras[ph] = joined.split(sep)
+                    paras[ph] = joined
                 if prefix:
                     prefixes.add(ph)
         return paras, prefixes

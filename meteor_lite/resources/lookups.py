@@ -13,14 +13,17 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from .. import accel
 from .bundle import Bundle
+from .schema import PARAPHRASE_SEPARATOR
 from .stemming import snowball_stem_function
 
 __all__ = ["Resources", "morph_candidates", "MORPH_RULES"]
 
 #: Paraphrases of a phrase, each as a token tuple, in table order.
 Paraphrases = Tuple[Tuple[str, ...], ...]
-#: A table phrase found in a sentence: (start, length in words, its paraphrases).
-PhraseHit = Tuple[int, int, Paraphrases]
+#: A table phrase found in a sentence: (start, length in words, its table entry).  The entry is the
+#: paraphrases as the bundle stores them (joined by tabs, words by single spaces):
+#: :meth:`Resources.paraphrase_tokens` splits it.
+PhraseHit = Tuple[int, int, str]
 
 EMPTY: FrozenSet[int] = frozenset()
 _START_LENGTH = itemgetter(0, 1)
@@ -55,9 +58,13 @@ class Resources:
         self.paraphrase_max_len = bundle.paraphrase_max_length() if bundle is not None and self.has_paraphrases else 0
         self._stems: Dict[str, str] = {}
         self._syn: Dict[str, FrozenSet[int]] = {}
-        self._para: Dict[str, Paraphrases] = {}
+        #: phrase -> its table entry (paraphrases joined as stored; "" when the table lacks the phrase).
+        self._para: Dict[str, str] = {}
         self._para_prefix: Dict[str, bool] = {}
-        #: One token tuple per paraphrase string (shared by every phrase that lists it: less memory, fewer splits).
+        #: table entry -> its paraphrases as token tuples (split when first needed; the compiled matcher
+        #: reads entries as they are and never needs this).
+        self._para_split: Dict[str, Paraphrases] = {}
+        #: One token tuple per paraphrase string (shared by every entry that lists it: less memory, fewer splits).
         self._para_tokens: Dict[str, Tuple[str, ...]] = {}
         self._hits: Dict[Tuple[str, ...], List[PhraseHit]] = {}
 
@@ -132,12 +139,24 @@ class Resources:
         hits = self._hits.get(tuple(words))
         return hits if hits is not None else self._walk([words])[0]
 
-    def paraphrase_table(self, sentences: Sequence[Sequence[str]]) -> Tuple[Dict[str, Paraphrases], Dict[str, bool]]:
+    def paraphrase_tokens(self, entry: str) -> Paraphrases:
+        """The paraphrases of a table entry (a :data:`PhraseHit`'s third item) as token tuples, in table order."""
+        split = self._para_split.get(entry)
+        if split is None:
+            tokens = self._para_tokens
+            split = tuple([
+                tokens.get(p) or tokens.setdefault(p, tuple(map(intern, p.split(" "))))
+                for p in entry.split(PARAPHRASE_SEPARATOR)
+            ])
+            self._para_split[entry] = split
+        return split
+
+    def paraphrase_table(self, sentences: Sequence[Sequence[str]]) -> Tuple[Dict[str, str], Dict[str, bool]]:
         """Look up every n-gram of ``sentences`` that can be a phrase of the paraphrase table.
 
         Walks the table like a trie, one length at a time: an n-gram is looked up
         only if its (n-1)-word prefix begins some phrase.  Returns the caches
-        ``phrase -> paraphrases`` (token tuples, table order; empty when none) and
+        ``phrase -> table entry`` (paraphrases joined as stored; "" when none) and
         ``phrase -> begins a longer phrase``; remembers each sentence's phrases
         for :meth:`phrase_hits` (until the next call).
         """
@@ -145,6 +164,7 @@ class Resources:
         if len(paras) > 1_000_000:  # bound memory on very large corpora
             paras.clear()
             prefix.clear()
+            self._para_split.clear()
             self._para_tokens.clear()
         self._hits = {}
         for s, found in zip(sentences, self._walk(sentences)):
@@ -202,17 +222,12 @@ class Resources:
         return longer, unknown
 
     def _look_up(self, phrases: List[str]) -> None:
-        """Fetch ``phrases`` from the bundle into the caches (an empty tuple when absent)."""
-        paras, prefix, tokens = self._para, self._para_prefix, self._para_tokens
+        """Fetch ``phrases`` from the bundle into the caches (an empty entry when absent)."""
         if not phrases:
             return
-        found, begins = self._db().paraphrase_lookup(phrases)
-        paras.update(dict.fromkeys(phrases, ()))
-        kernels = accel.compiled
-        if kernels is not None:
-            kernels.paraphrase_tuples(found, tokens, paras)
-        else:
-            for g, got in found.items():
-                paras[g] = tuple([tokens.get(p) or tokens.setdefault(p, tuple(map(intern, p.split(" ")))) for p in got])
+        found, begins = self._db().paraphrase_entries(phrases)
+        self._para.update(dict.fromkeys(phrases, ""))
+        self._para.update(found)
+        prefix = self._para_prefix
         prefix.update(dict.fromkeys(phrases, False))
         prefix.update(dict.fromkeys(begins, True))
