@@ -82,6 +82,10 @@ class Resources:
     def stems(self, words: Sequence[str]) -> List[str]:
         """Stem of each word: the bundle's stem map first, the snowball stemmer for the rest."""
         cache = self._stems
+        try:
+            return [cache[w] for w in words]  # the usual case once a block is prefetched
+        except KeyError:
+            pass
         missing = sorted({w for w in words if w not in cache})
         if missing:
             found = self._db().stems(missing) if self.has_stem_map else {}
@@ -101,6 +105,10 @@ class Resources:
         a word with synsets.
         """
         cache = self._syn
+        try:
+            return [cache[w] for w in words]  # the usual case once a block is prefetched
+        except KeyError:
+            pass
         missing = sorted({w for w in words if w not in cache})
         if missing and self.bundle is not None and self.has_synonyms:
             exceptions = self._db().synonym_exceptions(missing)
