@@ -62,8 +62,11 @@ parity: $(BUNDLES)/en.sqlite
 # meteor-lite vs the jar in one table (docs/performance.md): system1 wall time and memory, length scaling
 # (writes docs/img/length-scaling.png; needs the bench extra), stdio and API rates, import, pivot.
 # A quick run: make bench BENCH_ARGS='--only system1,stdio --repeat 1'
+# The package's bytecode is compiled first, as pip does when it installs a wheel: an editable checkout
+# run with PYTHONDONTWRITEBYTECODE set would otherwise compile ~35 modules at every start (~30 ms).
 BENCH_ARGS ?=
 bench: $(BUNDLES)/en.sqlite accel
+	$(PY) -m compileall -q meteor_lite
 	$(VENV)/bin/meteor-build check bench --data $(DATA) $(BENCH_ARGS)
 
 # Regenerate tests/fixtures/parity_*.jsonl from the official jar (needs Java; jar runs are cached in bench-out/).
