@@ -462,6 +462,8 @@ def test_paraphrase_seq_continues_across_calls(tmp_path: Path) -> None:
         assert b.paraphrases(["x"]) == {"x": ["zeta", "alpha"]}
         assert b.counts()["paraphrases"] == 3 and b.meta["paraphrase_pairs"] == "3"
         assert b.paraphrase_lookup(["x", "y"]) == ({"x": ["zeta", "alpha"], "y": ["b"]}, set())
+        # the scorer's form: each phrase's entry as stored, unsplit (absent phrases absent)
+        assert b.paraphrase_entries(["x", "y", "none"]) == ({"x": "zeta\talpha", "y": "b"}, set())
 
 
 def test_many_keys_are_chunked(bundle: Bundle) -> None:
