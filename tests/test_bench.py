@@ -131,6 +131,10 @@ def test_rate_rows_compare_answers() -> None:
     same = rates._compare(["a", "b"], ["a", "b"])
     diff = rates._compare(["a", "b"], ["a", "c"])
     assert same["different_lines"] == 0 and diff["first_difference"] == {"line": 2, "jar": "b", "meteor-lite": "c"}
+    ulp = rates._compare(["0.377130186310757", "x"], ["0.3771301863107571", "x"])  # 2 ulps: the jar's Math.pow
+    assert (ulp["different_lines"], ulp["ulp_lines"]) == (1, 1) and "in the last place apart" in rates._agreement(ulp)
+    far = rates._compare(["0.377130186310757"], ["0.37713018631075"])
+    assert far["ulp_lines"] == 0 and "1 of 1 answer lines differ" in rates._agreement(far)
     assert rates._latency_ms([]) is None
     assert rates._latency_ms([0.001 * i for i in range(1, 101)]) == pytest.approx({"median": 50.5, "p95": 96.0, "max": 100.0})
     stdio = {"jar": {"requests_per_s": 100.0, "first_answer_s": 10.0, "score_requests": 1000, "latency_ms": {"median": 9.5}},
@@ -140,6 +144,21 @@ def test_rate_rows_compare_answers() -> None:
     assert [r.ok for r in rows] == [False, None, True]
     assert "1 of 2 answer lines differ" in rows[0].note and "1,000-request" in rows[0].name
     assert rows[0].note.endswith("median latency 9.50 ms (jar), 2.25 ms (meteor-lite)")
+
+
+def test_nbest_transcript_groups_each_reference_s_outputs(shared_data: Path) -> None:
+    """--transcript nbest: runs of the 20 systems' outputs of one source against one reference, as an n-best list."""
+    pairs = rates.transcript_pairs(BenchOptions(data=shared_data, requests=60, transcript="nbest"))
+    assert len(pairs) == 60
+    refs = [r for _, r in pairs]
+    assert [len(set(refs[i : i + 20])) for i in range(0, 60, 20)] == [1, 1, 1] and len(set(refs)) == 3
+    assert len({h for h, _ in pairs[:20]}) > 10  # the systems' outputs differ
+    system1 = rates.transcript_pairs(BenchOptions(data=shared_data, requests=60))
+    assert len(set(r for _, r in system1)) > 50  # the goal's transcript: new sentence pairs
+    with pytest.raises(rates.BenchError, match="fewer than --requests"):
+        rates.transcript_pairs(BenchOptions(data=shared_data, requests=10**6, transcript="nbest"))
+    stdio = {"transcript": "nbest", "jar": {"score_requests": 60}, "meteor-lite": {}}
+    assert "60-request nbest transcript" in rates.rows(stdio, None)[0].name
 
 
 def test_pivot_rows_without_the_pivot_benchmark(monkeypatch: pytest.MonkeyPatch) -> None:

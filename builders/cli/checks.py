@@ -198,6 +198,10 @@ def bench_cmd(
     seed: int = typer.Option(13, "--seed", help="scaling: seed of the synthetic segments"),
     timeout: float = typer.Option(300.0, "--timeout", help="seconds one request may take (then reported as >T)"),
     requests: int = typer.Option(1000, "--requests", help="stdio/api: SCORE requests in the transcript"),
+    transcript: str = typer.Option(
+        "system1", "--transcript",
+        help="stdio/api: system1 (new sentence pairs, the goal's) or nbest (WMT21 de-en, 20 systems' outputs per "
+        "reference in turn, as a tuning loop's n-best list)"),
     pivot_lines: int = typer.Option(1_000_000, "--pivot-lines", help="pivot: lines of the synthetic phrase table"),
     plot: Optional[Path] = typer.Option(None, "--plot", help="scaling plot (default docs/img/length-scaling.png)"),
     no_plot: bool = typer.Option(False, "--no-plot", help="do not draw the scaling plot"),
@@ -208,6 +212,7 @@ def bench_cmd(
     """meteor-lite beside the Meteor 1.5 jar in one table: system1, length scaling, stdio and API rates, import, pivot (make bench)."""
     from ..checks import bench
     from ..checks.bench import options as bo
+    from ..checks.bench.rates import TRANSCRIPTS
 
     try:
         opts = bench.BenchOptions(
@@ -215,10 +220,12 @@ def bench_cmd(
             only=bo.parse_list(only, bo.SECTIONS, "section(s)"), lengths=bo.parse_lengths(lengths),
             max_tokens=max_tokens, scaling_segments=segments,
             scaling_modules=bo.parse_list(modules, tuple(bo.MODULE_SETS), "module set(s)"), timeout=timeout, seed=seed,
-            requests=requests, pivot_lines=pivot_lines, plot=None if no_plot else (plot or bo.DEFAULT_PLOT),
+            requests=requests, transcript=transcript, pivot_lines=pivot_lines, plot=None if no_plot else (plot or bo.DEFAULT_PLOT),
             jvm_lock=jvm_lock or bo.JAR_LOCK_PATH)
         if min(repeat, segments, requests) < 1 or timeout <= 0:
             raise ValueError("--repeat, --segments and --requests must be at least 1, --timeout positive")
+        if transcript not in TRANSCRIPTS:
+            raise ValueError(f"unknown --transcript {transcript!r} (choose from {', '.join(TRANSCRIPTS)})")
     except ValueError as e:
         typer.echo(f"meteor-build check bench: error: {e}", err=True)
         raise typer.Exit(2) from None

@@ -44,6 +44,7 @@ class BenchOptions:
     timeout: float = 300.0
     seed: int = 13
     requests: int = 1000
+    transcript: str = "system1"
     pivot_lines: int = 1_000_000
     plot: Optional[Path] = DEFAULT_PLOT
     jvm_lock: Optional[Path] = JAR_LOCK_PATH

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import statistics
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from ... import jar as jarmod
+from ..shared_data import SharedDataError, wmt21_rows
 from .options import BenchError, BenchOptions, console_script, jvm_lock
 from .session import RequestTimeout, ServerDied, StdioSession
 from .table import Row
@@ -38,7 +40,37 @@ RATE_MIN = 5.0
 STDIO_ARGS = ["-", "-", "-stdio", "-l", "en", "-norm"]
 
 
+#: ``--transcript``: system1 (the issue's: every request a new sentence pair) or nbest (what a
+#: tuning loop's n-best list sends: many hypotheses of one source in turn against the same reference).
+TRANSCRIPTS = ("system1", "nbest")
+#: Systems per source segment in the n-best transcript (WMT21 de-en has 20).
+NBEST_SYSTEMS = 20
+
+
 def transcript_pairs(a: BenchOptions) -> List[Tuple[str, str]]:
+    """The (hypothesis, reference) pairs of ``a.transcript``, ``a.requests`` of them."""
+    return nbest_pairs(a) if a.transcript == "nbest" else system1_pairs(a)
+
+
+def nbest_pairs(a: BenchOptions) -> List[Tuple[str, str]]:
+    """WMT21 de-en like an n-best list: the 20 systems' outputs of each source segment (those that have
+    all 20, in segment order, systems by name) against its reference A, the first ``a.requests``."""
+    try:
+        rows = wmt21_rows(a.data, "de-en")
+    except (OSError, SharedDataError) as e:
+        raise BenchError(f"{e} (pass --data ../shared/data)") from None
+    by_segment: Dict[str, Dict[str, Tuple[str, str]]] = {}
+    for r in rows:
+        if "|||" not in r["hyp"] + r["ref_A"]:
+            by_segment.setdefault(r["seg_id"], {}).setdefault(r["system"], (r["hyp"], r["ref_A"]))
+    pairs = [p for seg in sorted(by_segment, key=int) if len(by_segment[seg]) == NBEST_SYSTEMS
+             for _, p in sorted(by_segment[seg].items())]
+    if len(pairs) < a.requests:
+        raise BenchError(f"the n-best transcript has {len(pairs):,} requests, fewer than --requests {a.requests:,}")
+    return pairs[:a.requests]
+
+
+def system1_pairs(a: BenchOptions) -> List[Tuple[str, str]]:
     """(hypothesis, reference) of the first ``a.requests`` system1 segments without ``|||`` in them."""
     d = a.data / "meteor-example"
     try:
@@ -85,9 +117,27 @@ def _latency_ms(seconds: List[float]) -> Optional[Dict[str, float]]:
 
 
 def _compare(jar: List[str], lite: List[str]) -> Dict[str, Any]:
+    """Line by line; ``ulp_lines``: of the lines that differ, those holding two numbers at most
+    :data:`ULPS` units in the last place apart (a score whose ``Math.pow`` the JVM rounded the other way:
+    README, "Deliberate differences")."""
     diff = [i for i, (x, y) in enumerate(zip(jar, lite)) if x != y]
     first = None if not diff else {"line": diff[0] + 1, "jar": jar[diff[0]], "meteor-lite": lite[diff[0]]}
-    return {"lines": len(jar), "same_count": len(jar) == len(lite), "different_lines": len(diff), "first_difference": first}
+    ulp = sum(1 for i in diff if _last_place_apart(jar[i], lite[i]))
+    return {"lines": len(jar), "same_count": len(jar) == len(lite), "different_lines": len(diff), "ulp_lines": ulp,
+            "first_difference": first}
+
+
+#: Units in the last place a score may move when its ``Math.pow`` is one unit off (times gamma, 1 - pen, fmean).
+ULPS = 4
+
+
+def _last_place_apart(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` are two different numbers at most :data:`ULPS` units in the last place apart."""
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return False
+    return x != y and abs(x - y) <= ULPS * math.ulp(max(abs(x), abs(y)))
 
 
 def run_stdio(a: BenchOptions) -> Dict[str, Any]:
@@ -99,7 +149,7 @@ def run_stdio(a: BenchOptions) -> Dict[str, Any]:
                 "pure": ["env", "METEOR_LITE_PURE=1", *lite]}
     except (BenchError, jarmod.JarError) as e:
         return {"error": str(e)}
-    out: Dict[str, Any] = {"commands": {k: " ".join(v) for k, v in cmds.items()}}
+    out: Dict[str, Any] = {"transcript": a.transcript, "commands": {k: " ".join(v) for k, v in cmds.items()}}
     for tool, cmd in cmds.items():
         try:
             out[tool] = _serve_transcript(tool, cmd, pairs, a)
@@ -144,6 +194,9 @@ def _agreement(cmp: Optional[Dict[str, Any]]) -> str:
         return ""
     if cmp["different_lines"] == 0 and cmp["same_count"]:
         return f"answers identical to the jar's ({cmp['lines']:,} lines)"
+    if cmp["same_count"] and cmp.get("ulp_lines") == cmp["different_lines"]:
+        return (f"answers identical to the jar's ({cmp['lines']:,} lines) but {cmp['different_lines']:,} score(s) a unit or two "
+                "in the last place apart (the JVM's Math.pow is not correctly rounded; README, Deliberate differences)")
     return f"{cmp['different_lines']:,} of {cmp['lines']:,} answer lines differ from the jar's (first: line {cmp['first_difference']})"
 
 
@@ -159,7 +212,8 @@ def rows(stdio: Optional[Dict[str, Any]], api: Optional[Dict[str, Any]]) -> List
         if jar.get("latency_ms") and lite.get("latency_ms"):
             note += (f"; median latency {jar['latency_ms']['median']:.2f} ms (jar), "
                      f"{lite['latency_ms']['median']:.2f} ms (meteor-lite)")
-        out.append(Row(f"stdio SCORE requests/s ({n:,}-request transcript)", "req/s", jar.get("requests_per_s"),
+        kind = "" if stdio.get("transcript", "system1") == "system1" else f" {stdio['transcript']}"
+        out.append(Row(f"stdio SCORE requests/s ({n:,}-request{kind} transcript)", "req/s", jar.get("requests_per_s"),
                        lite.get("requests_per_s"), (">=", RATE_MIN), note=note))
         out.append(Row("stdio time to first answer (start-up)", "s", jar.get("first_answer_s"), lite.get("first_answer_s")))
         pure = stdio.get("pure")
