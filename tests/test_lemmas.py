@@ -207,6 +207,36 @@ stemmer = "PyStemmer=={ver}"
     assert m.score_segment("psy", ["psi"]).stats.ref_word_matches == 0  # outside the map: unstemmed
 
 
+@needs_pystemmer
+def test_cli_stems_stemmer_czech_runs_pystemmer(tmp_path: Path) -> None:
+    """`meteor-build stems --stemmer czech` (a Snowball 3 algorithm snowballstemmer lacks): PyStemmer's map-only
+    stem map, the same stems as a recipe's; refused for a language the scorer stems itself."""
+    from typer.testing import CliRunner
+
+    from meteor_lite_builders.cli import app
+    from meteor_lite_builders.lexical.lemmas import pystemmer_stem_map
+
+    corpus = tmp_path / "cs.txt"
+    corpus.write_text("kočky běhaly po zahradě .\nkočka běhá v zahradách .\n", encoding="utf-8")
+    out = tmp_path / "cz-stems.sqlite"
+    runner = CliRunner()
+    r = runner.invoke(app, ["stems", "--lang", "cz", "--corpus", str(corpus), "--stemmer", "czech", "--out", str(out),
+                            "--no-progress"])
+    assert r.exit_code == 0, r.output
+    import Stemmer
+
+    want = pystemmer_stem_map({"kočky", "běhaly", "po", "zahradě", ".", "kočka", "běhá", "v", "zahradách"}, "czech", "cz",
+                              show_progress=False)
+    with Bundle.open(out) as b:
+        assert b.stemmer == {"language": "czech", "package": "PyStemmer", "version": Stemmer.version()}
+        assert b.stems(["kočky", "kočka", "zahradě", "zahradách"]) == {w: s for w, s in want.pairs if w in ("kočky", "kočka", "zahradě", "zahradách")}
+        assert b.stems(["kočky"])["kočky"] == b.stems(["kočka"])["kočka"]
+    r = runner.invoke(app, ["stems", "--lang", "en", "--corpus", str(corpus), "--stemmer", "czech", "--out",
+                            str(tmp_path / "en.sqlite")])
+    assert r.exit_code == 1 and "stems language 'en' with Snowball 'english'" in r.output
+    assert not (tmp_path / "en.sqlite").exists()
+
+
 @needs_simplemma
 def test_simplemma_source_checksum_and_missing_language(tmp_path: Path) -> None:
     from meteor_lite_builders.lexical.lemmas import simplemma_data_file

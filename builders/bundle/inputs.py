@@ -117,6 +117,7 @@ def _synonyms(inputs: BundleInputs, show_progress: bool) -> Optional[Synonyms]:
 
 def _stems(inputs: BundleInputs, algorithm: str, counts: Optional[TokenCounts], syn: Optional[Synonyms],
            prefixes: Dict[str, bool], show_progress: bool) -> StemMap:
+    from ..lexical.lemmas import SNOWBALL3_ONLY, pystemmer_map_from
     from ..lexical.stems import corpus_part, stem_map_from, synonyms_part, wordfreq_part
 
     parts: List[VocabularyPart] = []
@@ -128,6 +129,8 @@ def _stems(inputs: BundleInputs, algorithm: str, counts: Optional[TokenCounts], 
     if "synonyms" in inputs.stems_from:
         assert syn is not None
         parts.append(synonyms_part(syn))
+    if algorithm in SNOWBALL3_ONLY:  # a Snowball 3 algorithm the scorer's snowballstemmer lacks: map-only, PyStemmer's
+        return pystemmer_map_from(parts, algorithm, inputs.language, show_progress=show_progress)
     return stem_map_from(parts, algorithm, show_progress=show_progress)
 
 

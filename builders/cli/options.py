@@ -66,7 +66,10 @@ MAX_LINES = typer.Option(None, "--max-lines", min=1, help="Read at most this man
 CORPUS_LICENCE = typer.Option(None, "--corpus-licence", help="Licence recorded for the corpus files.")
 THRESHOLD = typer.Option(1e-3, "--threshold", help="Relative frequency at or above which a word is a function word.")
 STEMMER = typer.Option(
-    None, "--stemmer", help="Snowball algorithm (e.g. english, porter, german); default: the language's."
+    None, "--stemmer",
+    help="Snowball algorithm (e.g. english, porter, german); default: the language's.  czech, estonian, persian, "
+    "polish, ... (Snowball 3, which the scorer's snowballstemmer lacks) run through PyStemmer (the lemmas extra) "
+    "into a map-only stem map.",
 )
 WF_TOP = typer.Option(None, "--wordfreq-top", min=1, help="Take only the N most frequent words of wordfreq's list.")
 MIN_COUNT = typer.Option(1, "--min-count", min=1, help="Corpus words seen fewer times stay out of the stem map.")

@@ -35,7 +35,7 @@ from meteor_lite.text.normalize import prepare
 
 from ..errors import MalformedSourceError, MissingSourceError, SourceError
 from ..sources import Source, progress, sha256_file
-from .stems import StemMap, StemmerInfo
+from .stems import StemMap, StemmerInfo, VocabularyPart, merge_parts
 
 __all__ = [
     "SIMPLEMMA_PACKAGE",
@@ -44,6 +44,7 @@ __all__ = [
     "SIMPLEMMA_LICENCE",
     "PYSTEMMER_PACKAGE",
     "SNOWBALL3_ONLY",
+    "pystemmer_map_from",
     "check_map_only",
     "simplemma_data_file",
     "simplemma_version",
@@ -277,6 +278,16 @@ def pystemmer_stem_map(
     return StemMap(pairs=pairs, stemmer=StemmerInfo(algorithm=algorithm, package=PYSTEMMER_PACKAGE, version=installed),
                    sources=list(sources), params=params)
 
+
+
+def pystemmer_map_from(
+    parts: Sequence[VocabularyPart], algorithm: str, lang: str, *, version: Optional[str] = None,
+    show_progress: bool = True,
+) -> StemMap:
+    """:func:`pystemmer_stem_map` over the union of ``parts`` (see :func:`~.stems.merge_parts`)."""
+    vocab, sources, vparams = merge_parts(parts)
+    return pystemmer_stem_map(vocab, algorithm, lang, version=version, sources=sources,
+                              vocabulary_params=vparams, show_progress=show_progress)
 
 def load_lemmas(
     simplemma_code: Optional[str] = None, path: "Path | str | None" = None, *, licence: str = "see the file",

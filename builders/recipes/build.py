@@ -222,7 +222,10 @@ class _RecipeInputs:
         if corpora:
             parts.append(corpus_part(self.merged(corpora), int(sec.get("min_count", 1))))
         if stemmer.startswith("PyStemmer=="):
-            return _pystemmer_map(parts, algorithm, r.language, stemmer.split("==", 1)[1], self.show)
+            from ..lexical.lemmas import pystemmer_map_from
+
+            return pystemmer_map_from(parts, algorithm, r.language, version=stemmer.split("==", 1)[1],
+                                      show_progress=self.show)
         return stem_map_from(parts, algorithm, show_progress=self.show)
 
     def lemma_map(self, stem_src: List[RecipeSource]) -> StemMap:
@@ -259,16 +262,6 @@ class _RecipeInputs:
         rec = file_source(path, kind="paraphrase-table", licence=s.licence, location=s.path,
                           description=s.description or "paraphrase table in Meteor's format (probability, phrase, paraphrase)")
         return Paraphrases(rows=rows, sources=[rec], params={"source": "meteor-format file", "max_pairs": limit})
-
-
-def _pystemmer_map(parts: List[VocabularyPart], algorithm: str, lang: str, version: str, show: bool) -> StemMap:
-    """The map-only Snowball 3 stem map over the union of ``parts`` (PyStemmer ``version``)."""
-    from ..lexical.lemmas import pystemmer_stem_map
-    from ..lexical.stems import merge_parts
-
-    vocab, sources, vparams = merge_parts(parts)
-    return pystemmer_stem_map(vocab, algorithm, lang, version=version, sources=sources,
-                              vocabulary_params=vparams, show_progress=show)
 
 
 def recipe_spec(recipe: Recipe, checked: Dict[str, CheckedSource], *, show_progress: bool = True,
