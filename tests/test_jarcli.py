@@ -35,7 +35,7 @@ from meteor_lite.jarcli import main
 from meteor_lite.jarcli.options import USAGE, UnknownOptionError, parse_args
 from meteor_lite.jarcli.sgml import parse_sgml
 from meteor_lite.jarcli.stdio import FatalRequest, iter_lines, scan_doubles, split_fields
-from meteor_lite.jarcompat import java_trim
+from meteor_lite.jarcompat import java_double, java_trim
 from meteor_lite.resources.locate import find_bundle
 
 JAR = Path(__file__).resolve().parent / "fixtures" / "jar"
@@ -319,3 +319,31 @@ def test_align_json(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         align([str(JAR / "in" / "s1.20.hyp"), str(JAR / "in" / "ref.20"), "-t", "maxacc"])
     assert exc.value.code == 1
+
+
+# ----------------------------------------------------------------------------- -t with a bundle's tuned set
+
+
+def test_tuned_set_of_the_bundle_as_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``-t NAME`` of a tuned set the bundle carries (no jar has one): the header shows the set's values, which
+    it can know only once the bundle is read, and the scores are the library's with that task."""
+    from meteor_lite.config import TunedTask
+    from meteor_lite_builders.tune.tasks import add_task
+    from tiny_bundles import make_tiny_bundle
+
+    bundle = make_tiny_bundle(tmp_path / "bundles" / "en.sqlite")
+    add_task(bundle, TunedTask("tiny-tuned", 0.5, 1.0, 0.3, 0.6, ("exact", "synonym"), (1.0, 0.7), {}))
+    monkeypatch.setenv("METEOR_LITE_BUNDLE_PATH", str(bundle.parent))
+    hyp, ref = tmp_path / "h", tmp_path / "r"
+    hyp.write_text("the big automobile is on the road\nmice ate it\n", encoding="utf-8")
+    ref.write_text("the large car is on a road\nthe mouse ate it\n", encoding="utf-8")
+    assert main([str(hyp), str(ref), "-l", "en", "-t", "tiny-tuned"]) == 0
+    out = capsys.readouterr().out
+    assert "Modules:        exact synonym\n" in out and "Weights:        1.0 0.7\n" in out
+    assert "Parameters:     0.5 1.0 0.3 0.6\n" in out
+    want = Meteor("en", task="tiny-tuned", bundle=bundle, quiet=True).score_corpus(
+        ["the big automobile is on the road", "mice ate it"], [["the large car is on a road", "the mouse ate it"]])
+    assert f"Final score:            {java_double(want.score)}\n" in out
+    assert main([str(hyp), str(ref), "-l", "en", "-t", "no-such-set"]) == 1
+    assert "unknown task 'no-such-set'" in capsys.readouterr().err

@@ -36,12 +36,17 @@ def run(opts: JarOptions, out: IO[str], err: IO[str]) -> int:
     """Run the parsed command line; the exit code (errors raise).
 
     As the jar does, the header is printed once the configuration is known, before
-    resources are read (so resource errors come after it).
+    resources are read (so resource errors come after it); a ``-t`` naming a tuned set of
+    the bundle (none of Meteor's tasks, so no jar has it) is known only once the bundle is
+    read, so its header follows the scorer.
     """
+    cfg = jar_config(opts)
+    scorer = build_scorer(opts) if cfg.pending_task else None
     if not (opts.stdio or (not opts.sgml and (opts.quiet or opts.ss_out))):
-        out.write(jar_header(jar_config(opts), sgml=opts.sgml))
+        out.write(jar_header(scorer.config if scorer is not None else cfg, sgml=opts.sgml))
         out.flush()
-    scorer = build_scorer(opts)
+    if scorer is None:
+        scorer = build_scorer(opts)
     if opts.stdio:
         from ..cli.errors import warnings_as_lines
         from .stdio import StdioServer
