@@ -57,6 +57,24 @@ def test_remove_task_restores_the_original_checksum(tiny_bundle: Path) -> None:
     assert tasks.remove_task(tiny_bundle, "mqm") == old
 
 
+def test_cli_remove_task(tiny_bundle: Path) -> None:
+    """`meteor-build remove-task BUNDLE NAME`: the set is gone and the checksum back; an unknown name exits 1."""
+    from typer.testing import CliRunner
+
+    from meteor_lite_builders.cli import app
+
+    with Bundle.open(tiny_bundle) as b:
+        old = b.checksum
+    tasks.add_task(tiny_bundle, _task())
+    r = CliRunner().invoke(app, ["remove-task", str(tiny_bundle), "mqm"])
+    assert r.exit_code == 0 and f"removed task mqm from {tiny_bundle}" in r.output
+    assert tasks.bundle_tasks(tiny_bundle) == {}
+    with Bundle.open(tiny_bundle) as b:
+        assert b.checksum == old and b.verify() == []
+    r = CliRunner().invoke(app, ["remove-task", str(tiny_bundle), "mqm"])
+    assert r.exit_code == 1 and "has no task 'mqm' (its tasks: none)" in r.output
+
+
 def test_add_task_refuses(tiny_bundle: Path) -> None:
     tasks.add_task(tiny_bundle, _task())
     with pytest.raises(MeteorLiteError, match="already has a task 'mqm'"):

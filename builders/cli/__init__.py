@@ -47,6 +47,7 @@ COMMANDS: List[Tuple[str, Callable[..., None]]] = [
     ("export", export.export_cmd),
     ("pack", pack.pack_cmd),
     ("tune", tune.tune_cmd),
+    ("remove-task", tune.remove_task_cmd),
 ]
 
 for _name, _func in COMMANDS:

@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import typer
@@ -251,3 +252,16 @@ def _write(into: str, name: str, r: Any, prov: Dict[str, Any], replace: bool) ->
                f"score with: meteor-lite score HYP REF --bundle {into} --task {name}")
     if not r.overall.gain_supported:
         typer.echo("note: its held-out gain is not supported by the interval (recorded in its provenance)")
+
+
+def remove_task_cmd(
+    bundle: Path = typer.Argument(..., help="The bundle holding the set (rewritten atomically, checksum recomputed)."),
+    name: str = typer.Argument(..., help="The tuned set to remove ('meteor-lite bundle info' lists them)."),
+) -> None:
+    """Remove a tuned parameter set written by `tune --into` from a bundle."""
+    from ..tune.tasks import remove_task
+
+    with library_errors():
+        checksum = remove_task(bundle, name)
+    typer.echo(f"removed task {name} from {bundle} (content checksum now {checksum[:12]})")
+
