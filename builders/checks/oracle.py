@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from meteor_lite.atomicfile import atomic_path
+
 from .. import jar as jarmod
 from ..jar import JarError
 from .jar_output import parse_score_output, parse_ss_output
@@ -335,12 +337,10 @@ def _result(args: List[str], n_refs: int, parsed: Optional[Dict[str, Any]], ss_l
 
 
 def _store(cache_file: Path, result: OracleResult) -> None:
-    cache_file.parent.mkdir(parents=True, exist_ok=True)
-    tmp_file = cache_file.with_suffix(f".tmp{os.getpid()}")
     rec = result.to_json()
     rec["format"] = CACHE_FORMAT
-    tmp_file.write_text(json.dumps(rec), encoding="utf-8")
-    os.replace(tmp_file, cache_file)
+    with atomic_path(cache_file) as tmp_file:
+        tmp_file.write_text(json.dumps(rec), encoding="utf-8")
 
 
 def run_oracle(

@@ -52,6 +52,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
+from meteor_lite.atomicfile import atomic_path
 from meteor_lite.text.normalize import prepare
 
 from ..errors import BitextError
@@ -566,9 +567,8 @@ def paraphrases_from_bitexts(
     def tok(path: str, code: str) -> str:
         out = wd / f"tok.{code}{tag}.txt.gz"
         if not (reuse and out.exists()):
-            tmp = out.with_name(out.name + ".tmp.gz")
-            tokenize_corpus(path, code, tmp, nonbreaking=nb.get(code), limit=limit, progress=progress)
-            os.replace(tmp, out)
+            with atomic_path(out, ".tmp.gz") as tmp:
+                tokenize_corpus(path, code, tmp, nonbreaking=nb.get(code), limit=limit, progress=progress)
         return str(out)
 
     e_tok = tok(str(corpus), lang)
@@ -578,11 +578,10 @@ def paraphrases_from_bitexts(
         pt = pv.phrase_table or str(wd / f"pt.{pv.lang}-{lang}{tag}.gz")
         if pv.phrase_table is None and not (reuse and Path(pt).exists()):
             bst = BitextStats()
-            tmp = pt + ".tmp.gz"
-            write_phrase_table(tmp, build_phrase_table(
-                pv.path, str(corpus), pv.lang, lang, options=bitext_options, src_nonbreaking=nb.get(pv.lang),
-                tgt_nonbreaking=nb.get(lang), stats=bst, progress=progress))
-            os.replace(tmp, pt)
+            with atomic_path(pt, ".tmp.gz") as tmp:
+                write_phrase_table(str(tmp), build_phrase_table(
+                    pv.path, str(corpus), pv.lang, lang, options=bitext_options, src_nonbreaking=nb.get(pv.lang),
+                    tgt_nonbreaking=nb.get(lang), stats=bst, progress=progress))
             rep[f"phrase_table.{pv.lang}-{lang}"] = bst.as_dict()
         pst = PivotStats()
         rep[f"pivot.{pv.lang}"] = pst  # filled while the stream is consumed

@@ -75,6 +75,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
+from meteor_lite.atomicfile import atomic_path
+
 from ..errors import RecipeError
 
 __all__ = [
@@ -505,8 +507,6 @@ def write_recipe(data: Mapping[str, Any], path: "os.PathLike[str] | str", *, hea
     text = "\n".join(lines) + "\n"
     p = Path(path)
     _parse(p, _toml_loads(text, str(p)))  # never write a recipe that does not read back
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(f".{p.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, p)
+    with atomic_path(p) as tmp:
+        tmp.write_text(text, encoding="utf-8")
     return p

@@ -24,6 +24,7 @@ import os
 from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
+from ..atomicfile import atomic_path
 from ..errors import BundleError
 
 __all__ = ["ENV_CACHE_DIR", "cache_file", "file_identity", "is_verified", "remember", "ensure_verified"]
@@ -86,10 +87,8 @@ def remember(path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path
             if line.split("\t", 1)[0] != real and os.path.exists(line.split("\t", 1)[0])
         ]
         lines = (kept + [entry])[-MAX_ENTRIES:]
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        os.replace(tmp, cache)
+        with atomic_path(cache) as tmp:
+            tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     except OSError:
         pass
 

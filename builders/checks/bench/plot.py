@@ -6,9 +6,10 @@ Needs matplotlib (the ``bench`` extra); without it the plot is skipped with a me
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
+
+from meteor_lite.atomicfile import atomic_path
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +63,9 @@ def write_plot(result: Dict[str, Any], path: Path) -> Optional[Path]:
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.png")
-    fig.savefig(tmp, metadata={"Software": None})
-    plt.close(fig)
-    os.replace(tmp, path)
+    try:
+        with atomic_path(path, ".tmp.png") as tmp:
+            fig.savefig(tmp, metadata={"Software": None})
+    finally:
+        plt.close(fig)
     return path
