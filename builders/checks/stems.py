@@ -53,6 +53,7 @@ class StemCheck:
     lang: str
     words: int = 0
     numbers: int = 0
+    trimmed: int = 0
     program_differences: int = 0
     scorer_differences: int = 0
     examples: List[Tuple[str, str, str]] = field(default_factory=list)  # (word, jar, ours)
@@ -123,8 +124,12 @@ def compare_outputs(lang: str, words: Sequence[str], jar_outputs: Sequence[str],
 
     The scorer stems every word that is not number-like; the program's output is the word itself for a
     number-like word and the scorer's stem otherwise (``meteor-jar-stemmer`` runs the same stemmer
-    object; the test suite also runs the program itself on part of the words).
+    object; the test suite also runs the program itself on part of the words), each trimmed as Java's
+    ``String.trim`` trims the program's line.  A stem that ends in a character up to U+0020 (a control
+    character inside a generated word) is compared trimmed: the program cannot print it whole
+    (counted in ``trimmed``).
     """
+    from meteor_lite.jarcompat import java_trim
     from meteor_lite.stemmers import is_jar_number
 
     if len(words) != len(jar_outputs):
@@ -134,14 +139,17 @@ def compare_outputs(lang: str, words: Sequence[str], jar_outputs: Sequence[str],
     for w, jar in zip(words, jar_outputs):
         if is_jar_number(w):
             result.numbers += 1
-            if w != jar:
+            if java_trim(w) != jar:
                 result.program_differences += 1
                 if len(result.examples) < show:
                     result.examples.append((w, jar, f"{w} (program)"))
         else:
             stemmed.append((w, jar))
     for (w, jar), ours in zip(stemmed, scorer_stems(lang, [w for w, _ in stemmed])):
-        if ours != jar:
+        shown = java_trim(ours)
+        if shown != ours:
+            result.trimmed += 1
+        if shown != jar:
             result.scorer_differences += 1
             if len(result.examples) < show:
                 result.examples.append((w, jar, ours))
@@ -215,14 +223,15 @@ def run_stem_check(data: Path, langs: Sequence[str], *, use_jar: bool, write: bo
     else:
         results = [_one_language(t) for t in tasks]
     oracle = "the jar" if use_jar else "the jar's recorded stems (tests/fixtures/stems)"
-    print(f"Stems against {oracle}: words compared, number-like words (the program leaves them), differences")
-    print("| lang | words | number-like | program differences | scorer differences |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    print(f"Stems against {oracle}: words compared, number-like words (the program leaves them), stems compared")
+    print("trimmed (they end in a control character the program's trim drops), differences")
+    print("| lang | words | number-like | trimmed | program differences | scorer differences |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for r in results:
-        print(f"| {r.lang} | {r.words:,} | {r.numbers:,} | {r.program_differences} | {r.scorer_differences} |")
+        print(f"| {r.lang} | {r.words:,} | {r.numbers:,} | {r.trimmed:,} | {r.program_differences} | {r.scorer_differences} |")
     total = sum(r.words for r in results)
-    print(f"| all | {total:,} | {sum(r.numbers for r in results):,} | {sum(r.program_differences for r in results)} | "
-          f"{sum(r.scorer_differences for r in results)} |")
+    print(f"| all | {total:,} | {sum(r.numbers for r in results):,} | {sum(r.trimmed for r in results):,} | "
+          f"{sum(r.program_differences for r in results)} | {sum(r.scorer_differences for r in results)} |")
     for r in results:
         for w, jar, ours in r.examples:
             print(f"{r.lang}: {w!r}: jar {jar!r}, meteor-lite {ours!r}")
