@@ -38,9 +38,9 @@ resources: bundles
 demo: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-lite score $(DATA)/meteor-example/system1.hyp $(DATA)/meteor-example/reference --lang en --norm
 
-# Optional: the compiled twins of the scorer's hottest loops (C, meteor_lite/_accel.c; see meteor_lite/accel.py),
-# built in place: the same alignments as the pure-Python code, which stays the default of a plain install.
-# METEOR_LITE_PURE=1 turns them off.  Needs a C compiler and the Python headers.
+# The compiled twins of the scorer's hottest loops (C, meteor_lite/_accel.c; see meteor_lite/accel.py),
+# rebuilt in place: the same alignments as the pure-Python code.  Wheels and source installs compile them
+# too when a compiler is there (setup.py); here a failure is an error.  METEOR_LITE_PURE=1 turns them off.
 accel: $(VENV)/.installed
 	METEOR_LITE_ACCEL=1 $(PY) setup.py -q build_ext --inplace
 
