@@ -6,7 +6,7 @@ SHARED ?= ../shared
 DATA   := $(SHARED)/data
 BUNDLES := resources/bundles
 
-.PHONY: install demo test check parity bench fixtures resources bundles clean accel
+.PHONY: install demo test check parity bench fixtures resources bundles clean accel packs
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,16 @@ RECIPES := resources/recipes
 RESOURCE_JOBS ?= 2
 resources: bundles
 	$(VENV)/bin/meteor-build recipe $(RECIPES) --out-dir $(BUNDLES) --skip-up-to-date --jobs $(RESOURCE_JOBS)
+
+# A pack index of every bundle in resources/bundles (the official imports of make bundles, the recipe bundles of
+# make resources, whatever else is there): a PEP 503 simple repository plus packs.json, in $(PACK_INDEX).
+# Serve it (python -m http.server -d $(PACK_INDEX)) for pip install --index-url URL meteor-lite-pack-de and
+# meteor-lite bundle install de --index URL.  Builds the official bundles first; the recipes' only with make resources.
+PACK_INDEX ?= build/pack-index
+packs: bundles
+	@for b in $(BUNDLES)/*.sqlite; do \
+	  $(VENV)/bin/meteor-build pack "$$b" --index $(PACK_INDEX) || exit 1; \
+	done
 
 # README command 1: install, build the default English bundle, score the official example.
 demo: $(BUNDLES)/en.sqlite

@@ -55,9 +55,12 @@ class Meteor:
     A bundle of another language than ``lang`` is a :class:`ConfigError` unless
     ``allow_other_language=True`` (then a warning).
 
-    Resources a module needs but the bundle lacks: if the module was asked for
-    explicitly, :class:`ConfigError`; if it came from the language default, it
-    is dropped with a warning (as if Meteor had been run with ``-m`` without it).
+    Resources a module needs but the bundle lacks (or no bundle found for the
+    language's default modules) raise :class:`MissingResourcesError` (a
+    :class:`ConfigError`): for the language's default modules the message says how to
+    get the resources (``meteor-lite bundle install LANG``); a module is never dropped
+    silently.  With modules chosen explicitly and no bundle at all, scoring goes on
+    without function words (``res:none`` in the signature).
 
     Conditions worth knowing (such as a dropped module) are kept in
     :attr:`warnings` and, unless ``quiet``, issued as :class:`MeteorLiteWarning`.
