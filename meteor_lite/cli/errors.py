@@ -194,6 +194,10 @@ def run_guarded(run: Callable[[List[str]], int], argv: List[str], prog: str = "m
     if sys.stdout is None:
         print(f"{prog}: error: standard output is closed: nowhere to write the result", file=sys.stderr)
         return EXIT_ERROR
+    from ..resources.integrity import set_notice
+
+    # a first-use bundle verification that takes more than a second says so (one line on stderr)
+    set_notice(lambda message: print(f"{prog}: {message}", file=sys.stderr, flush=True))
     try:
         code = run(argv)
         sys.stdout.flush()
