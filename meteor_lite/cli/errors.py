@@ -47,6 +47,7 @@ __all__ = [
     "HelpFormatter",
     "Parser",
     "fail",
+    "broken_pipe_exit",
     "reported_errors",
     "warnings_as_lines",
 ]
@@ -153,6 +154,12 @@ def debug_requested(argv: List[str]) -> "tuple[bool, List[str]]":
     if argv and argv[0] == "--debug":
         return True, argv[1:]
     return debug, argv
+
+
+def broken_pipe_exit() -> int:
+    """After a :class:`BrokenPipeError` on standard output: silence it (the interpreter's last flush) and return 141."""
+    _quiet_stdout()
+    return EXIT_BROKEN_PIPE
 
 
 def _quiet_stdout() -> None:
