@@ -37,9 +37,9 @@ resources: bundles
 # A pack index of every bundle in resources/bundles (the official imports of make bundles, the recipe bundles of
 # make resources, whatever else is there): a PEP 503 simple repository plus packs.json, in $(PACK_INDEX).
 # Serve it (python -m http.server -d $(PACK_INDEX)) for pip install --index-url URL meteor-lite-pack-de and
-# meteor-lite bundle install de --index URL.  Builds the official bundles first; the recipes' only with make resources.
+# meteor-lite bundle install de --index URL.  `make -o resources packs` packs the bundles already there.
 PACK_INDEX ?= build/pack-index
-packs: bundles
+packs: resources
 	@for b in $(BUNDLES)/*.sqlite; do \
 	  $(VENV)/bin/meteor-build pack "$$b" --index $(PACK_INDEX) || exit 1; \
 	done

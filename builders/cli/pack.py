@@ -51,7 +51,7 @@ def pack_cmd(
         with library_errors():
             done = add_to_index(path, index, name=name, version=version, verify=verify)
         typer.echo(
-            f"wrote {done.pack.path} ({int(str(done.entry['size'])) / 1e6:.1f} MB) in {time.perf_counter() - started:.1f} s; "
+            f"wrote {done.pack.path} ({int(str(done.entry['size'])) / 1e3:,.0f} kB) in {time.perf_counter() - started:.1f} s; "
             f"index {index} lists {done.packs} pack(s); install with: pip install --index-url {index.resolve().as_uri()} "
             f"{done.project}, or: meteor-lite bundle install {done.pack.name} --index {index}"
         )

@@ -99,7 +99,7 @@ def install_official(
     name = LANGUAGE_NAMES[lang].capitalize()
     how = {"en": " (5.3 million paraphrase pairs: 20 s to a minute)"}.get(lang, "")
     if stems == "jar":
-        how = " (Meteor 1.5's own stemmer runs with Java on 400,000 words: a minute or two)"
+        how = " (Meteor 1.5's own stemmer runs with Java on 400,000 words: about half a minute)"
     say(f"importing Meteor 1.5's {name} resources from pycocoevalcap {package_version('pycocoevalcap')} into {target}{how}")
     start = time.monotonic()
     build_official_bundle(lang, target, progress=progress, stems=stems)

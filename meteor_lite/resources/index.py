@@ -78,6 +78,10 @@ def read_index(index: str) -> List[Dict[str, object]]:
     return entries
 
 
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n / 1e3:.0f} kB"
+
+
 def _version_key(version: str) -> Tuple[Tuple[int, ...], str]:
     nums = re.match(r"^\d+(\.\d+)*", version)
     return (tuple(int(p) for p in nums.group(0).split(".")) if nums else (), version)
@@ -111,7 +115,7 @@ def install_from_index(
     url = base + str(entry["file"])
     dest = Path(dest_dir) if dest_dir is not None else user_bundle_dir()
     if say is not None:
-        say(f"downloading {url} ({int(str(entry['size'])) / 1e6:.1f} MB)")
+        say(f"downloading {url} ({_size(int(str(entry['size'])))})")
     wheel: Optional[Path] = None
     sqlite: Optional[Path] = None
     try:
