@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 from typing import List
 
@@ -89,3 +90,18 @@ def test_info_and_verify_take_bundle_names(user_dir: Path, tiny_bundle: Path) ->
     assert ok.exit_code == 0 and ok.stdout.strip().endswith("tiny-x.sqlite: ok")
     missing = run("bundle", "verify", "no-such-bundle")
     assert missing.exit_code == 1 and "no bundle of that name on the search path" in missing.stderr
+
+
+@needs_release
+def test_snowball_stems_installs_without_java(user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import meteor_lite_builders.jar as jar
+
+    def no_java() -> str:
+        raise jar.JavaNotFoundError("java not found")
+
+    monkeypatch.setattr(jar, "find_java", no_java)
+    r = run("bundle", "install", "de", "--snowball-stems")
+    assert r.exit_code == 0, r.stderr
+    with Bundle.open(user_dir / "de.sqlite") as b:
+        assert b.language == "de" and b.verify() == []
+        assert json.loads(b.meta["build_params"])["stem_corrections"] is None

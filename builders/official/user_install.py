@@ -9,8 +9,8 @@ bundle directory, atomically, where the scorer finds it.
 English needs no Java.  The other languages that have a Snowball stemmer get Meteor 1.5's
 own stems where they differ from ``snowballstemmer``, which only the jar's stemmer, run with
 Java, can tell (and wordfreq's word lists, the vocabulary checked): without Java the install
-stops and says so, unless ``snowball_stems`` is set (a bundle that differs from Meteor 1.5 on
-some words, with another checksum).
+stops and says so, unless ``snowball_stems`` is set (a bundle without those stem corrections,
+with another checksum than ``make bundles``').
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _stems_choice(lang: str, snowball_stems: bool) -> str:
             f"{name} needs Java: Meteor 1.5's {name} stems differ from snowballstemmer's on some words, and only the "
             "jar's own stemmer (a Java program) tells which. Install Java (Debian: apt-get install "
             "openjdk-17-jre-headless) and run this again; or install a pack built elsewhere (--index URL); "
-            "or --snowball-stems (no Java; stems differ from Meteor 1.5 on some words)"
+            "or --snowball-stems (no Java: a bundle without those stem corrections, with another checksum)"
         ) from None
     if importlib.util.find_spec("wordfreq") is None:
         raise ImportOfficialError(f"{name}'s stem corrections check wordfreq's word lists, which are not installed: {OFFICIAL_EXTRA}")

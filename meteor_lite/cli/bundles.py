@@ -52,7 +52,7 @@ def build_parser() -> "argparse.ArgumentParser":
     inst.add_argument("--index", metavar="URL", help="Pack index (directory, file:// or http(s) URL) to look SOURCE up in.")
     inst.add_argument(
         "--snowball-stems", action="store_true",
-        help="Official import without Java: snowballstemmer's stems only (differ from Meteor 1.5's on some words).",
+        help="Official import without Java: no stem corrections from the jar's stemmer (another checksum than make bundles').",
     )
     inst.add_argument("--sha256", metavar="HEX", help="Expected SHA-256 of the file as given (compressed, if it is).")
     inst.add_argument("--name", help="Install as <NAME>.sqlite (default: from SOURCE, e.g. en.sqlite.xz -> en).")
