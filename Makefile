@@ -6,7 +6,7 @@ SHARED ?= ../shared
 DATA   := $(SHARED)/data
 BUNDLES := resources/bundles
 
-.PHONY: install demo test check parity bench fixtures resources bundles clean accel
+.PHONY: install demo test check parity bench fixtures resources bundles clean accel packs
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,13 +34,23 @@ RESOURCE_JOBS ?= 2
 resources: bundles
 	$(VENV)/bin/meteor-build recipe $(RECIPES) --out-dir $(BUNDLES) --skip-up-to-date --jobs $(RESOURCE_JOBS)
 
+# A pack index of every bundle in resources/bundles (the official imports of make bundles, the recipe bundles of
+# make resources, whatever else is there): a PEP 503 simple repository plus packs.json, in $(PACK_INDEX).
+# Serve it (python -m http.server -d $(PACK_INDEX)) for pip install --index-url URL meteor-lite-pack-de and
+# meteor-lite bundle install de --index URL.  `make -o resources packs` packs the bundles already there.
+PACK_INDEX ?= build/pack-index
+packs: resources
+	@for b in $(BUNDLES)/*.sqlite; do \
+	  $(VENV)/bin/meteor-build pack "$$b" --index $(PACK_INDEX) || exit 1; \
+	done
+
 # README command 1: install, build the default English bundle, score the official example.
 demo: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-lite score $(DATA)/meteor-example/system1.hyp $(DATA)/meteor-example/reference --lang en --norm
 
-# Optional: the compiled twins of the scorer's hottest loops (C, meteor_lite/_accel.c; see meteor_lite/accel.py),
-# built in place: the same alignments as the pure-Python code, which stays the default of a plain install.
-# METEOR_LITE_PURE=1 turns them off.  Needs a C compiler and the Python headers.
+# The compiled twins of the scorer's hottest loops (C, meteor_lite/_accel.c; see meteor_lite/accel.py),
+# rebuilt in place: the same alignments as the pure-Python code.  Wheels and source installs compile them
+# too when a compiler is there (setup.py); here a failure is an error.  METEOR_LITE_PURE=1 turns them off.
 accel: $(VENV)/.installed
 	METEOR_LITE_ACCEL=1 $(PY) setup.py -q build_ext --inplace
 

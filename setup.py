@@ -1,20 +1,33 @@
-"""Build hook for the optional compiled alignment search (everything else is in pyproject.toml).
+"""Build hook for the compiled kernels (everything else is in pyproject.toml).
 
-By default meteor-lite builds as pure Python (a ``py3-none-any`` wheel).  With
-``METEOR_LITE_ACCEL=1`` in the environment the build also compiles
-``meteor_lite/_accel.c`` (a C compiler and the Python headers are needed),
-the compiled twins of the scorer's hottest loops (meteor_lite/accel.py), with the same results
-(``make accel`` builds it in place in a checkout).
+Building a wheel or installing from source compiles ``meteor_lite/_accel.c``, the
+compiled twins of the scorer's hottest loops (meteor_lite/accel.py), with the same
+results, when a C compiler and the Python headers are there.  When they are not, the
+build prints one line saying so and goes on: the package is then pure Python (a
+platform wheel without the module; ``meteor-lite --version`` says which runs).
+
+``METEOR_LITE_ACCEL`` in the build's environment chooses:
+
+* unset (the default): compile, falling back to pure Python as above;
+* ``1``: compile, and fail the build when that is not possible;
+* ``0``: do not compile (a pure-Python ``py3-none-any`` wheel).
+
+``METEOR_LITE_PURE=1`` at run time turns installed kernels off; ``make accel``
+builds them in place in a checkout.
 """
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-ACCEL = os.environ.get("METEOR_LITE_ACCEL", "").strip().lower() in ("1", "true", "yes")
 SOURCE = "meteor_lite/_accel.c"
+_CHOICE = os.environ.get("METEOR_LITE_ACCEL", "").strip().lower()
+REQUIRED = _CHOICE in ("1", "true", "yes")
+SKIPPED = _CHOICE in ("0", "false", "no")
 
 
 def _kernels() -> Extension:
@@ -23,4 +36,30 @@ def _kernels() -> Extension:
     return Extension("meteor_lite._accel", [SOURCE], define_macros=[("ACCEL_SOURCE_SHA256", f'"{digest}"')])
 
 
-setup(ext_modules=[_kernels()] if ACCEL else [])
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that, unless METEOR_LITE_ACCEL=1, falls back to pure Python when compiling fails."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # no compiler at all (setuptools raises a platform error before compiling)
+            self._fallback(exc)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # a compiler error, missing Python.h, a failed link
+            self._fallback(exc)
+
+    def _fallback(self, exc: Exception) -> None:
+        if REQUIRED:
+            raise exc
+        text = " ".join(str(exc).split())
+        first = type(exc).__name__ + (f": {text[:100]}..." if len(text) > 100 else f": {text}" if text else "")
+        print(
+            f"meteor-lite: compiled kernels not built ({first}); installing pure Python (same scores, about 2x slower)",
+            file=sys.stderr,
+        )
+
+
+setup(ext_modules=[] if SKIPPED else [_kernels()], cmdclass={"build_ext": OptionalBuildExt})

@@ -3,10 +3,10 @@
 ``meteor_lite._accel`` (``meteor_lite/_accel.c``) holds compiled twins of pure-Python
 loops: the alignment search, the paraphrase matching (on the table entries as stored,
 never split into token tuples), the pairwise synonym test of a sentence, one length of
-the paraphrase table's walk, Java's string hash of words and their positions.  It is built
-only on request (``make accel`` in a checkout, or a wheel built with
-``METEOR_LITE_ACCEL=1``; a C compiler and the Python headers are needed); a plain
-install is pure Python.  When it is installed it is used, unless the environment sets
+the paraphrase table's walk, Java's string hash of words and their positions.  Building a
+wheel or installing from source compiles it when a C compiler and the Python headers are
+there (setup.py; ``make accel`` in a checkout), and installs pure Python when they are not.
+When it is installed it is used, unless the environment sets
 ``METEOR_LITE_PURE=1``, or unless it was built from another version of ``_accel.c`` than
 the one beside it (a checkout updated since ``make accel``): then a warning says so and
 pure Python runs.  Both paths give the same alignments, hence the same scores:
@@ -63,13 +63,20 @@ def _pure_requested() -> bool:
     return os.environ.get("METEOR_LITE_PURE", "").strip().lower() not in ("", "0", "false", "no")
 
 
+#: Why pure Python runs when the kernels are not loaded (for :func:`description`).
+_why_pure = ""
+
+
 def _load() -> Optional[Kernels]:
     """The compiled kernels if they are installed and ``METEOR_LITE_PURE`` does not turn them off."""
+    global _why_pure
     if _pure_requested():
+        _why_pure = "METEOR_LITE_PURE is set"
         return None
     try:
         from . import _accel
     except ImportError:
+        _why_pure = "compiled kernels not installed (no C compiler or Python headers when it was built?)"
         return None
     built_from = getattr(_accel, "SOURCE_SHA256", None)
     source = _source_digest()
@@ -82,6 +89,7 @@ def _load() -> Optional[Kernels]:
             MeteorLiteWarning,
             stacklevel=2,
         )
+        _why_pure = "the compiled kernels were built from another _accel.c (rebuild: make accel)"
         return None
     return _accel
 
@@ -102,6 +110,4 @@ def description() -> str:
     """One line for ``--version``: which implementation runs."""
     if compiled is not None:
         return "compiled kernels: meteor_lite._accel"
-    if _pure_requested():
-        return "pure Python: METEOR_LITE_PURE is set"
-    return "pure Python"
+    return f"pure Python: {_why_pure}" if _why_pure else "pure Python"

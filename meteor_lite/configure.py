@@ -258,12 +258,11 @@ def missing_resources_message(cfg: MeteorConfig, bundle: Optional[Bundle], missi
             return f"{what} (the official release meteor-lite imports has an English paraphrase table only): build one " \
                    f"(meteor-build paraphrases) {ask}"
         return f"{what}: {_how_to_get(cfg.lang)}; {ask}"
-    what = f"no resource bundle found for {name} ({cfg.lang!r}; Meteor 1.5's defaults need function words"
-    what += f", {needs})" if needs else ")"
+    what = f"no resource bundle found for {name} ({cfg.lang!r})"
     if cfg.lang != "en" and "paraphrase" in missing:
-        ask = f"its bundle has no paraphrase table (the official release meteor-lite imports has an English one only), " \
-              f"so score with --modules '{reduced}' / modules=[...]"
-    return f"{what}: {_how_to_get(cfg.lang)}; {ask}"
+        return f"{what}: {_how_to_get(cfg.lang)}; then score with --modules '{reduced}' (Meteor 1.5's release has no " \
+               f"{name} paraphrase table)"
+    return f"{what}: {_how_to_get(cfg.lang)}; or score with fewer modules (--modules '{reduced}')"
 
 
 def _how_to_get(lang: str) -> str:
@@ -275,13 +274,8 @@ def _how_to_get(lang: str) -> str:
             "Meteor 1.5's Arabic resources are not in the release meteor-lite imports: build a bundle with meteor-build "
             "(pip install 'meteor-lite[build]'; see 'Building resources for a new language' in the README)"
         )
-    pack = f"meteor_lite_pack_{lang}"
-    java = "; needs Java for Meteor's own stems" if lang != "en" else ""
-    text = (
-        f"install its pack (pip install {pack}-1.5.0-py3-none-any.whl, or meteor-lite bundle install FILE|URL) "
-        f"or build it (pip install 'meteor-lite[build]'{java}; meteor-build import-official --lang {lang} writes it "
-        f"where the scorer looks; meteor-build pack {lang} --out DIR makes a pack of it)"
-    )
+    java = "needs Java" if lang != "en" and LANGUAGES.get(lang, ("", None))[1] is not None else "no Java"
+    text = f"pip install 'meteor-lite[official]'; meteor-lite bundle install {lang} ({java}; or --index URL of a pack index)"
     root = checkout_root()
     if root is not None and (root / "Makefile").is_file():
         text += " (in this checkout: make bundles)"

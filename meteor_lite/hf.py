@@ -14,10 +14,12 @@ score (from the summed statistics of all predictions, what the jar prints as
 ``Final score`` and pycocoevalcap returns), not the mean of the sentence
 scores; ``scores`` holds the sentence scores.  The default options are the jar's
 ``-l en -norm``, as in pycocoevalcap; ``evaluate``'s own ``meteor`` is NLTK's
-re-implementation, whose numbers differ (0.7398 on the example above, huggingface/evaluate#115).
+re-implementation, whose numbers differ (on the example above 0.6944 with evaluate's current script and
+NLTK 3.10, 0.7398 with older releases, huggingface/evaluate#115).
 
 :class:`Meteor` is the metric object (``add``, ``add_batch``, ``compute``), as
-``evaluate.load("meteor")`` returns one; :func:`compute` uses one per set of options.
+``evaluate.load("meteor")`` returns one: ``hf.load("meteor")`` (English, the jar's ``-l en -norm``)
+or ``hf.load("de", ...)``; :func:`compute` uses one per set of options.
 """
 
 from __future__ import annotations
@@ -86,8 +88,17 @@ def _listed(references: Sequence[Reference]) -> List[Reference]:
 _CACHE: Dict[Tuple[Any, ...], Meteor] = {}
 
 
+#: Names ``load`` takes as ``evaluate.load`` does (the metric's name), meaning the default language.
+METRIC_NAMES = ("meteor",)
+
+
 def load(lang: str = "en", *, norm: bool = True, **options: Any) -> Meteor:
-    """A :class:`Meteor` metric object (like ``evaluate.load("meteor")``); one per set of options is kept."""
+    """A :class:`Meteor` metric object (like ``evaluate.load("meteor")``); one per set of options is kept.
+
+    ``lang`` is a language (``"en"``, ``"de"``), or ``"meteor"``, evaluate's idiom, for English.
+    """
+    if lang in METRIC_NAMES:
+        lang = "en"
     key = (lang, norm, *sorted((k, _hashable(v)) for k, v in options.items()))
     if key not in _CACHE:
         _CACHE[key] = Meteor(lang, norm=norm, **options)

@@ -13,7 +13,7 @@ from .errors import MeteorLiteWarning
 from .gcpause import gc_paused
 from .inputs import check_options, hypothesis_list, references_per_segment, segment_references
 from .languages import default_tokenizer
-from .parallel import MIN_SHARD, can_fork, map_shards
+from .parallel import MIN_SHARD, can_fork, default_jobs, map_shards
 from .resources.bundle import Bundle
 from .resources.lookups import Resources
 from .scores import CorpusScore, SegmentScore
@@ -55,9 +55,12 @@ class Meteor:
     A bundle of another language than ``lang`` is a :class:`ConfigError` unless
     ``allow_other_language=True`` (then a warning).
 
-    Resources a module needs but the bundle lacks: if the module was asked for
-    explicitly, :class:`ConfigError`; if it came from the language default, it
-    is dropped with a warning (as if Meteor had been run with ``-m`` without it).
+    Resources a module needs but the bundle lacks (or no bundle found for the
+    language's default modules) raise :class:`MissingResourcesError` (a
+    :class:`ConfigError`): for the language's default modules the message says how to
+    get the resources (``meteor-lite bundle install LANG``); a module is never dropped
+    silently.  With modules chosen explicitly and no bundle at all, scoring goes on
+    without function words (``res:none`` in the signature).
 
     Conditions worth knowing (such as a dropped module) are kept in
     :attr:`warnings` and, unless ``quiet``, issued as :class:`MeteorLiteWarning`.
@@ -161,14 +164,15 @@ class Meteor:
         The corpus score comes from the summed sufficient statistics of the
         segments (as Meteor's ``Final score``), not from averaging segment scores.
         ``jobs`` > 1 scores shards of the corpus in that many processes (``0``: one
-        per CPU, at most 4); results are identical whatever the number of jobs.
+        per idle CPU, at most 4, see :func:`~meteor_lite.parallel.default_jobs`); results are
+        identical whatever the number of jobs.
         """
         hyp_list = hypothesis_list(hyps)
         per_seg = references_per_segment(refs, len(hyp_list), layout)
         if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-            raise TypeError(f"jobs takes an int >= 0 (0: one process per CPU, at most 4), not {jobs!r}")
+            raise TypeError(f"jobs takes an int >= 0 (0: one process per idle CPU, at most 4), not {jobs!r}")
         if jobs == 0:
-            jobs = min(os.cpu_count() or 1, 4)
+            jobs = default_jobs()
         n = len(hyp_list)
         if jobs > 1 and n >= 2 * MIN_SHARD and can_fork():
             segs = map_shards(

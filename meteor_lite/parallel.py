@@ -4,12 +4,37 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Tuple, TypeVar
 
-__all__ = ["MIN_SHARD", "can_fork", "map_shards"]
+__all__ = ["MAX_DEFAULT_JOBS", "MIN_SHARD", "can_fork", "default_jobs", "map_shards"]
 
 T = TypeVar("T")
 
 #: Fewest segments per shard (smaller corpora are scored in one process).
 MIN_SHARD = 64
+
+#: Most processes ``jobs=0`` starts.
+MAX_DEFAULT_JOBS = 4
+
+
+def default_jobs() -> int:
+    """Processes for ``jobs=0``: the CPUs this process may use that are idle, at most :data:`MAX_DEFAULT_JOBS`.
+
+    Idle CPUs are the usable CPUs less the 1-minute load average, rounded (at least 1).
+    Workers pay off only on idle CPUs: on a 2-core machine already running 4 other
+    processes, system1 with 2 workers took 1.17x the wall time of one process
+    (docs/performance.md); on an idle one, 0.65x.
+    """
+    import os
+
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average here (Windows)
+        load = 0.0
+    return max(1, min(MAX_DEFAULT_JOBS, int(cpus - load + 0.5)))
+
 
 # What the forked workers run: (score_range(start, end), reopen()); set only during map_shards.
 _WORK: Optional[Tuple[Callable[[int, int], List[Any]], Callable[[], None]]] = None

@@ -235,10 +235,11 @@ def test_missing_resources_stop_scoring(files, no_bundles: Path) -> None:
     assert len(r.stderr.strip().splitlines()) == 1
     msg = r.stderr
     assert "no resource bundle found for English" in msg
-    assert "pip install meteor_lite_pack_en-" in msg and "meteor-lite bundle install" in msg
-    assert "meteor-build import-official --lang en" in msg and "meteor-build pack" in msg
+    assert "pip install 'meteor-lite[official]'; meteor-lite bundle install en (no Java" in msg and "--index URL" in msg
+    assert len(msg) < 320, msg
     de = run("score", str(hyp), str(ref), "--lang", "de")
-    assert de.exit_code == 1 and "German" in de.stderr and "Java" in de.stderr
+    assert de.exit_code == 1 and "German" in de.stderr and "bundle install de (needs Java" in de.stderr
+    assert "--modules 'exact stem'" in de.stderr and len(de.stderr) < 320, de.stderr
 
 
 def test_bundle_lacking_default_resources_is_an_error(files, tmp_path: Path) -> None:

@@ -224,6 +224,9 @@ def test_hf_compute(english: None) -> None:
     metric.add(prediction=GUIDE_HYP, reference=GUIDE_REF)
     metric.add_batch(predictions=[GUIDE_HYP], references=[[GUIDE_REF]])
     assert metric.compute()["scores"] == pytest.approx([GUIDE_JAR, GUIDE_JAR], abs=TOL)
+    named = hf.load("meteor")  # evaluate.load("meteor")'s idiom: the English metric
+    assert named is metric and named.scorer.config.lang == "en"
+    assert named.compute(predictions=[GUIDE_HYP], references=[GUIDE_REF])["meteor"] == out["meteor"]
     with pytest.raises(ValueError, match="2 predictions but 1 references"):
         hf.compute(predictions=[GUIDE_HYP, GUIDE_HYP], references=[GUIDE_REF])
 

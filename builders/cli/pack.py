@@ -32,16 +32,30 @@ def pack_cmd(
     ),
     version: Optional[str] = typer.Option(None, "--pack-version", help="Version of the pack (default: the bundle's)."),
     verify: bool = typer.Option(True, "--verify/--no-verify", help="Check the bundle's content checksum first."),
+    index: Optional[Path] = typer.Option(
+        None, "--index", help="Write the pack into this pack index (a PEP 503 simple repository + packs.json) instead of --out."
+    ),
 ) -> None:
     """Write a resource pack: meteor_lite_pack_<name>-<version>-py3-none-any.whl, holding the bundle.
 
     Install it with pip beside meteor-lite (pip install meteor_lite_pack_en-1.5.0-py3-none-any.whl);
     the scorer then finds the bundle by its name (entry point group meteor_lite.bundles) with no path.
+    With --index DIR the wheel goes into a pack index that DIR (or a server of it) serves to
+    pip install --index-url URL meteor-lite-pack-<name> and meteor-lite bundle install <name> --index URL.
     """
-    from ..packs import write_pack
+    from ..packs import add_to_index, write_pack
 
     path = _bundle_path(bundle)
     started = time.perf_counter()
+    if index is not None:
+        with library_errors():
+            done = add_to_index(path, index, name=name, version=version, verify=verify)
+        typer.echo(
+            f"wrote {done.pack.path} ({int(str(done.entry['size'])) / 1e3:,.0f} kB) in {time.perf_counter() - started:.1f} s; "
+            f"index {index} lists {done.packs} pack(s); install with: pip install --index-url {index.resolve().as_uri()} "
+            f"{done.project}, or: meteor-lite bundle install {done.pack.name} --index {index}"
+        )
+        return
     with library_errors():
         res = write_pack(path, out, name=name, version=version, verify=verify)
     size = res.path.stat().st_size

@@ -33,7 +33,12 @@ FORMATS = ("text", "json", "html")
 
 def build_parser() -> "argparse.ArgumentParser":
     """The ``meteor-lite align`` argument parser."""
-    p = Parser(prog="meteor-lite align", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p = Parser(
+        prog="meteor-lite align",
+        description="Which words matched, by which module, line by line (Meteor 1.5's aligner). Text output is the "
+        "format of the jar's aligner (java -cp meteor-1.5.jar Matcher); --format json writes one JSON object per "
+        "segment, --format html one self-contained page of all segments.",
+    )
     p.add_argument("hypothesis", metavar="HYPOTHESIS", help="Hypothesis file, one segment per line (UTF-8); '-': stdin.")
     p.add_argument("reference", metavar="REFERENCE", help="Reference file, parallel to HYPOTHESIS.")
     p.add_argument("--lang", "-l", default="en", help="Language code. Default: en.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Dict, List
 
 from .errors import EXIT_ERROR, Parser, fail
@@ -28,22 +29,31 @@ def build_parser() -> "argparse.ArgumentParser":
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     info = sub.add_parser("info", help="Language, versions, provenance, table counts, tuned tasks and checksum of a bundle.")
-    info.add_argument("path", metavar="PATH", help="Bundle file.")
+    info.add_argument("path", metavar="BUNDLE", help="Bundle file, or the name of a bundle on the search path (en).")
     info.add_argument("--json", dest="as_json", action="store_true", help="Print JSON.")
     verify = sub.add_parser("verify", help="Check a bundle's integrity, schema and content checksum.")
-    verify.add_argument("path", metavar="PATH", help="Bundle file.")
+    verify.add_argument("path", metavar="BUNDLE", help="Bundle file, or the name of a bundle on the search path (en).")
     sub.add_parser(
         "list", help="Bundles the scorer can find, where each comes from, and which one --lang uses.",
         description=_LIST_HELP,
     )
     inst = sub.add_parser(
-        "install", help="Install a bundle file (plain, .xz, .zst) from a path or URL into the user bundle directory.",
-        description="Download or copy SOURCE (a path or an http(s) URL; plain, .xz, or .zst with the zstandard module) "
-        "into the user bundle directory ($XDG_DATA_HOME/meteor-lite/bundles, default ~/.local/share/meteor-lite/bundles): "
-        "the file's --sha256 and the bundle's content checksum are verified before it is moved into place; "
-        "on any error nothing is left behind.",
+        "install", help="Install Meteor 1.5's resources for a language (en, de, ...), a bundle file or URL, or a pack "
+        "from an index, into the user bundle directory.",
+        description="Install into the user bundle directory ($XDG_DATA_HOME/meteor-lite/bundles, default "
+        "~/.local/share/meteor-lite/bundles). SOURCE is one of: a language of the official Meteor 1.5 release "
+        "(en cz de es fr ru da fi hu it nl no pt ro se tr), imported from the installed pycocoevalcap package "
+        "(pip install 'meteor-lite[official]'; English needs no Java, the other Snowball languages need Java for "
+        "Meteor 1.5's own stems); with --index, a bundle name looked up in a pack index (meteor-build pack --index); "
+        "or a bundle file, as a path or an http(s) URL (plain, .xz, or .zst with the zstandard module). "
+        "Checksums are verified before the bundle is moved into place; on any error nothing is left behind.",
     )
-    inst.add_argument("source", metavar="SOURCE", help="Bundle file path or URL.")
+    inst.add_argument("source", metavar="SOURCE", help="Language (en), bundle name (with --index), or bundle file path or URL.")
+    inst.add_argument("--index", metavar="URL", help="Pack index (directory, file:// or http(s) URL) to look SOURCE up in.")
+    inst.add_argument(
+        "--snowball-stems", action="store_true",
+        help="Official import without Java: no stem corrections from the jar's stemmer (another checksum than make bundles').",
+    )
     inst.add_argument("--sha256", metavar="HEX", help="Expected SHA-256 of the file as given (compressed, if it is).")
     inst.add_argument("--name", help="Install as <NAME>.sqlite (default: from SOURCE, e.g. en.sqlite.xz -> en).")
     remove = sub.add_parser("remove", help="Delete a bundle from the user bundle directory.")
@@ -61,18 +71,33 @@ def run(argv: List[str]) -> int:
     elif a.command == "list":
         bundle_list()
     elif a.command == "install":
-        bundle_install(a.source, a.sha256, a.name)
+        bundle_install(a.source, a.sha256, a.name, index=a.index, snowball_stems=a.snowball_stems)
     else:
         bundle_remove(a.name)
     return 0
 
 
+def _bundle_path(given: str) -> str:
+    """``given`` when it is a file (or looks like a path); else the bundle of that name on the search path."""
+    import os
+
+    from ..resources.locate import BUNDLE_SUFFIX, find_bundle
+
+    if os.path.exists(given) or os.sep in given or "/" in given or given.endswith(BUNDLE_SUFFIX):
+        return given
+    found = find_bundle(given)
+    if found is None:
+        raise fail(f"{given}: no such file, and no bundle of that name on the search path (meteor-lite bundle list)")
+    return str(found)
+
+
 def bundle_info(path: str, as_json: bool = False) -> None:
-    """Language, versions, provenance, table counts and checksum of a bundle."""
+    """Language, versions, provenance, table counts and checksum of a bundle (a file, or a name on the search path)."""
     from ..config import TASKS_META_KEY, read_tuned_tasks
     from ..errors import BundleError, ConfigError
     from ..resources.bundle import Bundle
 
+    path = _bundle_path(path)
     try:
         with Bundle.open(path) as b:
             info = b.info()
@@ -126,10 +151,11 @@ def _provenance_lines(prov: Dict[str, object]) -> List[str]:
 
 
 def bundle_verify(path: str) -> None:
-    """Check a bundle's integrity, schema and content checksum."""
+    """Check a bundle's integrity, schema and content checksum (a file, or a name on the search path)."""
     from ..errors import BundleError
     from ..resources.bundle import Bundle
 
+    path = _bundle_path(path)
     try:
         with Bundle.open(path) as b:
             problems = b.verify()
@@ -166,19 +192,66 @@ def bundle_list() -> None:
         print("no bundles found; searched: " + ", ".join(str(d) for d in bundle_search_path()) + ", installed packs")
 
 
-def bundle_install(source: str, sha256: "str | None" = None, name: "str | None" = None) -> None:
-    """Install a bundle file from a path or URL into the user bundle directory (verified, atomic)."""
+def _is_name(source: str) -> bool:
+    """A bare name (``en``, ``de-wordfreq``), not a path or URL: no separator, no file suffix, no such file."""
+    import os
+    import re
+
+    return re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", source) is not None and not os.path.exists(source)
+
+
+def bundle_install(
+    source: str, sha256: "str | None" = None, name: "str | None" = None, *, index: "str | None" = None,
+    snowball_stems: bool = False,
+) -> None:
+    """Install into the user bundle directory: an official language, a pack from an index, or a bundle file/URL."""
     from ..errors import BundleError
     from ..resources.install import install_bundle
 
+    if index is not None and not _is_name(source):
+        raise fail(f"--index takes a bundle name (e.g. de), not {source!r}")
+    if index is None and _is_name(source):
+        _install_official(source, snowball_stems)
+        return
     try:
-        done = install_bundle(source, sha256=sha256, name=name)
+        if index is not None:
+            from ..resources.index import install_from_index
+
+            done = install_from_index(source, index, name=name, say=_say)
+        else:
+            done = install_bundle(source, sha256=sha256, name=name)
     except BundleError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
         raise fail("interrupted: nothing installed", 130) from None
     verb = "replaced" if done.replaced else "installed"
     print(f"{verb} {done.path} ({done.bundle_name} {done.version} @{done.checksum[:8]}, {done.size / 1e6:.1f} MB, checksum verified)")
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _install_official(lang: str, snowball_stems: bool) -> None:
+    """``bundle install LANG``: Meteor 1.5's resources imported from the installed pycocoevalcap (builders, lazily)."""
+    import importlib
+
+    from ..errors import MeteorLiteError
+
+    try:  # the builders ship in the same wheel; imported only here (the scorer never needs them)
+        importer = importlib.import_module("meteor_lite_builders.official.user_install")
+    except ImportError as exc:  # pragma: no cover
+        raise fail(f"bundle install {lang}: the importer is not installed ({exc}): pip install 'meteor-lite[official]'") from None
+    try:
+        path: Path = importer.install_official(lang, snowball_stems=snowball_stems, say=_say)
+    except MeteorLiteError as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted: nothing installed", 130) from None
+    from ..resources.bundle import Bundle
+
+    with Bundle.open(path) as b:
+        print(f"installed {path} ({b.name} {b.version} @{b.checksum[:8]}, {path.stat().st_size / 1e6:.1f} MB)")
 
 
 def bundle_remove(name: str) -> None:

@@ -47,6 +47,7 @@ __all__ = [
     "HelpFormatter",
     "Parser",
     "fail",
+    "broken_pipe_exit",
     "reported_errors",
     "warnings_as_lines",
 ]
@@ -155,6 +156,12 @@ def debug_requested(argv: List[str]) -> "tuple[bool, List[str]]":
     return debug, argv
 
 
+def broken_pipe_exit() -> int:
+    """After a :class:`BrokenPipeError` on standard output: silence it (the interpreter's last flush) and return 141."""
+    _quiet_stdout()
+    return EXIT_BROKEN_PIPE
+
+
 def _quiet_stdout() -> None:
     """Point standard output at /dev/null so that the interpreter's final flush cannot fail again."""
     try:
@@ -194,6 +201,10 @@ def run_guarded(run: Callable[[List[str]], int], argv: List[str], prog: str = "m
     if sys.stdout is None:
         print(f"{prog}: error: standard output is closed: nowhere to write the result", file=sys.stderr)
         return EXIT_ERROR
+    from ..resources.integrity import set_notice
+
+    # a first-use bundle verification that takes more than a second says so (one line on stderr)
+    set_notice(lambda message: print(f"{prog}: {message}", file=sys.stderr, flush=True))
     try:
         code = run(argv)
         sys.stdout.flush()

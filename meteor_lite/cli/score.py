@@ -62,7 +62,7 @@ def build_parser() -> "argparse.ArgumentParser":
                    help="text: Meteor 1.5's report; json: every segment's statistics. Default: text.")
     p.add_argument("--quiet", "-q", action="store_true", help="Segment scores to stderr, final score to stdout, nothing else.")
     p.add_argument("--jobs", "-j", type=int, default=0,
-                   help="Processes to score with (0: one per CPU, at most 4; results do not change). Default: 0.")
+                   help="Processes to score with (0: one per idle CPU, i.e. CPUs less the load average, at most 4; results do not change). Default: 0.")
     return p
 
 

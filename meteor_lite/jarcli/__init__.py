@@ -69,6 +69,12 @@ def run(opts: JarOptions, out: IO[str], err: IO[str]) -> int:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Console script ``meteor-jar``: exit 2 with the usage text, 1 on an error, else 0."""
     args: List[str] = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--version"]:  # not a jar option (the jar would take it for a file): say what this is
+        from ..accel import description
+        from ..version import __version__
+
+        print(f"{PROG} (meteor-lite {__version__}: Meteor 1.5's command line; {description()})")
+        return 0
     out, err = _text_stream(sys.stdout), _text_stream(sys.stderr)
     try:
         try:
@@ -87,15 +93,28 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         out.flush()
         err.write(f"{PROG}: error: {exc}\n")
         return 1
-    except BrokenPipeError:
-        return 1
+    except BrokenPipeError:  # the reader went away (meteor-jar ... | head): quietly, as SIGPIPE would
+        from ..cli.errors import broken_pipe_exit
+
+        _detach(out, err)
+        return broken_pipe_exit()
     except KeyboardInterrupt:
         return 130
     finally:
-        for stream, original in ((out, sys.stdout), (err, sys.stderr)):
-            stream.flush()
-            if stream is not original and isinstance(stream, io.TextIOWrapper):
-                stream.detach()  # leave the process's own stream open
+        _detach(out, err)
+
+
+def _detach(out: IO[str], err: IO[str]) -> None:
+    """Flush the UTF-8 wrappers and detach them, leaving the process's own streams open (once)."""
+    for stream, original in ((out, sys.stdout), (err, sys.stderr)):
+        if stream is original or not isinstance(stream, io.TextIOWrapper):
+            continue
+        try:
+            stream.detach()  # flushes first
+        except ValueError:  # already detached
+            pass
+        except BrokenPipeError:  # the reader went away: what is left goes nowhere (see broken_pipe_exit)
+            pass
 
 
 if __name__ == "__main__":  # pragma: no cover

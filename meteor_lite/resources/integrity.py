@@ -27,7 +27,8 @@ from typing import Callable, List, Optional, Tuple
 from ..atomicfile import atomic_path
 from ..errors import BundleError
 
-__all__ = ["ENV_CACHE_DIR", "cache_file", "file_identity", "is_verified", "remember", "ensure_verified"]
+__all__ = ["ENV_CACHE_DIR", "SLOW_NOTICE_SECONDS", "cache_file", "file_identity", "is_verified", "remember", "ensure_verified",
+           "set_notice"]
 
 #: Environment variable naming the cache directory (default ``$XDG_CACHE_HOME/meteor-lite``).
 ENV_CACHE_DIR = "METEOR_LITE_CACHE_DIR"
@@ -36,6 +37,30 @@ ENV_CACHE_DIR = "METEOR_LITE_CACHE_DIR"
 MAX_ENTRIES = 256
 
 Identity = Tuple[str, int, int, int, int]
+
+#: A verification still running after this many seconds is announced (see :func:`set_notice`).
+SLOW_NOTICE_SECONDS = 1.0
+
+_notice: Optional[Callable[[str], None]] = None
+
+
+def set_notice(notice: Optional[Callable[[str], None]]) -> None:
+    """Who is told when a first-use verification takes more than :data:`SLOW_NOTICE_SECONDS`.
+
+    The command line prints the line on stderr; by default it goes to the ``logging``
+    logger of this module at level INFO.
+    """
+    global _notice
+    _notice = notice
+
+
+def _announce(message: str) -> None:
+    if _notice is not None:
+        _notice(message)
+    else:
+        import logging
+
+        logging.getLogger(__name__).info(message)
 
 
 def cache_file() -> Path:
@@ -103,7 +128,17 @@ def ensure_verified(
     """
     if is_verified(path, checksum, cache):
         return
-    problems = verify()
+    import threading
+
+    message = (f"verifying {path} (first use of this file: content checksum and SQLite integrity check; "
+               "done once, then remembered)")
+    timer = threading.Timer(SLOW_NOTICE_SECONDS, _announce, [message])
+    timer.daemon = True
+    timer.start()
+    try:
+        problems = verify()
+    finally:
+        timer.cancel()
     if problems:
         raise BundleError(
             f"{path}: the bundle is damaged or was changed after it was built ({problems[0]}); "

@@ -1,8 +1,8 @@
 """system1 side by side: the jar and meteor-lite (``--jobs 1`` and default) on 2,489 segments, ``-l en -norm``.
 
 meteor-lite runs twice over: with the compiled kernels (``make accel``, which ``make bench``
-builds first; see ``meteor_lite/accel.py``) and in pure Python (``METEOR_LITE_PURE=1``, what a
-plain install runs).  Each program runs as a user runs it, in a fresh process, on
+builds first; see ``meteor_lite/accel.py``) and in pure Python (``METEOR_LITE_PURE=1``, what an
+install built without a C compiler runs).  Each program runs as a user runs it, in a fresh process, on
 ``meteor-example/system1.hyp`` against ``reference``; the runs alternate
 between the programs, are repeated ``--repeat`` times and the medians compared.
 Peak memory is the larger of the biggest single process (GNU time / ``wait4``)

@@ -1,0 +1,107 @@
+"""``meteor-lite bundle install LANG``: Meteor 1.5's resources, imported from the installed release, in one command.
+
+The official release is the ``pycocoevalcap`` package (``pip install 'meteor-lite[official]'``);
+:func:`install_official` imports the resources of one of its languages with the same
+builder as ``meteor-build import-official`` (hence the same content checksum as the
+bundle ``make demo`` / ``make bundles`` build) and writes ``<lang>.sqlite`` into the user
+bundle directory, atomically, where the scorer finds it.
+
+English needs no Java.  The other languages that have a Snowball stemmer get Meteor 1.5's
+own stems where they differ from ``snowballstemmer``, which only the jar's stemmer, run with
+Java, can tell (and wordfreq's word lists, the vocabulary checked): without Java the install
+stops and says so, unless ``snowball_stems`` is set (a bundle without those stem corrections,
+with another checksum than ``make bundles``').
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import time
+from pathlib import Path
+from typing import Callable, Optional
+
+from meteor_lite.resources.locate import BUNDLE_SUFFIX, user_bundle_dir
+
+from ..errors import ImportOfficialError
+from .release import LANGUAGE_NAMES, package_version
+
+__all__ = ["OFFICIAL_EXTRA", "install_official", "needs_java"]
+
+#: What to install for the release.
+OFFICIAL_EXTRA = "pip install 'meteor-lite[official]'"
+
+
+def needs_java(lang: str) -> bool:
+    """Whether the bundle of ``lang`` that reproduces Meteor 1.5 needs Java to build (its jar's own stemmer)."""
+    from .stems import snowball_language
+
+    return lang != "en" and snowball_language(lang) is not None
+
+
+def _check_release(lang: str) -> None:
+    if lang not in LANGUAGE_NAMES:
+        raise ImportOfficialError(
+            f"{lang!r} is not a language of the official Meteor 1.5 release ({', '.join(LANGUAGE_NAMES)}): "
+            "give a bundle file or URL, or a pack index with --index URL"
+        )
+    if importlib.util.find_spec("pycocoevalcap") is None:
+        raise ImportOfficialError(
+            f"the official Meteor 1.5 resources come from the 'pycocoevalcap' package, which is not installed: {OFFICIAL_EXTRA}"
+        )
+
+
+def _stems_choice(lang: str, snowball_stems: bool) -> str:
+    """``jar`` (Meteor 1.5's stems), ``snowball``, or an error saying what is missing."""
+    if not needs_java(lang):
+        return "snowball"
+    if snowball_stems:
+        return "snowball"
+    from .. import jar as _jar
+
+    name = LANGUAGE_NAMES[lang].capitalize()
+    try:
+        _jar.find_java()
+    except _jar.JavaNotFoundError:
+        raise ImportOfficialError(
+            f"{name} needs Java: Meteor 1.5's {name} stems differ from snowballstemmer's on some words, and only the "
+            "jar's own stemmer (a Java program) tells which. Install Java (Debian: apt-get install "
+            "openjdk-17-jre-headless) and run this again; or install a pack built elsewhere (--index URL); "
+            "or --snowball-stems (no Java: a bundle without those stem corrections, with another checksum)"
+        ) from None
+    if importlib.util.find_spec("wordfreq") is None:
+        raise ImportOfficialError(f"{name}'s stem corrections check wordfreq's word lists, which are not installed: {OFFICIAL_EXTRA}")
+    return "jar"
+
+
+def install_official(
+    lang: str,
+    *,
+    dest_dir: "Optional[os.PathLike[str] | str]" = None,
+    snowball_stems: bool = False,
+    say: Callable[[str], None] = print,
+    progress: bool = True,
+) -> Path:
+    """Import Meteor 1.5's resources for ``lang`` into ``<dest_dir>/<lang>.sqlite`` (default: the user bundle directory).
+
+    ``say`` receives one line before and one after the import (what is read, where it
+    goes, how long it took); ``progress`` shows the builder's bars on a terminal.
+    Raises :class:`~..errors.ImportOfficialError` (or another
+    :class:`~..errors.BuildError`) saying what is missing; an interrupted or failed
+    import leaves no file behind (an older bundle there is kept).
+    """
+    from .importer import build_official_bundle
+
+    _check_release(lang)
+    stems = _stems_choice(lang, snowball_stems)
+    dest = Path(dest_dir) if dest_dir is not None else user_bundle_dir()
+    target = dest / f"{lang}{BUNDLE_SUFFIX}"
+    name = LANGUAGE_NAMES[lang].capitalize()
+    how = {"en": " (5.3 million paraphrase pairs: 20 s to a minute)"}.get(lang, "")
+    if stems == "jar":
+        how = " (Meteor 1.5's own stemmer runs with Java on 400,000 words: about half a minute)"
+    say(f"importing Meteor 1.5's {name} resources from pycocoevalcap {package_version('pycocoevalcap')} into {target}{how}")
+    start = time.monotonic()
+    build_official_bundle(lang, target, progress=progress, stems=stems)
+    say(f"imported in {time.monotonic() - start:.0f} s")
+    return target
