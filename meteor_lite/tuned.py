@@ -49,7 +49,7 @@ def read_shipped(path: "Path | str" = SHIPPED_FILE) -> Dict[str, Dict[str, Tuned
 
 @lru_cache(maxsize=1)
 def _cached() -> Dict[str, Dict[str, TunedTask]]:
-    return read_shipped()
+    return read_shipped(SHIPPED_FILE)
 
 
 def shipped_tasks(lang: str) -> Dict[str, TunedTask]:

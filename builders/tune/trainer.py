@@ -32,7 +32,8 @@ from meteor_lite.metaeval.correlate import Aligned, Key, align, statistic
 from meteor_lite.metaeval.data import Judgments, Matrix, MetricScores
 from meteor_lite.stats import Stats, compute
 
-__all__ = ["Params", "TuneReport", "ModuleSearchReport", "tune", "tune_modules", "json_cells", "RANGES"]
+__all__ = ["Params", "TuneReport", "ModuleSearchReport", "tune", "tune_modules", "json_cells", "RANGES", "PartFigures",
+           "part_figures"]
 
 #: Search range of each parameter (Meteor 1.5's formula: α, γ, δ in [0, 1], β >= 0; weights [0, 1]).
 RANGES = {"alpha": (0.0, 1.0), "beta": (0.0, 3.0), "gamma": (0.0, 1.0), "delta": (0.0, 1.0), "weight": (0.0, 1.0)}
@@ -53,6 +54,10 @@ class TuneReport:
     default_interval: Tuple[float, float] = (math.nan, math.nan)
     gain_interval: Tuple[float, float] = (math.nan, math.nan)
     folds: List[Params] = field(default_factory=list)
+    #: the held-out grid (every cell scored by parameters tuned without it) and the default's, for
+    #: figures on parts of the data (:func:`part_figures`)
+    heldout_grid: Optional[Aligned] = field(default=None, repr=False)
+    default_grid: Optional[Aligned] = field(default=None, repr=False)
 
     @property
     def gain_supported(self) -> bool:
@@ -153,13 +158,16 @@ def _folds(scorer: _Scorer, cv: str, k: int, seed: int) -> List[Tuple[List[int],
     return [(sorted(set(items) - set(p)), p) for p in parts]
 
 
-def _paired_bootstrap(key: Key, tuned: Aligned, default: Aligned, samples: int, seed: int) -> Dict[str, Tuple[float, float]]:
-    """95% percentile intervals of the tuned and default statistics and of their difference."""
+def _paired_bootstrap(key: Key, tuned: Aligned, default: Aligned, samples: int, seed: int,
+                      among: Optional[Sequence[int]] = None) -> Dict[str, Tuple[float, float]]:
+    """95% percentile intervals of the tuned and default statistics and of their difference
+    (items resampled from ``among``, default all)."""
     rng = random.Random(seed)
-    n = len(tuned.items)
+    pool = list(among) if among is not None else list(range(len(tuned.items)))
+    n = len(pool)
     draws: Dict[str, List[float]] = {"tuned": [], "default": [], "gain": []}
     for _ in range(samples):
-        cols = [rng.randrange(n) for _ in range(n)]
+        cols = [pool[rng.randrange(n)] for _ in range(n)]
         t, d = statistic(tuned, key, cols), statistic(default, key, cols)
         if not (math.isnan(t) or math.isnan(d)):
             draws["tuned"].append(t)
@@ -218,6 +226,7 @@ def _conclude(report: TuneReport, key: Key, heldout: Aligned, default_data: Alig
     """Held-out and default figures with their intervals, and the paired interval of the gain."""
     if key[0] == "sys":  # held-out system scores: the mean of held-out segment scores, for both sides
         heldout, default_data = _mean_system(heldout), _mean_system(default_data)
+    report.heldout_grid, report.default_grid = heldout, default_data
     report.heldout_value = statistic(heldout, key)
     report.default_value = statistic(default_data, key)
     ci = _paired_bootstrap(key, heldout, default_data, samples, seed)
@@ -313,6 +322,34 @@ def tune_modules(
             overall.folds.append(results[i][3][f].params)
         _conclude(overall, key, _heldout(pieces, cv, base_data), base_data, samples, seed)
     return ModuleSearchReport([(m, r) for m, r, _, _ in results], chosen, base_modules, overall)
+
+
+@dataclass
+class PartFigures:
+    """The held-out and default figures of one part of the data (one judgments file of several)."""
+
+    label: str
+    systems: int
+    items: int
+    heldout: float
+    default: float
+    heldout_interval: Tuple[float, float]
+    default_interval: Tuple[float, float]
+    gain_interval: Tuple[float, float]
+
+
+def part_figures(report: TuneReport, key: Key, prefix: str, samples: int = 1000, seed: int = 0) -> PartFigures:
+    """Figures of the systems and items named ``PREFIX/...`` (a merged file, :func:`merge_judgments`),
+    from a cross-validated report: held-out tuned and default values, their intervals, the paired gain's."""
+    if report.heldout_grid is None or report.default_grid is None:
+        raise ValueError("part figures need a cross-validated report")
+    grid = report.heldout_grid
+    rows = [s for s, name in enumerate(grid.systems) if name.startswith(prefix + "/")]
+    cols = [c for c, name in enumerate(grid.items) if name.startswith(prefix + "/")]
+    tuned, default = _subset(grid, rows), _subset(report.default_grid, rows)
+    ci = _paired_bootstrap(key, tuned, default, samples, seed, among=cols)
+    return PartFigures(prefix, len(rows), len(cols), statistic(tuned, key, cols), statistic(default, key, cols),
+                       ci["tuned"], ci["default"], ci["gain"])
 
 
 def _subset(data: Aligned, rows: Sequence[int]) -> Aligned:
