@@ -86,6 +86,10 @@ def tune_cmd(
                              help="Statistic to maximise: seg:GROUPING:NAME or sys:NAME (as 'meteor-lite correlate' names them)."),
     cv: str = typer.Option("items", "--cv", help="Cross-validation: items (k folds of segments), systems (leave one out), none."),
     folds: int = typer.Option(5, "--folds", "-k", help="Folds for --cv items."),
+    heldout: str = typer.Option("pooled", "--heldout",
+                                help="How --cv items figures the held-out scores: pooled (every held-out cell in one grid) "
+                                     "or per-fold (the statistic within each fold, whose cells share one parameter set, "
+                                     "averaged over folds; the default's on the same items)."),
     rounds: int = typer.Option(3, "--rounds", help="Refinement rounds of the grid search."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the intervals."),
     seed: int = typer.Option(0, "--seed", help="Seed for the folds and the bootstrap."),
@@ -102,9 +106,10 @@ def tune_cmd(
                                                                             "(default: meteor_lite/tuned_tasks.json)."),
     replace: bool = typer.Option(False, "--replace", help="With --into / --into-scorer: replace a set of the same name."),
     fallback_default: bool = typer.Option(False, "--fallback-default",
-                                          help="With --into / --into-scorer: when the cross-validated figure is below the "
-                                               "untuned default's, write the default configuration (baseline modules, "
-                                               "Meteor's parameters, its normalisation) instead; the provenance says so."),
+                                          help="With --into / --into-scorer: unless the cross-validated gain is supported "
+                                               "(its paired interval above 0), write the untuned default configuration "
+                                               "(baseline modules, Meteor's parameters, its normalisation) instead; the "
+                                               "provenance says so."),
 ) -> None:
     """Tune Meteor's parameters (and modules) to maximise a correlation with human judgments, with a held-out figure.
 
@@ -117,6 +122,8 @@ def tune_cmd(
 
     if cv not in ("items", "systems", "none"):
         raise fail("--cv must be items, systems or none")
+    if heldout not in ("pooled", "per-fold"):
+        raise fail("--heldout must be pooled or per-fold")
     if (into is None) != (name is None):
         raise fail("--into and --name go together")
     if scores is not None and (modules_search is not None or norm_search is not None or add):
@@ -150,7 +157,7 @@ def tune_cmd(
         from ..tune.trainer import part_figures, tune_modules
 
         r = tune_modules(j, sets, baseline, key, cv=cv, folds=folds, rounds=rounds, samples=bootstrap, seed=seed,
-                         include_human=not exclude_human, tick=progress.tick)
+                         include_human=not exclude_human, tick=progress.tick, heldout=heldout)
         parts = [part_figures(r.overall, key, _file_label(f), bootstrap, seed) for f in files] \
             if len(files) > 1 and cv != "none" else []
     progress.done()
@@ -160,16 +167,17 @@ def tune_cmd(
                    f"{_ci(pf.heldout_interval)}  default {pf.default:.4f} {_ci(pf.default_interval)}  gain {_ci(pf.gain_interval, '+')}")
     carried = norms[r.chosen] if norm_search else ""
     prov = _provenance(files, r, cv, folds, seed, bootstrap, not exclude_human, signatures[r.chosen], norms if norm_search else None,
-                       parts)
+                       parts, heldout)
     o = r.overall
-    if fallback_default and o.heldout_value is not None and not o.heldout_value >= o.default_value:
+    if fallback_default and o.heldout_value is not None and not o.gain_supported:
         carried = _label(norm, lower) if norm_search else ""
         r.overall.chosen, r.sets[r.chosen] = list(o.default), (tuple(r.baseline), r.sets[r.chosen][1])
-        prov["fallback"] = (f"the cross-validated figure of the tuned set ({o.heldout_value:.4f}) is below the default's "
-                            f"({o.default_value:.4f}): this set is the untuned default configuration, whose figures are "
-                            "the 'default' ones recorded here")
+        prov["fallback"] = (f"the cross-validated gain over the default is not supported (held-out {o.heldout_value:.4f}, "
+                            f"default {o.default_value:.4f}, paired 95% interval of the gain [{o.gain_interval[0]:+.4f}, "
+                            f"{o.gain_interval[1]:+.4f}]): this set is the untuned default configuration, whose figures "
+                            "are the 'default' ones recorded here")
         prov["aligned_with"] = baseline_signature
-        typer.echo(f"fallback: held-out {o.heldout_value:.4f} < default {o.default_value:.4f}: writing the default "
+        typer.echo(f"fallback: no supported gain (held-out {o.heldout_value:.4f}, default {o.default_value:.4f}): writing the default "
                    f"configuration (-m '{' '.join(r.baseline)}' {_fmt(o.default)}{' --' + carried if carried else ''})")
     if into is not None and name is not None:
         _write(into, name, r, prov, replace, carried)
@@ -311,7 +319,8 @@ def _finite(x: float) -> Optional[float]:
 
 
 def _provenance(files: List[str], r: Any, cv: str, folds: int, seed: int, samples: int, include_human: bool,
-                signature: str, norms: Optional[List[str]] = None, parts: Optional[list] = None) -> Dict[str, Any]:
+                signature: str, norms: Optional[List[str]] = None, parts: Optional[list] = None,
+                heldout: str = "pooled") -> Dict[str, Any]:
     """How the set was tuned: judgments, statistic, held-out figure and interval (and per file), date, version."""
     from meteor_lite import __version__
 
@@ -329,12 +338,19 @@ def _provenance(files: List[str], r: Any, cv: str, folds: int, seed: int, sample
     }
     if o.heldout_value is not None:
         prov["heldout"] = {
-            "cv": cv if cv != "items" else f"items, {folds} folds", "seed": seed, "bootstrap": samples,
+            "cv": cv if cv != "items" else f"items, {folds} folds" + (", per-fold figures" if heldout == "per-fold" else ""),
+            "seed": seed, "bootstrap": samples,
             "value": _finite(o.heldout_value), "interval": pair(o.heldout_interval),
             "default": f"-m '{' '.join(r.baseline)}' {_fmt(o.default)}",
             "default_value": _finite(o.default_value), "default_interval": pair(o.default_interval),
             "gain_interval": pair(o.gain_interval), "gain_supported": o.gain_supported,
         }
+    if "heldout" in prov and cv == "items" and o.fold_choice:
+        prov["heldout"]["folds"] = [
+            {"norm": norms[i] if norms else "", "modules": list(r.sets[i][0]), "params": [round(v, 6) for v in params]}
+            for i, params in zip(o.fold_choice, o.folds)
+        ]
+        prov["heldout"]["k"] = folds
     if norms:
         prov["norms_searched"] = sorted(set(norms))
     if parts:
