@@ -379,7 +379,7 @@ def _write_shipped(path: Optional[str], name: str, r: Any, prov: Dict[str, Any],
         add_shipped(target, lang, task, replace=replace)
     typer.echo(f"wrote task {name}@{task.short_hash} for {lang!r} into {target}; "
                f"score with: meteor-lite score HYP REF --lang {lang} --task {name}")
-    if not r.overall.gain_supported:
+    if not r.overall.gain_supported and "fallback" not in prov:
         typer.echo("note: its held-out gain is not supported by the interval (recorded in its provenance)")
 
 
@@ -395,7 +395,7 @@ def _write(into: str, name: str, r: Any, prov: Dict[str, Any], replace: bool, no
         checksum = add_task(into, task, replace=replace)
     typer.echo(f"wrote task {name}@{task.short_hash} into {into} (content checksum now {checksum[:12]}); "
                f"score with: meteor-lite score HYP REF --bundle {into} --task {name}")
-    if not r.overall.gain_supported:
+    if not r.overall.gain_supported and "fallback" not in prov:
         typer.echo("note: its held-out gain is not supported by the interval (recorded in its provenance)")
 
 
