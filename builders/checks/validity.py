@@ -349,7 +349,7 @@ def plot(results: Sequence[SetResult], out: Path) -> None:
 
     shown = ("default", "mqm (cv)", "chrF", "BLEU")
     colours = {"default": "#7f7f7f", "mqm (cv)": "#1f77b4", "chrF": "#ff7f0e", "BLEU": "#2ca02c"}
-    fig, ax = plt.subplots(figsize=(8, 0.55 * len(results) * len(shown) / 2 + 1.5))
+    fig, ax = plt.subplots(figsize=(8, 0.62 * len(results) + 1.2))
     height = 0.8 / len(shown)
     for k, name in enumerate(shown):
         ys, xs, lo, hi = [], [], [], []
