@@ -193,3 +193,18 @@ def test_bundle_info_lists_shipped_sets(bundle_dir: Path, capsys: pytest.Capture
     assert run(["bundle", "info", str(de), "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["shipped_tasks"]["mqm"]["hash"] == task.short_hash and info["tasks"] == {}
+
+
+def test_validity_without_the_sets_files(tmp_path: Path, shared_data: Path, en_bundle: Path) -> None:
+    """An English file alone: the English set's folds span seven files, so its cv column is left out with a note
+    (never a figure from another partition); the other metrics are still figured on the whole set."""
+    pytest.importorskip("sacrebleu")
+    from meteor_lite_builders.checks import validity
+
+    d = tmp_path / "mqm"
+    d.mkdir()
+    (d / "biomed2021.pt-en.dev.mqm.tsv.gz").symlink_to(shared_data / "mqm" / "biomed2021.pt-en.dev.mqm.tsv.gz")
+    (r,) = validity.validity(d, samples=5, seed=0)
+    assert "cannot be rebuilt" in r.mqm_note and r.cv == {}
+    assert r.whole["default"] is not None and r.whole["chrF"] is not None
+    assert "cannot be rebuilt" in validity.format_table([r])

@@ -145,6 +145,9 @@ def _recorded_folds(lang: str, mqm_dir: Path) -> Tuple[Optional[_Folds], str]:
     if not held.get("folds") or not held.get("k"):
         return None, f"the mqm set of {lang} records no folds (tuned without --cv items)"
     files = [f["file"] for f in prov.get("judgments", [])]
+    missing = [f for f in files if not (mqm_dir / f).is_file()]
+    if missing:
+        return None, f"the mqm set of {lang} was tuned on {', '.join(missing)}, not in {mqm_dir}: its folds cannot be rebuilt"
     labels = [_label(Path(f)) for f in files]
     parts = [(lab, read_judgments(str(mqm_dir / f))) for lab, f in zip(labels, files)]
     merged = merge_judgments(parts) if len(parts) > 1 else merge_judgments(parts + [("-", Judgments([], [], [], set()))])
