@@ -19,18 +19,24 @@ from .languages import LANGUAGES, SCRIPT_LANGUAGES, language_alias, long_name
 from .resources.bundle import Bundle
 from .resources.locate import checkout_root, find_bundle
 from .resources.lookups import Resources
-from .resources.stemming import snowball_algorithm_for, snowball_classes
+from .resources.stemming import METEOR15_PREFIX, meteor15_stemmer_name, snowball_algorithm_for, snowball_classes
 
 __all__ = [
     "BundleArg",
     "open_bundle",
     "check_language",
     "stemmer_name",
+    "is_official_import",
+    "uses_stem_map",
+    "OFFICIAL_BUILDER",
     "stemmer_version_note",
     "fit_modules",
     "bundle_task",
     "missing_resources_message",
 ]
+
+#: The ``builder`` that ``meteor-build import-official`` records in a bundle's build parameters.
+OFFICIAL_BUILDER = "meteor-build import-official"
 
 #: What the scorer accepts as a bundle: an open one, a path, a name on the search path, or None.
 BundleArg = Union[str, "os.PathLike[str]", Bundle, None]
@@ -102,14 +108,47 @@ def check_language(
 
 
 def stemmer_name(bundle: Optional[Bundle], lang: str) -> Optional[str]:
-    """The stemmer recorded with the bundle's stem map, else the language's own."""
+    """The stemmer to score with: Meteor 1.5's for its languages, else the one the bundle records or the language's.
+
+    Meteor 1.5's own stemmer (``meteor15:<algorithm>``, the jar's stems for every word) runs for a
+    language Meteor 1.5 stems when there is no bundle or the bundle is an official import
+    (:func:`is_official_import`); any other bundle keeps the ``snowballstemmer`` algorithm it was built
+    with, so its stem map and the words outside it stem alike.
+    """
+    if bundle is None or is_official_import(bundle):
+        code = bundle.language if bundle is not None and bundle.language else lang
+        meteor15 = meteor15_stemmer_name(language_alias(code))
+        if meteor15 is not None:
+            return meteor15
     recorded = (bundle.stemmer or {}).get("language") if bundle is not None else None
     return recorded if recorded in snowball_classes() else snowball_algorithm_for(lang)
 
 
-def stemmer_version_note(bundle: Optional[Bundle]) -> Optional[str]:
-    """A note when the bundle's stem map was built with another version of the stemmer than the installed one."""
-    if bundle is None or bundle.stemmer is None:
+def is_official_import(bundle: Bundle) -> bool:
+    """True for a bundle of Meteor 1.5's resources made by ``meteor-build import-official``."""
+    return bundle.build_params.get("builder") == OFFICIAL_BUILDER
+
+
+def uses_stem_map(bundle: Optional[Bundle], stemmer: Optional[str]) -> bool:
+    """Whether the scorer looks words up in the bundle's stem map before stemming them.
+
+    Not for an official import's *stem corrections* (the words on which Meteor 1.5's stemmer and
+    ``snowballstemmer`` 2.2.0 disagree, as the jar's ``Stemmer`` program gave them) when Meteor 1.5's
+    own stemmer runs: that table only restates the stemmer, except for number-like words, which the
+    ``Stemmer`` program leaves alone but the jar's scorer stems.  Every other stem map is read first.
+    """
+    if bundle is None or not bundle.has("stems"):
+        return False
+    corrections = "stem_corrections" in bundle.build_params
+    return not (corrections and stemmer is not None and stemmer.startswith(METEOR15_PREFIX))
+
+
+def stemmer_version_note(bundle: Optional[Bundle], stemmer: Optional[str] = None) -> Optional[str]:
+    """A note when the bundle's stem map was built with another version of the stemmer than the installed one.
+
+    None when Meteor 1.5's own stemmer (``stemmer`` = ``meteor15:...``) runs: it is part of meteor-lite.
+    """
+    if bundle is None or bundle.stemmer is None or (stemmer or "").startswith(METEOR15_PREFIX):
         return None
     rec = bundle.stemmer
     installed = installed_version(rec.get("package", "snowballstemmer"))

@@ -9,6 +9,7 @@ zero, ``Math.pow`` on NaN, ``String.hashCode``, ``String.length`` and
 
 from __future__ import annotations
 
+import codecs
 import math
 from typing import Dict, List, Sequence, Tuple
 
@@ -23,6 +24,8 @@ __all__ = [
     "utf16_sort_key",
     "java_split",
     "java_trim",
+    "java_utf8_decode",
+    "java_utf8_encode",
     "jdiv",
     "jpow",
 ]
@@ -186,3 +189,37 @@ def java_trim(text: str) -> str:
     while end > start and text[end - 1] <= " ":
         end -= 1
     return text[start:end]
+
+
+# -- text decoding and encoding ------------------------------------------------------------
+
+_JAVA_UTF8_ERRORS = "meteor-lite-java-utf8"
+
+
+def _java_utf8_replace(exc: UnicodeError) -> Tuple[str, int]:
+    """One U+FFFD per malformed sequence, as Java's UTF-8 decoder counts them.
+
+    Python and Java agree (the Unicode "maximal subpart" practice) except for an encoded surrogate
+    (``ED A0..BF ..``): Java takes ``ED`` with a continuation as the start of a three-byte sequence
+    and replaces the whole sequence (or its two-byte beginning) by one U+FFFD, where Python replaces
+    each byte (checked with the jar: ``ED A0 80`` gives one U+FFFD, ``ED A0 78`` one and ``x``).
+    """
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    data, i = exc.object, exc.start
+    if data[i] == 0xED and i + 1 < len(data) and 0xA0 <= data[i + 1] <= 0xBF:
+        return "\ufffd", i + 3 if i + 2 < len(data) and 0x80 <= data[i + 2] <= 0xBF else i + 2
+    return "\ufffd", exc.end
+
+
+codecs.register_error(_JAVA_UTF8_ERRORS, _java_utf8_replace)
+
+
+def java_utf8_decode(data: bytes) -> str:
+    """``data`` decoded as Java's ``InputStreamReader`` (UTF-8) does: malformed bytes become U+FFFD."""
+    return data.decode("utf-8", _JAVA_UTF8_ERRORS)
+
+
+def java_utf8_encode(text: str) -> bytes:
+    """``text`` encoded as Java's UTF-8 ``PrintStream`` does: a lone surrogate becomes ``?``."""
+    return text.encode("utf-8", "replace")

@@ -8,7 +8,7 @@ import warnings
 from typing import List, Optional, Sequence, Union
 
 from .config import MeteorConfig, resolve_config
-from .configure import check_language, fit_modules, open_bundle, stemmer_name, stemmer_version_note
+from .configure import check_language, fit_modules, open_bundle, stemmer_name, stemmer_version_note, uses_stem_map
 from .errors import MeteorLiteWarning
 from .gcpause import gc_paused
 from .inputs import check_options, hypothesis_list, references_per_segment, segment_references
@@ -103,8 +103,9 @@ class Meteor:
         self.tokenizer: str = name.strip().lower()
         self.bundle: Optional[Bundle] = open_bundle(bundle, cfg.lang, norm, self.warnings)
         check_language(lang, cfg.lang, self.bundle, self.warnings, allow_other_language)
-        self.resources = Resources(self.bundle, stemmer_name(self.bundle, cfg.lang))
-        note = stemmer_version_note(self.bundle)
+        stemmer = stemmer_name(self.bundle, cfg.lang)
+        self.resources = Resources(self.bundle, stemmer, uses_stem_map(self.bundle, stemmer))
+        note = stemmer_version_note(self.bundle, stemmer)
         if note is not None:
             self.warnings.append(note)
         self.config: MeteorConfig = fit_modules(

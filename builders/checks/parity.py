@@ -8,8 +8,10 @@ Sets (all from ``../shared/data``):
 * ``system1-adq``, ``system1-hter``, ``system1-li``, ``system1-tune``: task presets, ``-norm``;
 * ``system1-lower``: ``-lower`` without ``-norm``;
 * ``system1-util``, ``system1-util-ch``, ``system1-ch``: ``-t util``, ``-t util -ch``, ``-ch`` (``-norm``);
-* with ``--extra``: WMT21 en-de, de-fr (``-m 'exact stem'``), en-cs (``-m exact``), en-ru
-  (``-m 'exact stem'``), every system against ``ref_A``, ``-norm``.
+* with ``--extra`` (``make parity`` runs them): WMT21 en-de, de-fr, fr-de (``-m 'exact stem'``), en-cs
+  (``-m exact``), en-ru (``-m 'exact stem'``), every system against ``ref_A``, ``-norm``; the biomedical
+  MQM development sets en-de, en-es, en-fr, en-ru (every system against the dataset's reference,
+  ``-m 'exact stem'``, ``-norm``): new text in every target language with a Meteor stemmer.
 
 For each set: the number of segments, the share whose score is within the
 tolerance (1e-6) of the jar's, the share with identical sufficient statistics,
@@ -38,7 +40,7 @@ from ..jar import JarError
 from .jar_output import parse_ss_line
 from .oracle import OracleConfig, run_oracle
 from .paths import BENCH_OUT, ROOT
-from .shared_data import meteor_example, wmt21_rows
+from .shared_data import meteor_example, mqm_rows, wmt21_rows
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +111,15 @@ def _wmt_target(lp: str) -> Callable[[Path], Data]:
     return load
 
 
+def _mqm(name: str) -> Callable[[Path], Data]:
+    def load(data: Path) -> Data:
+        rows = mqm_rows(data, name)
+        return ([f"{name}:{r['system']}:{r['doc']}:{r['seg_id']}" for r in rows], [r["hyp"] for r in rows],
+                [[r["ref"] for r in rows]])
+
+    return load
+
+
 #: Not run by default (``--extra`` or ``--sets``): other target languages, every system of WMT21,
 #: with the modules the jar has resources for.
 EXTRA_SETS: List[ParitySet] = [
@@ -116,6 +127,9 @@ EXTRA_SETS: List[ParitySet] = [
     ParitySet("de-fr", OracleConfig(lang="fr", norm=True, modules=["exact", "stem"]), _wmt_target("de-fr")),
     ParitySet("en-cs", OracleConfig(lang="cz", norm=True, modules=["exact"]), _wmt_target("en-cs")),
     ParitySet("en-ru", OracleConfig(lang="ru", norm=True, modules=["exact", "stem"]), _wmt_target("en-ru")),
+    ParitySet("fr-de", OracleConfig(lang="de", norm=True, modules=["exact", "stem"]), _wmt_target("fr-de")),
+    *[ParitySet(f"biomed-{lp}", OracleConfig(lang=lp[3:], norm=True, modules=["exact", "stem"]), _mqm(f"biomed2021.{lp}.dev.mqm"))
+      for lp in ("en-de", "en-es", "en-fr", "en-ru")],
 ]
 
 

@@ -56,3 +56,25 @@ def wmt21_rows(data_dir: Path, lp: str) -> List[Dict[str, str]]:
                 continue
             rows.append(row)
     return rows
+
+
+def mqm_rows(data_dir: Path, name: str) -> List[Dict[str, str]]:
+    """Rows of ``mqm/<name>.tsv.gz`` (``lp doc seg_id system hyp ref mqm n_raters``) as dicts keyed by the header.
+
+    Rows with a line break inside a field are dropped, as in :func:`wmt21_rows`.
+    """
+    path = Path(data_dir) / "mqm" / f"{name}.tsv.gz"
+    if not path.is_file():
+        raise FileNotFoundError(f"no MQM file {path}")
+    rows: List[Dict[str, str]] = []
+    with gzip.open(path, "rt", encoding="utf-8", newline="\n") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != len(header):
+                raise SharedDataError(f"{path}: a row has {len(parts)} fields, header {len(header)}")
+            row = dict(zip(header, parts))
+            if any(c in v for v in (row["hyp"], row["ref"]) for c in LINE_BREAKS):
+                continue
+            rows.append(row)
+    return rows

@@ -119,7 +119,7 @@ def oracle_cmd(
 def parity_cmd(
     data: Path = typer.Option(DEFAULT_DATA_DIR, "--data", help="the shared data directory"),
     sets: Optional[str] = typer.Option(None, "--sets", help="comma-separated subset of the sets (see the module help)"),
-    extra: bool = typer.Option(False, "--extra", help="also the other-language sets: en-de, de-fr, en-cs, en-ru"),
+    extra: bool = typer.Option(False, "--extra", help="also the other-language sets: WMT21 en-de, de-fr, fr-de, en-cs, en-ru; biomedical MQM en-de, en-es, en-fr, en-ru"),
     out: Path = typer.Option(BENCH_OUT, "--out"),
     tol: float = typer.Option(1e-6, "--tol"),
     threshold: float = typer.Option(0.99, "--threshold", help="minimum share within tolerance"),
@@ -181,6 +181,25 @@ def normalizer_cmd(
                                  other_oracle_class=other_oracle_class, per_feature=per_feature)
     with _guard():
         _done(np_.run_normalizer_check(opts, write=write_fixtures))
+
+
+@app.command("stems")
+def stems_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR, "--data", help="shared data directory"),
+    langs: Optional[List[str]] = typer.Option(None, "--langs", help="languages (da de en es fi fr hu it nl no pt ro ru se tr; repeat or comma-separate)"),
+    fixtures: bool = typer.Option(False, "--fixtures", help="compare with the recorded stems of tests/fixtures/stems instead of running the jar"),
+    write_fixtures: bool = typer.Option(False, "--write-fixtures", help="record the jar's stems in tests/fixtures/stems"),
+    jobs: int = typer.Option(2, "--jobs", "-j", help="languages checked at once"),
+) -> None:
+    """Meteor 1.5's stemmers against the jar's Stemmer program on a million words a language; exit 1 if any differs."""
+    from ..checks import stems as st
+    from ..checks.stem_words import STEM_LANGUAGES
+
+    if fixtures and write_fixtures:
+        raise typer.BadParameter("--write-fixtures runs the jar: leave out --fixtures", param_hint="--fixtures")
+    chosen = _split_langs(langs) or list(STEM_LANGUAGES)
+    with _guard():
+        _done(st.run_stem_check(data, chosen, use_jar=not fixtures, write=write_fixtures, jobs=jobs))
 
 
 @app.command("bench")

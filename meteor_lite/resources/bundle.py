@@ -41,6 +41,7 @@ class Bundle:
         self._conn = conn
         self.meta = meta
         self._counts: Optional[Dict[str, int]] = None
+        self._build_params: Optional[Dict[str, object]] = None
 
     # -- opening ---------------------------------------------------------
     @classmethod
@@ -101,6 +102,19 @@ class Bundle:
 
         raw = self.meta.get("stemmer")
         return json.loads(raw) if raw else None
+
+    @property
+    def build_params(self) -> Dict[str, object]:
+        """The builder's parameters recorded in the bundle (``{}`` when none or unreadable)."""
+        import json
+
+        if self._build_params is None:
+            try:
+                parsed = json.loads(self.meta.get("build_params") or "{}")
+            except ValueError:
+                parsed = {}
+            self._build_params = parsed if isinstance(parsed, dict) else {}
+        return self._build_params
 
     def sources(self) -> List[Dict[str, str]]:
         """Provenance: one dict per source the bundle was built from."""

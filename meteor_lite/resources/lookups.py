@@ -14,7 +14,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 from .. import accel
 from .bundle import Bundle
 from .schema import PARAPHRASE_SEPARATOR
-from .stemming import snowball_stem_function
+from .stemming import stem_function
 
 __all__ = ["Resources", "morph_candidates", "MORPH_RULES"]
 
@@ -47,12 +47,20 @@ def morph_candidates(word: str) -> List[str]:
 class Resources:
     """Cached lookups of stems, synonym sets and paraphrases for one language."""
 
-    def __init__(self, bundle: Optional[Bundle], stemmer_name: Optional[str]):
+    def __init__(self, bundle: Optional[Bundle], stemmer_name: Optional[str], use_stem_map: Optional[bool] = None):
+        """Lookups in ``bundle`` (or none) with the stemmer named ``stemmer_name``.
+
+        ``stemmer_name`` is a ``snowballstemmer`` algorithm or ``meteor15:<algorithm>`` (Meteor 1.5's
+        own, :mod:`meteor_lite.stemmers`); ``use_stem_map`` says whether the bundle's stem map is read
+        before the stemmer (default: whenever the bundle has one; see ``configure.uses_stem_map``).
+        """
         self.bundle = bundle
-        self._stem_fn = snowball_stem_function(stemmer_name)
+        self.stemmer_name = stemmer_name
+        self._stem_fn = stem_function(stemmer_name)
         self.function_words: FrozenSet[str] = bundle.function_words() if bundle is not None else frozenset()
         self.nonbreaking: Dict[str, bool] = bundle.nonbreaking_prefixes() if bundle is not None else {}
-        self.has_stem_map = bundle is not None and bundle.has("stems")
+        has_map = bundle is not None and bundle.has("stems")
+        self.has_stem_map = has_map if use_stem_map is None else (use_stem_map and has_map)
         self.has_synonyms = bundle is not None and bundle.has("synsets")
         self.has_paraphrases = bundle is not None and bundle.has("paraphrases")
         self.paraphrase_max_len = bundle.paraphrase_max_length() if bundle is not None and self.has_paraphrases else 0
@@ -80,7 +88,7 @@ class Resources:
 
     # -- stems -----------------------------------------------------------------
     def stems(self, words: Sequence[str]) -> List[str]:
-        """Stem of each word: the bundle's stem map first, the snowball stemmer for the rest."""
+        """Stem of each word: the bundle's stem map first (when it is read), the stemmer for the rest."""
         cache = self._stems
         try:
             return [cache[w] for w in words]  # the usual case once a block is prefetched

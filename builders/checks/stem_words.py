@@ -1,0 +1,154 @@
+"""The word lists of the stem check: a million or more distinct words per language, made the same way every time.
+
+For each of the 15 languages Meteor 1.5 stems (:data:`STEM_LANGUAGES`), :func:`stem_check_words` gives,
+in a fixed order and without repeats:
+
+1. every word of wordfreq's largest list for the language (pinned wordfreq: the same list everywhere);
+2. every white-space token of the shared data (``meteor-example``, ``wmt21``, ``mqm``, ``multi30k``: all
+   languages, as written and lower-cased: real text, other scripts included);
+3. generated forms, from a random generator seeded with the language's name: frequent words with one
+   or two of the algorithm's own suffixes appended (every suffix of every ``among`` of the algorithm, so
+   that every rule fires), two-word compounds, capitalised and upper-case forms, and odd Unicode (combining
+   marks, characters beyond U+FFFF, no-break and zero-width spaces, soft hyphens, digits, other scripts);
+
+at least :data:`GENERATED_WORDS` of them, and more until the list holds :data:`WORDS_PER_LANGUAGE` words.  No word contains a character that splits tokens or lines for
+the jar's ``Stemmer`` program (space, tab, CR, LF, FF), begins or ends with a character up to U+0020
+(Java's ``trim`` would drop it), or is a surrogate.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import random
+import re
+from pathlib import Path
+from typing import Dict, Iterable, Iterator, List, Sequence, Set, Tuple
+
+__all__ = ["STEM_LANGUAGES", "WORDS_PER_LANGUAGE", "GENERATED_WORDS", "stem_check_words", "words_digest", "algorithm_suffixes", "usable"]
+
+#: Meteor 1.5's stemmed languages: code -> (Snowball algorithm, wordfreq code).
+STEM_LANGUAGES: Dict[str, Tuple[str, str]] = {
+    "da": ("danish", "da"), "de": ("german", "de"), "en": ("english", "en"), "es": ("spanish", "es"),
+    "fi": ("finnish", "fi"), "fr": ("french", "fr"), "hu": ("hungarian", "hu"), "it": ("italian", "it"),
+    "nl": ("dutch", "nl"), "no": ("norwegian", "nb"), "pt": ("portuguese", "pt"), "ro": ("romanian", "ro"),
+    "ru": ("russian", "ru"), "se": ("swedish", "sv"), "tr": ("turkish", "tr"),
+}
+#: Distinct words compared per language (at least).
+WORDS_PER_LANGUAGE = 1_000_000
+#: Generated forms among them (at least).
+GENERATED_WORDS = 300_000
+
+_BAD = re.compile(r"[ \t\n\r\f\ud800-\udfff]")
+_ODD_INSERTS = (
+    "\u0301", "\u0308", "\u0327", "\u00a0", "\u200b", "\u200d", "\u00ad", "\ufeff", "\U0001f600", "\U0001d518",
+    "\U00020000", "\u0130", "\u0131", "\u00df", "\u1e9e", "\u0451", "\u0401", "\u00eb", "\u00ef", "\u0151", "\u0171",
+    "\u00f5", "\u00fb", "\u0219", "\u021b", "\u015f", "\u0163", "\u011f", "\u0301\u0301", "0", "7", "-", "'",
+    "\u2019", ".", "\u0661", "\u05d0", "\u4e00", "\x01", "\x7f", "\u0085", "\u2028", "\ufffd",
+)
+
+
+def usable(word: str) -> bool:
+    """True when ``word`` goes through the jar's ``Stemmer`` program as one token, unchanged by ``trim``."""
+    return bool(word) and _BAD.search(word) is None and word[0] > " " and word[-1] > " "
+
+
+def algorithm_suffixes(algorithm: str) -> List[str]:
+    """The strings of every ``among`` of Meteor 1.5's ``algorithm`` (non-empty, sorted)."""
+    from meteor_lite.stemmers.meteor15 import _stemmer_class
+
+    cls = _stemmer_class(algorithm)
+    found: Set[str] = set()
+    for name in dir(cls):
+        table = getattr(cls, name)
+        if name.startswith("a_") and isinstance(table, list):
+            found.update(a.s for a in table if getattr(a, "s", ""))
+    return sorted(found)
+
+
+def _wordfreq_words(code: str) -> List[str]:
+    import wordfreq
+
+    size = "large" if code in wordfreq.available_languages("large") else "best"
+    return list(wordfreq.iter_wordlist(code, size))
+
+
+def _shared_tokens(data: Path) -> Iterator[str]:
+    """White-space tokens of the shared data's text, as written and lower-cased, in file order."""
+    files = sorted((data / "meteor-example").glob("*")) + sorted((data / "multi30k").glob("*.gz"))
+    tables = sorted((data / "wmt21").glob("*.tsv.gz")) + sorted((data / "mqm").glob("*.tsv.gz"))
+    for path in files:
+        if path.suffix in (".hyp", ".gz") or path.name == "reference":
+            opener = gzip.open if path.suffix == ".gz" else open
+            with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    yield from _token_forms(line.split())
+    for path in tables:
+        with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
+            header = f.readline().rstrip("\n").split("\t")
+            text_cols = [i for i, name in enumerate(header) if name in ("hyp", "ref", "ref_A", "ref_B")]
+            for line in f:
+                cols = line.rstrip("\n").split("\t")
+                for i in text_cols:
+                    if i < len(cols):
+                        yield from _token_forms(cols[i].split())
+
+
+def _token_forms(tokens: Iterable[str]) -> Iterator[str]:
+    for t in tokens:
+        yield t
+        yield t.lower()
+
+
+def _generated(algorithm: str, base: Sequence[str], rng: random.Random) -> Iterator[str]:
+    """Endless generated forms of the frequent words ``base`` (see the module's docstring)."""
+    suffixes = algorithm_suffixes(algorithm)
+    while True:
+        w = rng.choice(base)
+        kind = rng.randrange(10)
+        if kind <= 2:
+            w += rng.choice(suffixes)
+        elif kind == 3:
+            w += rng.choice(suffixes) + rng.choice(suffixes)
+        elif kind <= 5:
+            w += rng.choice(base) + (rng.choice(suffixes) if rng.random() < 0.5 else "")
+        elif kind == 6:
+            w = (w + rng.choice(suffixes)).capitalize() if rng.random() < 0.5 else (w + rng.choice(suffixes)).upper()
+        elif kind == 7:
+            at = rng.randrange(len(w) + 1)
+            w = w[:at] + rng.choice(_ODD_INSERTS) + w[at:] + rng.choice(suffixes)
+        elif kind == 8:
+            w = rng.choice(suffixes) + rng.choice(suffixes) + rng.choice(suffixes)
+        else:
+            w = "".join(rng.choice(_ODD_INSERTS) if rng.random() < 0.2 else c for c in w) + rng.choice(suffixes)
+        yield w
+
+
+def stem_check_words(lang: str, data: Path, size: int = WORDS_PER_LANGUAGE, generated: int = GENERATED_WORDS) -> List[str]:
+    """The check's words for Meteor language code ``lang`` (see the module's docstring)."""
+    algorithm, code = STEM_LANGUAGES[lang]
+    seen: Set[str] = set()
+    words: List[str] = []
+
+    def take(candidates: Iterable[str], limit: int) -> None:
+        for w in candidates:
+            if len(words) >= limit:
+                return
+            if w not in seen and usable(w):
+                seen.add(w)
+                words.append(w)
+
+    freq = _wordfreq_words(code)
+    take(freq, len(freq))
+    take(_shared_tokens(data), 1 << 62)
+    base = [w for w in freq[:20000] if usable(w)]
+    take(_generated(algorithm, base, random.Random(f"meteor-lite stem check {algorithm}")), max(size, len(words) + generated))
+    return words
+
+
+def words_digest(words: Sequence[str]) -> str:
+    """SHA-256 of the words, one per line (UTF-8): names the word list a fixture was recorded on."""
+    h = hashlib.sha256()
+    for w in words:
+        h.update(w.encode("utf-8") + b"\n")
+    return h.hexdigest()

@@ -1,0 +1,113 @@
+"""Meteor 1.5's stemmers as the jar runs them: its Snowball algorithms, Java's UTF-16 strings, one per thread.
+
+What the jar does, established by running it (``java -cp meteor-1.5.jar Stemmer LANG``):
+
+- each language is stemmed by the Snowball algorithm of 2007 the jar carries
+  (:mod:`meteor_lite.stemmers.snowball2007`; English: ``snowballstemmer`` 2.2.0, which agrees with it);
+- a Java string is a sequence of UTF-16 code units, so a word with a character beyond U+FFFF is stemmed
+  as its surrogate pairs (its length, the regions R1/R2 and every cursor count two units for such a
+  character); :class:`Meteor15Stemmer` stems such a word in that form and joins the pairs again;
+- the scorer stems every word; the jar's standalone ``Stemmer`` program (``meteor-jar-stemmer``) leaves
+  a token alone when :func:`is_jar_number` holds for it.
+
+The stemmer objects of the Snowball runtime keep their state between calls, so each thread gets its own
+(Meteor's wrapper is ``synchronized`` for the same reason).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+from typing import Any, Callable, Dict, Tuple
+
+__all__ = ["METEOR15_ALGORITHMS", "METEOR15_STEMMER", "Meteor15Stemmer", "meteor15_stemmer", "is_jar_number"]
+
+#: The Snowball algorithms Meteor 1.5 stems with (its 15 stemmed languages).
+METEOR15_ALGORITHMS: Tuple[str, ...] = (
+    "danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian",
+    "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish", "turkish",
+)
+
+#: How the scorer names these stemmers (a bundle's stemmer record, ``meteor-lite --version``).
+METEOR15_STEMMER = "Meteor 1.5's Snowball stemmers (algorithms of 2007)"
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+_NUMBER_PUNCT = frozenset(",.-")
+
+
+def is_jar_number(token: str) -> bool:
+    """True when the jar's ``Stemmer`` program leaves ``token`` unstemmed.
+
+    That program skips a token whose every UTF-16 unit is a decimal digit (Java's
+    ``Character.isDigit``: category Nd) or one of ``, . -``.  A character beyond U+FFFF is two
+    surrogate units, never digits, in Java.
+    """
+    return all((c.isdecimal() and c <= "\uffff") or c in _NUMBER_PUNCT for c in token)
+
+
+def _as_utf16_units(word: str) -> str:
+    """``word`` with each character beyond U+FFFF written as its two surrogate code points."""
+    return _ASTRAL.sub(lambda m: _surrogates(ord(m.group())), word)
+
+
+def _surrogates(cp: int) -> str:
+    cp -= 0x10000
+    return chr(0xD800 + (cp >> 10)) + chr(0xDC00 + (cp & 0x3FF))
+
+
+def _joined_pairs(units: str) -> str:
+    """The inverse of :func:`_as_utf16_units`: surrogate pairs joined; a lone surrogate stays as it is."""
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _stemmer_class(algorithm: str) -> type:
+    """The Snowball stemmer class Meteor 1.5 uses for ``algorithm`` (one of :data:`METEOR15_ALGORITHMS`)."""
+    if algorithm not in METEOR15_ALGORITHMS:
+        raise ValueError(f"Meteor 1.5 has no {algorithm!r} stemmer (it has {', '.join(METEOR15_ALGORITHMS)})")
+    if algorithm == "english":
+        from snowballstemmer.english_stemmer import EnglishStemmer
+
+        return EnglishStemmer
+    module = importlib.import_module(f"{__package__}.snowball2007.{algorithm}")
+    cls: type = getattr(module, algorithm.capitalize() + "Stemmer")
+    return cls
+
+
+class Meteor15Stemmer:
+    """``stem(word)`` as Meteor 1.5 stems it, for one language; safe to share between threads."""
+
+    def __init__(self, algorithm: str):
+        self.algorithm = algorithm
+        self._cls = _stemmer_class(algorithm)
+        self._local = threading.local()
+
+    def _stemmer(self) -> Any:
+        st = getattr(self._local, "stemmer", None)
+        if st is None:
+            st = self._local.stemmer = self._cls()
+        return st
+
+    def __call__(self, word: str) -> str:
+        """The stem of ``word``."""
+        stemmer = self._stemmer()
+        if _ASTRAL.search(word) is None:
+            stem: str = stemmer.stemWord(word)
+            return stem
+        return _joined_pairs(stemmer.stemWord(_as_utf16_units(word)))
+
+    def __reduce__(self) -> Tuple[Callable[[str], "Meteor15Stemmer"], Tuple[str]]:
+        return (Meteor15Stemmer, (self.algorithm,))
+
+
+_SHARED: Dict[str, Meteor15Stemmer] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def meteor15_stemmer(algorithm: str) -> Meteor15Stemmer:
+    """The (shared, thread-safe) Meteor 1.5 stemmer of ``algorithm``; :class:`ValueError` for another name."""
+    with _SHARED_LOCK:
+        found = _SHARED.get(algorithm)
+        if found is None:
+            found = _SHARED[algorithm] = Meteor15Stemmer(algorithm)
+        return found
