@@ -38,10 +38,29 @@ __all__ = [
     "read_tuned_tasks",
     "apply_tuned_task",
     "unknown_task_message",
+    "CASE_RULE",
+    "NORM_LABELS",
 ]
 
 #: The bundle ``meta`` key holding the tuned parameter sets (JSON object: name -> set).
 TASKS_META_KEY = "tasks"
+
+#: How the case-aware modes (``case_aware=True``; signature ``norm-case``, ``case``) match, in one line.
+CASE_RULE = (
+    "case kept: exact matches only identical words (case-sensitive); stem, synonym and paraphrase "
+    "compare lower-cased words, so a word differing only in case is a stem match (or a later module's), never exact"
+)
+
+#: Normalisation labels (signature, tuned sets) -> (norm, lower, no_punct, case_aware).
+NORM_LABELS: Dict[str, Tuple[bool, bool, bool, bool]] = {
+    "none": (False, False, False, False),
+    "lower": (False, True, False, False),
+    "norm": (True, True, False, False),
+    "norm-nopunct": (True, True, True, False),
+    "case": (False, False, False, True),
+    "norm-case": (True, False, False, True),
+    "norm-case-nopunct": (True, False, True, True),
+}
 
 #: A tuned task's name: lower-case letters, digits, ``.``, ``_`` and ``-`` (it goes into the signature).
 _TASK_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -73,6 +92,9 @@ class MeteorConfig:
     lower: bool = False
     no_punct: bool = False
     char_based: bool = False  # -ch: character-based precision and recall (never implied by -t util)
+    #: case-aware (:data:`CASE_RULE`): no lower-casing; exact matches are case-sensitive, the later
+    #: modules (stem, synonym, paraphrase) match across case.  Not one of Meteor 1.5's modes.
+    case_aware: bool = False
     custom: bool = False
     warnings: Tuple[str, ...] = field(default=(), compare=False)
     #: short hash of a bundle's tuned task (:class:`TunedTask`), "" for Meteor's own tasks
@@ -103,16 +125,23 @@ class MeteorConfig:
 
     @property
     def normalization(self) -> str:
-        """Meteor's name for the normalisation mode."""
+        """Meteor's name for the normalisation mode (``norm_case`` / ``case`` for the case-aware modes)."""
         if self.norm:
-            return "norm_nopunct" if self.no_punct else "norm"
+            base = "norm_case" if self.case_aware else "norm"
+            return base + "_nopunct" if self.no_punct else base
+        if self.case_aware:
+            return "case"
         return "lc_only" if self.lower else "no_norm"
 
     @property
     def norm_label(self) -> str:
-        """The normalisation as the signature names it: ``norm``, ``norm-nopunct``, ``lower`` or ``none``."""
+        """The normalisation as the signature names it: ``norm``, ``norm-nopunct``, ``lower``, ``none``, or
+        the case-aware ``norm-case``, ``norm-case-nopunct``, ``case`` (see :data:`NORM_LABELS`)."""
         if self.norm:
-            return "norm-nopunct" if self.no_punct else "norm"
+            base = "norm-case" if self.case_aware else "norm"
+            return base + "-nopunct" if self.no_punct else base
+        if self.case_aware:
+            return "case"
         return "lower" if self.lower else "none"
 
     def eval_id(self) -> str:
@@ -142,8 +171,12 @@ def resolve_config(
     lower: bool = False,
     no_punct: bool = False,
     char_based: bool = False,
+    case_aware: bool = False,
 ) -> MeteorConfig:
     """Resolve language, task and overrides into a :class:`MeteorConfig`, as Meteor 1.5 does.
+
+    ``case_aware`` (not a Meteor 1.5 mode; :data:`CASE_RULE`) keeps the case: with ``norm``, Meteor's
+    tokeniser and punctuation normaliser without the lower-casing; it cannot go with ``lower``.
 
     A ``task`` that is none of Meteor 1.5's (:data:`~meteor_lite.languages.TASKS`) may name a tuned
     set of the bundle: the configuration returned is then :attr:`~MeteorConfig.pending_task` (the
@@ -179,6 +212,8 @@ def resolve_config(
     w = _fit_weights(w, mods, weights_given=weights is not None, modules_given=modules is not None, warnings=warnings)
     if beam < 1:
         raise ConfigError(f"beam size must be at least 1, got {beam}")
+    if case_aware and lower:
+        raise ConfigError("case-aware scoring keeps the case: it cannot go with lower-casing (--lower)")
     check_domain(p, w, mods)
     alpha, beta, gamma, delta = p
     return MeteorConfig(
@@ -192,9 +227,10 @@ def resolve_config(
         weights=w,
         beam=int(beam),
         norm=norm,
-        lower=lower or norm,
+        lower=(lower or norm) and not case_aware,
         no_punct=no_punct,
         char_based=char_based,
+        case_aware=case_aware,
         custom=params is not None or weights is not None or modules is not None,
         warnings=tuple(warnings),
     )
@@ -285,13 +321,19 @@ class TunedTask:
     modules: Tuple[str, ...]
     weights: Tuple[float, ...]
     provenance: Dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: the normalisation the set carries (a key of :data:`NORM_LABELS`), applied when the caller chooses
+    #: none; "" for sets that carry none (they score with the caller's, as before)
+    norm: str = ""
 
     def params_dict(self) -> Dict[str, Any]:
-        """What changes the numbers: α, β, γ, δ, modules and weights."""
-        return {
+        """What changes the numbers: α, β, γ, δ, modules and weights (and the normalisation, when carried)."""
+        out: Dict[str, Any] = {
             "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma, "delta": self.delta,
             "modules": list(self.modules), "weights": list(self.weights),
         }
+        if self.norm:
+            out["norm"] = self.norm
+        return out
 
     @property
     def short_hash(self) -> str:
@@ -325,8 +367,11 @@ class TunedTask:
         except ConfigError as exc:
             raise ConfigError(f"{where}: task {name!r}: {exc}") from None
         prov = data.get("provenance", {})
+        norm = data.get("norm", "")
+        if norm and norm not in NORM_LABELS:
+            raise ConfigError(f"{where}: task {name!r}: unknown normalisation {norm!r} (one of {', '.join(NORM_LABELS)})")
         a, b, g, d = params
-        return cls(name, a, b, g, d, modules, weights, dict(prov) if isinstance(prov, dict) else {})
+        return cls(name, a, b, g, d, modules, weights, dict(prov) if isinstance(prov, dict) else {}, str(norm))
 
 
 def check_task_name(name: str) -> None:
@@ -355,18 +400,31 @@ def read_tuned_tasks(raw: Optional[str], where: str = "bundle") -> Dict[str, Tun
 
 
 def apply_tuned_task(cfg: MeteorConfig, task: TunedTask) -> MeteorConfig:
-    """``cfg`` (a :attr:`~MeteorConfig.pending_task` configuration) with the values of ``task``."""
+    """``cfg`` (a :attr:`~MeteorConfig.pending_task` configuration) with the values of ``task``.
+
+    A set that carries its normalisation (:attr:`TunedTask.norm`) gives it to a configuration that
+    chose none (``norm_label == "none"``); a normalisation chosen explicitly is kept.
+    """
+    if task.norm and cfg.norm_label == "none":
+        norm, lower, no_punct, case_aware = NORM_LABELS[task.norm]
+        cfg = replace(cfg, norm=norm, lower=lower, no_punct=no_punct, case_aware=case_aware)
     return replace(
         cfg, task=task.name, alpha=task.alpha, beta=task.beta, gamma=task.gamma, delta=task.delta,
         modules=task.modules, weights=task.weights, custom=False, tuned_hash=task.short_hash,
     )
 
 
-def unknown_task_message(name: str, tasks: Optional[Dict[str, TunedTask]], where: str = "") -> str:
-    """What ``--task NAME`` could have been: Meteor's tasks, and the tuned ones of bundle ``where``."""
+def unknown_task_message(
+    name: str, tasks: Optional[Dict[str, TunedTask]], where: str = "", shipped: Optional[Dict[str, TunedTask]] = None,
+    lang: str = "",
+) -> str:
+    """What ``--task NAME`` could have been: Meteor's tasks, the tuned ones of bundle ``where``, and the
+    sets meteor-lite ships for the language (``shipped``, :mod:`meteor_lite.tuned`)."""
     text = f"unknown task {name!r} (Meteor 1.5's tasks: {', '.join(TASKS)}"
     if tasks:
         text += f"; tuned tasks of {where or 'the bundle'}: {', '.join(sorted(tasks))}"
     elif where:
         text += f"; {where} carries no tuned tasks"
+    if shipped:
+        text += f"; tuned sets shipped for {lang or 'the language'}: {', '.join(sorted(shipped))}"
     return text + ")"

@@ -220,28 +220,37 @@ def fit_modules(
 
 
 def bundle_task(cfg: MeteorConfig, bundle: Optional[Bundle], notes: Optional[List[str]] = None) -> MeteorConfig:
-    """``cfg`` with the bundle's tuned set named by ``cfg.task`` (:class:`ConfigError` naming the tasks there are).
+    """``cfg`` with the tuned set named by ``cfg.task``: the bundle's, else one shipped for the language
+    (:mod:`meteor_lite.tuned`); :class:`ConfigError` naming the tasks there are.
 
-    A note when the set was tuned on text normalised otherwise (its provenance's ``aligned_with``
-    signature) than ``cfg`` normalises: the set's figures were measured on that normalisation.
+    A set that carries its normalisation applies it when ``cfg`` chose none.  A note when the set was
+    tuned on text normalised otherwise (its ``norm``, else its provenance's ``aligned_with`` signature)
+    than the scoring normalises: the set's figures were measured on that normalisation.
     """
+    from .tuned import shipped_tasks
+
     where = f"bundle {bundle.path}" if bundle is not None else ""
     tasks = read_tuned_tasks(bundle.meta.get(TASKS_META_KEY), where) if bundle is not None else {}
     if cfg.task not in tasks:
-        raise ConfigError(unknown_task_message(cfg.task, tasks, where))
+        shipped = shipped_tasks(cfg.lang)
+        if cfg.task not in shipped:
+            raise ConfigError(unknown_task_message(cfg.task, tasks, where, shipped, cfg.lang))
+        tasks, where = shipped, f"meteor-lite's shipped sets for {cfg.lang!r}"
     if cfg.custom:
         raise ConfigError(
             f"task {cfg.task!r} is a tuned set of {where}: it fixes alpha beta gamma delta, the modules and "
             "their weights; give no parameters, modules or weights with it"
         )
     task = tasks[cfg.task]
-    tuned_on = str(task.provenance.get("aligned_with", "")).split("|")
-    if notes is not None and len(tuned_on) > 2 and tuned_on[2] != cfg.norm_label:
+    tuned = apply_tuned_task(cfg, task)
+    aligned = str(task.provenance.get("aligned_with", "")).split("|")
+    tuned_norm = task.norm or (aligned[2] if len(aligned) > 2 else "")
+    if notes is not None and tuned_norm and tuned_norm != tuned.norm_label:
         notes.append(
-            f"task {cfg.task!r} was tuned on text normalised as '{tuned_on[2]}', this scoring uses "
-            f"'{cfg.norm_label}' (meteor-lite score: --norm, --lower, --no-punct)"
+            f"task {cfg.task!r} was tuned on text normalised as '{tuned_norm}', this scoring uses "
+            f"'{tuned.norm_label}' (meteor-lite score: --norm, --lower, --no-punct, --case-aware)"
         )
-    return apply_tuned_task(cfg, task)
+    return tuned
 
 
 def missing_resources_message(cfg: MeteorConfig, bundle: Optional[Bundle], missing: List[str]) -> str:

@@ -20,7 +20,7 @@ from .scores import CorpusScore, SegmentScore
 from .scoring import best_reference, config_metrics
 from .signature import make_signature
 from .stats import Stats
-from .text.normalize import prepare
+from .text.normalize import java_lower, prepare
 
 __all__ = ["Meteor", "SegmentScore", "CorpusScore"]
 
@@ -50,7 +50,11 @@ class Meteor:
     path, see :func:`meteor_lite.resources.locate.bundle_search_path`) and ``tokenize`` (the tokeniser
     of :mod:`meteor_lite.text.tokenizers` applied after normalisation: ``meteor``, Meteor 1.5's white-space
     split, for every language but ``zh``/``ja`` (``cjk``) and ``th`` (``char``); the signature names it,
-    ``tok:NAME``, whenever it is not ``meteor``).
+    ``tok:NAME``, whenever it is not ``meteor``).  ``case_aware`` (not a Meteor 1.5 mode) keeps the case
+    (with ``norm``: Meteor's normaliser without the lower-casing; signature ``norm-case``): exact matches
+    are case-sensitive, stem, synonym and paraphrase match across case (:data:`meteor_lite.config.CASE_RULE`).
+    A tuned task that carries its normalisation (``--task mqm``) applies it when none of ``norm``,
+    ``lower``, ``case_aware`` is given.
 
     A bundle of another language than ``lang`` is a :class:`ConfigError` unless
     ``allow_other_language=True`` (then a warning).
@@ -85,11 +89,12 @@ class Meteor:
         quiet: bool = False,
         tokenize: Optional[str] = None,
         allow_other_language: bool = False,
+        case_aware: bool = False,
     ):
         check_options(lang, task, params, modules, weights, beam)
         cfg = resolve_config(
             lang, task=task, params=params, modules=modules, weights=weights, beam=beam,
-            norm=norm, lower=lower, no_punct=no_punct, char_based=char_based,
+            norm=norm, lower=lower, no_punct=no_punct, char_based=char_based, case_aware=case_aware,
         )
         self.warnings: List[str] = list(cfg.warnings)
         #: The tokeniser's name (:mod:`meteor_lite.text.tokenizers`); ``meteor`` is Meteor 1.5's white-space split.
@@ -119,7 +124,7 @@ class Meteor:
         cfg = self.config
         return prepare(
             line, cfg.lang, norm=cfg.norm, lower=cfg.lower, keep_punct=not cfg.no_punct,
-            nonbreaking=self.resources.nonbreaking, tokenizer=self.tokenizer,
+            nonbreaking=self.resources.nonbreaking, tokenizer=self.tokenizer, keep_case=cfg.case_aware,
         )
 
     # -- scoring ---------------------------------------------------------------------
@@ -220,6 +225,8 @@ class Meteor:
         """Look up the resources of many tokenised sentences at once (fewer, larger queries)."""
         mods = self.config.modules
         res = self.resources
+        if self.config.case_aware:  # the later modules look up lower-cased words (matches.collect_matches)
+            sentences = [[java_lower(w) for w in s] for s in sentences]
         if "stem" in mods or "synonym" in mods:
             vocab = sorted({w for s in sentences for w in s})
             if "stem" in mods:

@@ -63,10 +63,11 @@ def align_segment(
 def _align(hyp: List[str], ref: List[str], config: MeteorConfig, resources: Resources) -> Tuple[List[Match], bool]:
     """The chosen matches: the beam search's, or bounded mode's above the work limit (flagged True)."""
     limit = work_limit(config.beam)
-    if len(hyp) * len(ref) > SMALL_SEGMENT and count_candidates(hyp, ref, config.modules, resources, limit) > limit:
-        cands = collect_matches(hyp, ref, config.modules, resources, cap=BOUNDED_CAP)
+    folded = ([java_lower(w) for w in hyp], [java_lower(w) for w in ref]) if config.case_aware else None
+    if len(hyp) * len(ref) > SMALL_SEGMENT and count_candidates(hyp, ref, config.modules, resources, limit, folded) > limit:
+        cands = collect_matches(hyp, ref, config.modules, resources, cap=BOUNDED_CAP, folded=folded)
         return bounded_alignment(len(hyp), len(ref), cands), True
-    cands = collect_matches(hyp, ref, config.modules, resources)
+    cands = collect_matches(hyp, ref, config.modules, resources, folded=folded)
     return search_alignment(len(hyp), len(ref), cands, config.beam), False
 
 

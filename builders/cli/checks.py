@@ -381,3 +381,33 @@ def write_recipes_cmd(
         _done(write_recipes.run(out_dir or write_recipes.DEFAULT_OUT_DIR, check=check))
 
 
+
+
+@app.command("validity")
+def validity_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR / "mqm", "--data", help="Directory of *.mqm.tsv.gz judgments (../shared/data/mqm)."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples of the segments for the intervals."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    plot_out: Optional[Path] = typer.Option(None, "--plot", help="Write the figure here (PNG; needs the bench extra's matplotlib), "
+                                                                 "e.g. docs/img/validity.png."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every figure here."),
+) -> None:
+    """meteor-lite (default and --task mqm) against chrF and sentence BLEU on every shared MQM set, with intervals.
+
+    Needs sacrebleu (the test extra).  Prints one Markdown table (segment level, with 95% bootstrap
+    intervals and the paired interval of default - chrF), the system-level table and the tallies.
+    """
+    from ..checks import validity
+
+    with _guard():
+        results = validity.validity(data, bootstrap, seed, progress=lambda s: print(f"scoring {s}", file=sys.stderr))
+        print(validity.format_table(results))
+        if json_out is not None:
+            from meteor_lite.atomicfile import atomic_path
+
+            with atomic_path(json_out) as tmp:
+                tmp.write_text(json.dumps(validity.as_json(results), indent=1, allow_nan=False, default=str) + "\n",
+                               encoding="utf-8")
+        if plot_out is not None:
+            validity.plot(results, plot_out)
+            print(f"wrote {plot_out}", file=sys.stderr)

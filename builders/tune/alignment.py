@@ -69,6 +69,8 @@ def align_module_set(
     bundle: "str | os.PathLike[str] | None" = None,
     norm: bool = True,
     lower: bool = False,
+    no_punct: bool = False,
+    case_aware: bool = False,
     tokenize: Optional[str] = None,
     tick: Callable[[int], None] = lambda n: None,
 ) -> ModuleSet:
@@ -79,7 +81,7 @@ def align_module_set(
     if not judgments.refs:
         raise InvalidParameterError("the judgments file has no hyp / ref columns: nothing to align in-process")
     m = Meteor(lang, task=task, modules=list(modules) if modules is not None else None, bundle=bundle,
-               norm=norm, lower=lower, tokenize=tokenize, quiet=True)
+               norm=norm, lower=lower, no_punct=no_punct, case_aware=case_aware, tokenize=tokenize, quiet=True)
     cfg = m.config
     cells: Cells = {}
     for system, rows in judgments.refs.items():

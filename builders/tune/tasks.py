@@ -32,7 +32,7 @@ from meteor_lite.resources.schema import compute_content_checksum
 from ..bundle.stale import remove_stale_temps, temp_prefix
 from ..errors import BuildError, InvalidParameterError
 
-__all__ = ["add_task", "remove_task", "bundle_tasks", "tasks_json"]
+__all__ = ["add_task", "remove_task", "bundle_tasks", "tasks_json", "add_shipped"]
 
 
 def tasks_json(tasks: Dict[str, TunedTask]) -> str:
@@ -128,3 +128,31 @@ def _update(tmp: Path, tasks: Dict[str, TunedTask]) -> str:
     finally:
         conn.close()
     return checksum
+
+
+def add_shipped(path: "os.PathLike[str] | str", lang: str, task: TunedTask, replace: bool = False) -> None:
+    """Write ``task`` as language ``lang``'s set into the scorer's shipped sets file (``meteor_lite/tuned_tasks.json``,
+    :mod:`meteor_lite.tuned`), atomically; ``replace``: over a set of the same name.
+
+    The file is JSON with sorted keys and one level of indentation, so a re-tuned set shows as a small diff.
+    """
+    from meteor_lite.atomicfile import atomic_path
+    from meteor_lite.tuned import read_shipped
+
+    try:
+        check_task_name(task.name)
+        TunedTask.from_dict(task.name, task.to_dict(), "new task")
+        current = read_shipped(Path(path))
+    except ConfigError as exc:
+        raise InvalidParameterError(str(exc)) from None
+    sets = current.setdefault(lang, {})
+    if task.name in sets and not replace:
+        raise InvalidParameterError(f"{path} already ships a task {task.name!r} for {lang!r} (replace it with --replace)")
+    sets[task.name] = task
+    data = {
+        "format": 1,
+        "languages": {code: {name: current[code][name].to_dict() for name in sorted(current[code])} for code in sorted(current)},
+    }
+    text = json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")

@@ -26,13 +26,15 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from meteor_lite.metaeval.correlate import Aligned, Key, align, statistic
 from meteor_lite.metaeval.data import Judgments, Matrix, MetricScores
+from meteor_lite.metaeval.stats import mean_ignoring_nan
 from meteor_lite.stats import Stats, compute
 
-__all__ = ["Params", "TuneReport", "ModuleSearchReport", "tune", "tune_modules", "json_cells", "RANGES"]
+__all__ = ["Params", "TuneReport", "ModuleSearchReport", "tune", "tune_modules", "json_cells", "RANGES", "PartFigures",
+           "part_figures", "FoldGrids", "item_folds"]
 
 #: Search range of each parameter (Meteor 1.5's formula: α, γ, δ in [0, 1], β >= 0; weights [0, 1]).
 RANGES = {"alpha": (0.0, 1.0), "beta": (0.0, 3.0), "gamma": (0.0, 1.0), "delta": (0.0, 1.0), "weight": (0.0, 1.0)}
@@ -53,6 +55,14 @@ class TuneReport:
     default_interval: Tuple[float, float] = (math.nan, math.nan)
     gain_interval: Tuple[float, float] = (math.nan, math.nan)
     folds: List[Params] = field(default_factory=list)
+    #: the held-out grid (every cell scored by parameters tuned without it) and the default's, for
+    #: figures on parts of the data (:func:`part_figures`)
+    heldout_grid: Optional[Aligned] = field(default=None, repr=False)
+    default_grid: Optional[Aligned] = field(default=None, repr=False)
+    #: with ``heldout="per-fold"``: each fold's grid and held-out items (figures averaged over folds)
+    fold_grids: Optional["FoldGrids"] = field(default=None, repr=False)
+    #: :func:`tune_modules`: the index of the set (of its ``sets``) each fold chose
+    fold_choice: List[int] = field(default_factory=list)
 
     @property
     def gain_supported(self) -> bool:
@@ -148,18 +158,27 @@ def _folds(scorer: _Scorer, cv: str, k: int, seed: int) -> List[Tuple[List[int],
         n = len(scorer.base.systems)
         return [([s for s in range(n) if s != h], [h]) for h in range(n)]
     items = list(range(len(scorer.base.items)))
-    random.Random(seed).shuffle(items)
-    parts = [sorted(items[f::k]) for f in range(k)]
+    parts = item_folds(len(items), k, seed)
     return [(sorted(set(items) - set(p)), p) for p in parts]
 
 
-def _paired_bootstrap(key: Key, tuned: Aligned, default: Aligned, samples: int, seed: int) -> Dict[str, Tuple[float, float]]:
-    """95% percentile intervals of the tuned and default statistics and of their difference."""
+def item_folds(n: int, k: int, seed: int) -> List[List[int]]:
+    """The held-out item columns of each of ``k`` folds over ``n`` items (``--cv items``; seeded shuffle)."""
+    items = list(range(n))
+    random.Random(seed).shuffle(items)
+    return [sorted(items[f::k]) for f in range(k)]
+
+
+def _paired_bootstrap(key: Key, tuned: Aligned, default: Aligned, samples: int, seed: int,
+                      among: Optional[Sequence[int]] = None) -> Dict[str, Tuple[float, float]]:
+    """95% percentile intervals of the tuned and default statistics and of their difference
+    (items resampled from ``among``, default all)."""
     rng = random.Random(seed)
-    n = len(tuned.items)
+    pool = list(among) if among is not None else list(range(len(tuned.items)))
+    n = len(pool)
     draws: Dict[str, List[float]] = {"tuned": [], "default": [], "gain": []}
     for _ in range(samples):
-        cols = [rng.randrange(n) for _ in range(n)]
+        cols = [pool[rng.randrange(n)] for _ in range(n)]
         t, d = statistic(tuned, key, cols), statistic(default, key, cols)
         if not (math.isnan(t) or math.isnan(d)):
             draws["tuned"].append(t)
@@ -218,14 +237,77 @@ def _conclude(report: TuneReport, key: Key, heldout: Aligned, default_data: Alig
     """Held-out and default figures with their intervals, and the paired interval of the gain."""
     if key[0] == "sys":  # held-out system scores: the mean of held-out segment scores, for both sides
         heldout, default_data = _mean_system(heldout), _mean_system(default_data)
+    report.heldout_grid, report.default_grid = heldout, default_data
     report.heldout_value = statistic(heldout, key)
     report.default_value = statistic(default_data, key)
     ci = _paired_bootstrap(key, heldout, default_data, samples, seed)
     report.heldout_interval, report.default_interval, report.gain_interval = ci["tuned"], ci["default"], ci["gain"]
 
 
+@dataclass
+class FoldGrids:
+    """Per-fold held-out evaluation: each fold's items scored by the parameters (and module set) tuned without
+    them, the statistic computed within each fold (one parameter set) and averaged over the folds, for the
+    tuned side and, on the same items, for the default.
+
+    The pooled grid (``heldout="pooled"``) puts every fold's scores in one grid, so a correlation within a
+    system mixes the scales of five parameter sets: where the folds' parameters differ a lot (a flat
+    objective, merged data) that alone lowers the held-out figure.
+    """
+
+    grids: List[Aligned]
+    tests: List[Set[int]]
+    default: Aligned
+
+    def figures(self, key: Key, cols: Optional[Sequence[int]] = None,
+                rows: Optional[Sequence[int]] = None) -> Tuple[float, float]:
+        """(tuned, default): the statistic over items ``cols`` (repeats allowed) and systems ``rows``, fold by fold, averaged."""
+        every = range(len(self.default.items)) if cols is None else cols
+        default = self.default if rows is None else _subset(self.default, rows)
+        tuned_values, default_values = [], []
+        for grid, test in zip(self.grids, self.tests):
+            part = [c for c in every if c in test]
+            if not part:
+                continue
+            tuned_values.append(statistic(grid if rows is None else _subset(grid, rows), key, part))
+            default_values.append(statistic(default, key, part))
+        return mean_ignoring_nan(tuned_values), mean_ignoring_nan(default_values)
+
+    def intervals(self, key: Key, samples: int, seed: int, among: Optional[Sequence[int]] = None,
+                  rows: Optional[Sequence[int]] = None) -> Dict[str, Tuple[float, float]]:
+        """95% percentile intervals (tuned, default, gain) over item resamples from ``among`` (default all)."""
+        rng = random.Random(seed)
+        pool = list(among) if among is not None else list(range(len(self.default.items)))
+        draws: Dict[str, List[float]] = {"tuned": [], "default": [], "gain": []}
+        for _ in range(samples):
+            cols = [pool[rng.randrange(len(pool))] for _ in pool]
+            t, d = self.figures(key, cols, rows)
+            if not (math.isnan(t) or math.isnan(d)):
+                draws["tuned"].append(t)
+                draws["default"].append(d)
+                draws["gain"].append(t - d)
+        return {name: _percentiles(values) for name, values in draws.items()}
+
+
+def _percentiles(values: List[float]) -> Tuple[float, float]:
+    values = sorted(values)
+    if not values:
+        return (math.nan, math.nan)
+    return values[int(0.025 * (len(values) - 1))], values[int(math.ceil(0.975 * (len(values) - 1)))]
+
+
+def _conclude_per_fold(report: TuneReport, key: Key, pieces: Sequence[Tuple[_Scorer, _Fold]], default_data: Aligned,
+                       samples: int, seed: int) -> None:
+    """Held-out figures fold by fold (:class:`FoldGrids`), with their intervals and the paired interval of the gain."""
+    fg = FoldGrids([scorer.data(fold.params) for scorer, fold in pieces], [set(fold.test) for _, fold in pieces], default_data)
+    report.fold_grids = fg
+    report.heldout_value, report.default_value = fg.figures(key)
+    ci = fg.intervals(key, samples, seed)
+    report.heldout_interval, report.default_interval, report.gain_interval = ci["tuned"], ci["default"], ci["gain"]
+
+
 def _tune(scorer: _Scorer, default: Params, key: Key, cv: str, folds: int, rounds: int, samples: int, seed: int,
-          tick: Callable[[], None]) -> Tuple[TuneReport, List[_Fold]]:
+          tick: Callable[[], None], heldout: str = "pooled") -> Tuple[TuneReport, List[_Fold]]:
     """Tune on all cells of ``scorer``; with ``cv``, the held-out figure against ``default``."""
     default_data = scorer.data(default)
     chosen, train_value = _search(_objective(scorer, key, list(range(len(scorer.base.items)))), default, rounds, tick)
@@ -234,7 +316,10 @@ def _tune(scorer: _Scorer, default: Params, key: Key, cv: str, folds: int, round
         return report, []
     runs = _cross_validate(scorer, default, key, cv, folds, rounds, seed, tick)
     report.folds = [f.params for f in runs]
-    _conclude(report, key, _heldout([(scorer, f) for f in runs], cv, default_data), default_data, samples, seed)
+    if heldout == "per-fold" and cv == "items":
+        _conclude_per_fold(report, key, [(scorer, f) for f in runs], default_data, samples, seed)
+    else:
+        _conclude(report, key, _heldout([(scorer, f) for f in runs], cv, default_data), default_data, samples, seed)
     return report, runs
 
 
@@ -250,13 +335,15 @@ def tune(
     seed: int = 0,
     include_human: bool = True,
     tick: Callable[[], None] = lambda: None,
+    heldout: str = "pooled",
 ) -> TuneReport:
     """Tune on all judgments, and (``cv`` = items / systems) report the cross-validated figure.
 
     ``cells``: every judged (system, item)'s statistics against each of its references
     (:func:`meteor_lite_builders.tune.alignment.align_module_set`, or :func:`json_cells`).
+    ``heldout``: ``pooled`` (every held-out cell in one grid) or ``per-fold`` (:class:`FoldGrids`; items cv only).
     """
-    return _tune(_Scorer(judgments, cells, include_human), default, key, cv, folds, rounds, samples, seed, tick)[0]
+    return _tune(_Scorer(judgments, cells, include_human), default, key, cv, folds, rounds, samples, seed, tick, heldout)[0]
 
 
 @dataclass
@@ -287,6 +374,7 @@ def tune_modules(
     seed: int = 0,
     include_human: bool = True,
     tick: Callable[[], None] = lambda: None,
+    heldout: str = "pooled",
 ) -> ModuleSearchReport:
     """Tune every module set (``(modules, default parameters, cells)``; one alignment each), keep the best.
 
@@ -298,7 +386,7 @@ def tune_modules(
     results = []
     for modules, default, cells in sets:
         scorer = _Scorer(judgments, cells, include_human)
-        report, runs = _tune(scorer, default, key, cv, folds, rounds, samples, seed, tick)
+        report, runs = _tune(scorer, default, key, cv, folds, rounds, samples, seed, tick, heldout)
         results.append((modules, report, scorer, runs))
     chosen = max(range(len(results)), key=lambda i: results[i][1].train_value)
     base_default, base_cells, base_modules = baseline
@@ -311,8 +399,47 @@ def tune_modules(
             i = max(range(len(results)), key=lambda j: results[j][3][f].train_value)
             pieces.append((results[i][2], results[i][3][f]))
             overall.folds.append(results[i][3][f].params)
-        _conclude(overall, key, _heldout(pieces, cv, base_data), base_data, samples, seed)
+            overall.fold_choice.append(i)
+        if heldout == "per-fold" and cv == "items":
+            _conclude_per_fold(overall, key, pieces, base_data, samples, seed)
+        else:
+            _conclude(overall, key, _heldout(pieces, cv, base_data), base_data, samples, seed)
     return ModuleSearchReport([(m, r) for m, r, _, _ in results], chosen, base_modules, overall)
+
+
+@dataclass
+class PartFigures:
+    """The held-out and default figures of one part of the data (one judgments file of several)."""
+
+    label: str
+    systems: int
+    items: int
+    heldout: float
+    default: float
+    heldout_interval: Tuple[float, float]
+    default_interval: Tuple[float, float]
+    gain_interval: Tuple[float, float]
+
+
+def part_figures(report: TuneReport, key: Key, prefix: str, samples: int = 1000, seed: int = 0) -> PartFigures:
+    """Figures of the systems and items named ``PREFIX/...`` (a merged file, :func:`merge_judgments`),
+    from a cross-validated report: held-out tuned and default values, their intervals, the paired gain's."""
+    base = report.fold_grids.default if report.fold_grids is not None else report.heldout_grid
+    if base is None or (report.fold_grids is None and report.default_grid is None):
+        raise ValueError("part figures need a cross-validated report")
+    rows = [s for s, name in enumerate(base.systems) if name.startswith(prefix + "/")]
+    cols = [c for c, name in enumerate(base.items) if name.startswith(prefix + "/")]
+    if report.fold_grids is not None:
+        fg = report.fold_grids
+        t, d = fg.figures(key, cols, rows)
+        ci = fg.intervals(key, samples, seed, among=cols, rows=rows)
+        return PartFigures(prefix, len(rows), len(cols), t, d, ci["tuned"], ci["default"], ci["gain"])
+    grid = report.heldout_grid
+    assert grid is not None and report.default_grid is not None
+    tuned, default = _subset(grid, rows), _subset(report.default_grid, rows)
+    ci = _paired_bootstrap(key, tuned, default, samples, seed, among=cols)
+    return PartFigures(prefix, len(rows), len(cols), statistic(tuned, key, cols), statistic(default, key, cols),
+                       ci["tuned"], ci["default"], ci["gain"])
 
 
 def _subset(data: Aligned, rows: Sequence[int]) -> Aligned:

@@ -9,7 +9,7 @@ over ``limit``) but not by far (more than :data:`FAR` times ``limit`` counts as 
 
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from ..jarcompat import java_string_hash, java_string_hashes
 from ..resources.lookups import Resources
@@ -24,10 +24,16 @@ FAR = 20
 EXACT_ABOVE = 50_000
 
 
-def count_candidates(hyp: Sequence[str], ref: Sequence[str], modules: Sequence[str], res: Resources, limit: int) -> int:
-    """The candidates :func:`~meteor_lite.align.matches.collect_matches` would return: exact up to ``limit``."""
+def count_candidates(
+    hyp: Sequence[str], ref: Sequence[str], modules: Sequence[str], res: Resources, limit: int,
+    folded: Optional[Tuple[Sequence[str], Sequence[str]]] = None,
+) -> int:
+    """The candidates :func:`~meteor_lite.align.matches.collect_matches` would return: exact up to ``limit``
+    (``folded`` as there)."""
     hk = java_string_hashes(hyp)
     rk = java_string_hashes(ref)
+    if folded is not None:
+        hyp, ref = folded
     hpos = positions_of(hk)
     exact_pairs = sum(len(hpos.get(w, ())) for w in rk)
     total = 0

@@ -62,24 +62,30 @@ def positions_of(words: Sequence[Hashable]) -> Dict[Hashable, List[int]]:
 
 
 def collect_matches(
-    hyp: Sequence[str], ref: Sequence[str], modules: Sequence[str], res: Resources, cap: Optional[int] = None
+    hyp: Sequence[str], ref: Sequence[str], modules: Sequence[str], res: Resources, cap: Optional[int] = None,
+    folded: Optional[Tuple[Sequence[str], Sequence[str]]] = None,
 ) -> List[List[Match]]:
     """All candidate matches, grouped by reference start position, in Meteor's order.
 
     Words and stems are compared by their Java hash codes, as Meteor 1.5 does.
     With ``cap``, each module keeps at most ``cap`` candidates per reference
     position, among those nearest to it (bounded mode, see :mod:`meteor_lite.align.bounded`).
+    ``folded`` (the case-aware modes, :data:`meteor_lite.config.CASE_RULE`): the lower-cased
+    hypothesis and reference, which the stem, synonym and paraphrase modules look up instead of
+    ``hyp`` and ``ref``; exact matching and the "other words only" rule of the later modules keep
+    comparing ``hyp`` and ``ref`` as they are, so a word differing only in case is a stem match.
     """
     n2 = len(ref)
     cands: List[List[Match]] = [[] for _ in range(n2)]
     hk = java_string_hashes(hyp)
     rk = java_string_hashes(ref)
+    lh, lr = folded if folded is not None else (hyp, ref)
     for mi, mod in enumerate(modules_used(hk, rk, modules)):
         if mod == "paraphrase":
-            _paraphrase_matches(mi, hyp, ref, res, cands, cap)
+            _paraphrase_matches(mi, lh, lr, res, cands, cap)
             continue
         exact = mod == "exact"
-        for j, positions in enumerate(_word_positions(mod, hyp, ref, hk, rk, res, cap)):
+        for j, positions in enumerate(_word_positions(mod, lh, lr, hk, rk, res, cap)):
             for i in positions:
                 cands[j].append(Match(mi, j, 1, i, 1, exact))
     return cands

@@ -105,6 +105,13 @@ def bundle_info(path: str, as_json: bool = False) -> None:
     except (BundleError, ConfigError) as exc:
         raise fail(str(exc)) from None
     info["tasks"] = {name: {**t.to_dict(), "hash": t.short_hash} for name, t in sorted(tasks.items())}
+    from ..tuned import shipped_tasks
+
+    try:
+        shipped = shipped_tasks(str(info["language"] or "")) if info["language"] else {}
+    except ConfigError as exc:
+        raise fail(str(exc)) from None
+    info["shipped_tasks"] = {name: {**t.to_dict(), "hash": t.short_hash} for name, t in sorted(shipped.items())}
     if as_json:
         import json
 
@@ -127,6 +134,13 @@ def bundle_info(path: str, as_json: bool = False) -> None:
     print("  tuned tasks (meteor-lite score --task NAME):" if tasks else "  tuned tasks:       none")
     for name, t in sorted(tasks.items()):
         print(f"    {name}@{t.short_hash}: {_task_line(t)}")
+        for line in _provenance_lines(t.provenance):
+            print(f"      {line}")
+    if shipped:
+        print(f"  tuned sets shipped with meteor-lite for {info['language']} (used with any {info['language']} bundle; "
+              "the bundle's own set of the same name wins):")
+    for name, t in sorted(shipped.items()):
+        print(f"    {name}@{t.short_hash}: {'--' + t.norm + ' ' if t.norm else ''}{_task_line(t)}")
         for line in _provenance_lines(t.provenance):
             print(f"      {line}")
 

@@ -47,6 +47,10 @@ def build_parser() -> "argparse.ArgumentParser":
     p.add_argument("--norm", action="store_true", help="Meteor's tokeniser and punctuation normaliser, then lower-case.")
     p.add_argument("--lower", action="store_true", help="Lower-case only.")
     p.add_argument("--no-punct", action="store_true", help="Drop punctuation (with --norm).")
+    p.add_argument("--case-aware", action="store_true",
+                   help="Keep the case (not a Meteor 1.5 mode; with --norm: its normaliser without lower-casing, "
+                        "signature norm-case): exact matches are case-sensitive, stem, synonym and paraphrase "
+                        "match across case, so a casing error costs a weaker match instead of no match.")
     p.add_argument("--ch", dest="char_based", action="store_true",
                    help="Character-based precision and recall (Meteor's -ch; -t util does not imply it, as in the jar).")
     p.add_argument("--tokenize", metavar="NAME",
@@ -99,6 +103,7 @@ def run(argv: List[str]) -> int:
     score(
         a.hypothesis, a.references, lang=a.lang, task=a.task, params=a.params, modules=a.modules, weights=a.weights,
         beam=a.beam, norm=a.norm, lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, refs_per_hyp=a.refs_per_hyp,
+        case_aware=a.case_aware,
         bundle=a.bundle, tokenize=a.tokenize, allow_other_language=a.allow_other_language,
         fmt=a.fmt, quiet=a.quiet, jobs=a.jobs,
     )
@@ -119,6 +124,7 @@ def score(
     lower: bool = False,
     no_punct: bool = False,
     char_based: bool = False,
+    case_aware: bool = False,
     refs_per_hyp: int = 1,
     bundle: Optional[str] = None,
     tokenize: Optional[str] = None,
@@ -145,6 +151,7 @@ def score(
             lower=lower,
             no_punct=no_punct,
             char_based=char_based,
+            case_aware=case_aware,
             bundle=Path(bundle) if bundle is not None else None,
             tokenize=tokenize,
             allow_other_language=allow_other_language,

@@ -24,7 +24,7 @@ from typing import IO, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..errors import InputError
 
-__all__ = ["Judgments", "MetricScores", "read_judgments", "read_metric", "split_inputs", "HUMAN_SYSTEM"]
+__all__ = ["Judgments", "MetricScores", "read_judgments", "merge_judgments", "read_metric", "split_inputs", "HUMAN_SYSTEM"]
 
 #: Names taken for human translations unless ``human_systems`` is given (refA, ref-B, Human-A...).
 HUMAN_SYSTEM = re.compile(r"^(ref|human)", re.IGNORECASE)
@@ -112,6 +112,11 @@ def read_judgments(path: str, column: Optional[str] = None, human_systems: Optio
     hyp_col = header.index("hyp") if "hyp" in header else None
     ref_col = header.index("ref") if "ref" in header else (header.index("ref_a") if "ref_a" in header else None)
     ref_cols = [i for i, name in enumerate(header) if _REF_COLUMN.match(name)]
+    doc_col = header.index("doc") if "doc" in header else None
+    if doc_col is not None and _ids_repeat(rows, sys_col, seg_col):
+        # segment ids numbered within each document (the biomedical MQM sets): the item is DOC:SEG_ID
+        rows = [r[:seg_col] + [f"{r[doc_col]}:{r[seg_col]}"] + r[seg_col + 1:] if len(r) > max(doc_col, seg_col) else r
+                for r in rows]
     systems: List[str] = []
     items: List[str] = []
     sys_index: Dict[str, int] = {}
@@ -140,6 +145,48 @@ def read_judgments(path: str, column: Optional[str] = None, human_systems: Optio
     gold: Matrix = [[cells.get((s, i)) for i in range(len(items))] for s in range(len(systems))]
     humans = set(human_systems) if human_systems is not None else {s for s in systems if HUMAN_SYSTEM.match(s)}
     return Judgments(systems, items, gold, humans, order, texts, refs)
+
+
+def _ids_repeat(rows: List[List[str]], sys_col: int, seg_col: int) -> bool:
+    """True when some system has a segment id twice (ids counted within documents)."""
+    seen: Set[Tuple[str, str]] = set()
+    for r in rows:
+        if len(r) > max(sys_col, seg_col):
+            key = (r[sys_col], r[seg_col])
+            if key in seen:
+                return True
+            seen.add(key)
+    return False
+
+
+def merge_judgments(parts: Sequence[Tuple[str, Judgments]]) -> Judgments:
+    """One grid of several judgment sets: systems and items named ``LABEL/name`` (``LABEL`` per set).
+
+    Segment statistics grouped by system (``seg:sys:...``) then average over every set's systems, and
+    a bootstrap resamples the items of all sets together.
+    """
+    if len(parts) == 1:
+        return parts[0][1]
+    out = Judgments([], [], [], set())
+    for label, j in parts:
+        base = len(out.items)
+        out.items.extend(f"{label}/{i}" for i in j.items)
+        for s, name in enumerate(j.systems):
+            new = f"{label}/{name}"
+            out.systems.append(new)
+            pad: List[Optional[float]] = [None] * base
+            out.gold.append(pad + list(j.gold[s]))
+            if name in j.human_systems:
+                out.human_systems.add(new)
+            if name in j.order:
+                out.order[new] = [base + i for i in j.order[name]]
+            if name in j.texts:
+                out.texts[new] = list(j.texts[name])
+            if name in j.refs:
+                out.refs[new] = list(j.refs[name])
+    for row in out.gold:
+        row.extend([None] * (len(out.items) - len(row)))
+    return out
 
 
 def _read_json_dir(path: str, judgments: Judgments) -> MetricScores:

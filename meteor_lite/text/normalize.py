@@ -491,6 +491,7 @@ def prepare(
     keep_punct: bool = True,
     nonbreaking: Optional[Mapping[str, bool]] = None,
     tokenizer: Optional[str] = None,
+    keep_case: bool = False,
 ) -> List[str]:
     """Meteor's per-segment preprocessing: the list of words it aligns.
 
@@ -511,6 +512,8 @@ def prepare(
         tokenizer: the last step's tokeniser (:mod:`meteor_lite.text.tokenizers`); ``None``: the
             language's default, which is Meteor's white-space split (:func:`tokenize`) for
             every language except those of :data:`meteor_lite.languages.SCRIPT_LANGUAGES`.
+        keep_case: no lower-casing at all, even with ``norm`` (the case-aware modes, not Meteor 1.5's:
+            :data:`meteor_lite.config.CASE_RULE`).
 
     Returns:
         The tokens.
@@ -519,7 +522,7 @@ def prepare(
         line = normalize(line, lang, keep_punct=keep_punct, nonbreaking=nonbreaking)
     else:
         line = line.strip(_TRIM_CHARS)  # Meteor String.trim()s the raw line
-    if norm or lower:
+    if (norm or lower) and not keep_case:
         line = java_lower(line)
     name = tokenizer if tokenizer is not None else default_tokenizer(lang)
     if name == "meteor":

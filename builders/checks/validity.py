@@ -1,0 +1,383 @@
+"""``meteor-build check validity``: meteor-lite against chrF and sentence BLEU on every shared MQM set.
+
+For each ``*.mqm.tsv.gz`` of the MQM directory (the target language is the second half of the
+file's language pair), one row: the average over systems of the segment-level Pearson r with MQM
+(``seg:sys:pearson``, as ``meteor-lite correlate`` computes it), with a 95% bootstrap interval over
+segments (seeded), for
+
+* **default**: meteor-lite as Meteor 1.5 scores the language (``--norm``, the language's default
+  task and modules; ``exact stem`` where the default modules need a paraphrase table the release
+  does not have);
+* **mqm (cv)**: the shipped ``mqm`` set's *cross-validated* figure on that file, read from the set's
+  provenance (``heldout_by_file``: written by ``meteor-build tune --into-scorer``; every segment
+  scored by parameters tuned without it); when the set fell back to the default configuration
+  (``fallback`` in its provenance) it is the default's figure;
+* **mqm (in-sample)**: ``meteor-lite score --task mqm`` on the file itself, which the set was
+  tuned on (optimistic: shown for the system level and for comparison only);
+* **chrF** and **BLEU**: sacreBLEU's ``CHRF()`` and ``BLEU(effective_order=True)`` sentence scores
+  (``tokenize="zh"`` for Chinese, as sacreBLEU advises; the ``test`` extra).
+
+The paired bootstrap interval of (default - chrF) says where Meteor 1.5's configuration is clearly
+worse (interval below 0) or better.  System level: Pearson r of the systems' scores with their
+mean MQM (corpus scores for meteor-lite, mean sentence scores for chrF and BLEU), no interval
+(2-15 systems).  ``--plot`` draws the segment-level figures with their intervals (matplotlib:
+the ``bench`` extra).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from meteor_lite import Meteor
+from meteor_lite.errors import MissingResourcesError
+from meteor_lite.metaeval import Judgments, read_judgments
+from meteor_lite.metaeval.correlate import Aligned, Key, align, statistic
+from meteor_lite.metaeval.data import MetricScores
+
+from ..errors import BuildError
+
+__all__ = ["SetResult", "validity", "format_table", "plot", "METRICS"]
+
+SEG: Key = ("seg", "sys", "pearson")
+SYS: Key = ("sys", "-", "pearson")
+#: Columns of the report, in order.
+METRICS = ("default", "mqm (cv)", "mqm (in-sample)", "chrF", "BLEU")
+_PAIR = re.compile(r"\.([a-z]{2,3})-([a-z]{2,3})\.")
+
+
+@dataclass
+class SetResult:
+    """One MQM file's figures: ``cv`` the cross-validation protocol's (per fold, averaged), ``whole`` the whole set's."""
+
+    name: str
+    lang: str
+    systems: int
+    segments: int
+    default_config: str
+    cv: Dict[str, Optional[float]] = field(default_factory=dict)
+    cv_interval: Dict[str, Tuple[float, float]] = field(default_factory=dict)
+    #: paired 95% intervals of differences under the cv protocol: "mqm - chrF", "mqm - default", "default - chrF"
+    diff_interval: Dict[str, Tuple[float, float]] = field(default_factory=dict)
+    whole: Dict[str, Optional[float]] = field(default_factory=dict)
+    sys: Dict[str, Optional[float]] = field(default_factory=dict)
+    mqm_note: str = ""
+    #: the tuner's recorded held-out figure of the mqm set on this file (provenance ``heldout_by_file``)
+    recorded: Optional[float] = None
+
+
+def _label(path: Path) -> str:
+    """The file's name as the tuner labels it (``biomed2021.en-de.dev``)."""
+    base = path.name
+    for ext in (".gz", ".tsv", ".mqm"):
+        base = base[: -len(ext)] if base.endswith(ext) else base
+    return base
+
+
+def _scored(j: Judgments, name: str, score: Callable[[List[str], List[str]], Tuple[List[float], float]]) -> MetricScores:
+    """A metric's scores on the judgments' rows: ``score(hyps, refs)`` -> (segment scores, system score)."""
+    out = MetricScores(name, {})
+    for system, pairs in j.texts.items():
+        seg, total = score([h for h, _ in pairs], [r for _, r in pairs])
+        for i, value in zip(j.order[system], seg):
+            out.segments[(system, j.items[i])] = value
+        out.system_scores[system] = total
+    return out
+
+
+def _meteor(lang: str) -> Tuple[Meteor, str]:
+    """The default configuration: ``--norm`` and the language's modules, else ``exact stem``."""
+    try:
+        return Meteor(lang, norm=True, quiet=True), "--norm"
+    except MissingResourcesError:
+        return Meteor(lang, norm=True, modules=["exact", "stem"], quiet=True), "--norm -m 'exact stem'"
+
+
+def _meteor_scores(m: Meteor) -> Callable[[List[str], List[str]], Tuple[List[float], float]]:
+    def score(hyps: List[str], refs: List[str]) -> Tuple[List[float], float]:
+        c = m.score_corpus(hyps, [refs])
+        return [s.score for s in c.segments], c.score
+    return score
+
+
+def _sacrebleu(metric: Any) -> Callable[[List[str], List[str]], Tuple[List[float], float]]:
+    def score(hyps: List[str], refs: List[str]) -> Tuple[List[float], float]:
+        seg = [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+        return seg, math.fsum(seg) / len(seg) if seg else math.nan
+    return score
+
+
+def _interval(values: Sequence[float]) -> Tuple[float, float]:
+    vals = sorted(v for v in values if not math.isnan(v))
+    if not vals:
+        return (math.nan, math.nan)
+    return vals[int(0.025 * (len(vals) - 1))], vals[int(math.ceil(0.975 * (len(vals) - 1)))]
+
+
+@dataclass
+class _Folds:
+    """The shipped mqm set's cross-validation, as recorded: which fold holds each item of each file, and the
+    configuration (normalisation, modules, parameters) each fold was scored with."""
+
+    by_file: Dict[str, Dict[str, int]]
+    configs: List[Dict[str, Any]]
+    k: int
+    fallback: bool
+    recorded: Dict[str, float]
+
+
+def _recorded_folds(lang: str, mqm_dir: Path) -> Tuple[Optional[_Folds], str]:
+    """The mqm set of ``lang``'s recorded folds (None and why, when there is no set or no record)."""
+    from meteor_lite.metaeval.data import merge_judgments
+    from meteor_lite.tuned import shipped_tasks
+
+    from ..tune.trainer import item_folds
+
+    task = shipped_tasks(lang).get("mqm")
+    if task is None:
+        return None, f"no mqm set shipped for {lang}"
+    prov = task.provenance
+    held = prov.get("heldout") or {}
+    if not held.get("folds") or not held.get("k"):
+        return None, f"the mqm set of {lang} records no folds (tuned without --cv items)"
+    files = [f["file"] for f in prov.get("judgments", [])]
+    missing = [f for f in files if not (mqm_dir / f).is_file()]
+    if missing:
+        return None, f"the mqm set of {lang} was tuned on {', '.join(missing)}, not in {mqm_dir}: its folds cannot be rebuilt"
+    labels = [_label(Path(f)) for f in files]
+    parts = [(lab, read_judgments(str(mqm_dir / f))) for lab, f in zip(labels, files)]
+    merged = merge_judgments(parts) if len(parts) > 1 else merge_judgments(parts + [("-", Judgments([], [], [], set()))])
+    fold_of: Dict[str, int] = {}
+    for f, cols in enumerate(item_folds(len(merged.items), int(held["k"]), int(held.get("seed", 0)))):
+        for c in cols:
+            fold_of[merged.items[c]] = f
+    by_file = {lab: {item.split("/", 1)[1]: f for item, f in fold_of.items() if item.startswith(lab + "/")} for lab in labels}
+    recorded = {lab: v["value"] for lab, v in (prov.get("heldout_by_file") or {}).items()}
+    if len(labels) == 1 and held.get("value") is not None:
+        recorded[labels[0]] = held["value"]
+    if prov.get("fallback"):
+        recorded = {lab: v.get("default_value") for lab, v in (prov.get("heldout_by_file") or {}).items()} or (
+            {labels[0]: held.get("default_value")} if len(labels) == 1 else {})
+    return _Folds(by_file, list(held["folds"]), int(held["k"]), bool(prov.get("fallback")), recorded), ""
+
+
+def _heldout_scores(j: Judgments, lang: str, folds: _Folds, fold_of: Dict[str, int]) -> MetricScores:
+    """Every row scored by the configuration of the fold holding its segment (as the tuner scored it)."""
+    from meteor_lite.config import NORM_LABELS
+    from meteor_lite.stats import compute
+
+    stats: Dict[Tuple[str, Tuple[str, ...]], Dict[Tuple[str, str], Any]] = {}
+    for cfg in folds.configs:
+        key = (cfg["norm"] or "norm", tuple(cfg["modules"]))
+        if key in stats:
+            continue
+        norm, lower, no_punct, case = NORM_LABELS[key[0]]
+        m = Meteor(lang, norm=norm, lower=lower, no_punct=no_punct, case_aware=case, modules=list(key[1]), quiet=True)
+        cells: Dict[Tuple[str, str], Any] = {}
+        for system, pairs in j.texts.items():
+            c = m.score_corpus([h for h, _ in pairs], [[r for _, r in pairs]])
+            for i, seg in zip(j.order[system], c.segments):
+                cells[(system, j.items[i])] = seg.stats
+        stats[key] = cells
+    out = MetricScores("mqm (cv)", {})
+    for (system, item) in next(iter(stats.values())):
+        cfg = folds.configs[fold_of[item]]
+        p = cfg["params"]
+        st = stats[(cfg["norm"] or "norm", tuple(cfg["modules"]))][(system, item)]
+        out.segments[(system, item)] = compute(st, p[0], p[1], p[2], p[3], p[4:]).score
+    return out
+
+
+def _cv_figure(grid: Aligned, fold_cols: List[List[int]], cols: Optional[Sequence[int]] = None) -> float:
+    """The statistic within each fold's items (of ``cols``, repeats allowed), averaged over the folds."""
+    from meteor_lite.metaeval.stats import mean_ignoring_nan
+
+    values = []
+    for fc in fold_cols:
+        part = [c for c in (cols if cols is not None else range(len(grid.items))) if c in fc]
+        if part:
+            values.append(statistic(grid, SEG, part))
+    return mean_ignoring_nan(values)
+
+
+def validity(mqm_dir: Path, samples: int = 1000, seed: int = 0,
+             progress: Callable[[str], None] = lambda s: None) -> List[SetResult]:
+    """The figures of every ``*.mqm.tsv.gz`` in ``mqm_dir`` (sorted by name).
+
+    Every metric is figured under the mqm set's cross-validation protocol on the file (the statistic within
+    each recorded fold, averaged), so that the mqm set's held-out scores compare with the others on equal
+    terms; the whole-set figures of default, chrF and BLEU are given too.
+    """
+    try:
+        from sacrebleu.metrics import BLEU, CHRF
+    except ImportError:
+        raise BuildError("the chrF and BLEU baselines need sacrebleu: pip install 'meteor-lite[test]'") from None
+
+    files = sorted(mqm_dir.glob("*.mqm.tsv.gz"))
+    if not files:
+        raise BuildError(f"{mqm_dir}: no *.mqm.tsv.gz files")
+    scorers: Dict[str, Tuple[Meteor, str, Optional[Meteor], Optional[_Folds], str]] = {}
+    out = []
+    for path in files:
+        found = _PAIR.search(path.name)
+        if found is None:
+            raise BuildError(f"{path}: no language pair (like .en-de.) in the file name")
+        lang = found.group(2)
+        progress(f"{path.name} ({lang})")
+        if lang not in scorers:
+            default, how = _meteor(lang)
+            try:
+                tuned: Optional[Meteor] = Meteor(lang, task="mqm", quiet=True)
+            except Exception:  # no set shipped for the language (ConfigError) or resources missing
+                tuned = None
+            folds, why = _recorded_folds(lang, mqm_dir)
+            scorers[lang] = (default, how, tuned, folds, why)
+        default, how, tuned, folds, why = scorers[lang]
+        j = read_judgments(str(path))
+        label = _label(path)
+        metrics = {
+            "default": _scored(j, "default", _meteor_scores(default)),
+            "chrF": _scored(j, "chrF", _sacrebleu(CHRF())),
+            "BLEU": _scored(j, "BLEU", _sacrebleu(BLEU(effective_order=True, tokenize="zh" if lang == "zh" else None))),
+        }
+        res = SetResult(label, lang, len(j.systems), len(j.items), how, mqm_note=why)
+        if tuned is not None:
+            metrics["mqm (in-sample)"] = _scored(j, "mqm", _meteor_scores(tuned))
+        fold_of = folds.by_file.get(label) if folds is not None else None
+        if folds is not None and fold_of:
+            metrics["mqm (cv)"] = metrics["default"] if folds.fallback else _heldout_scores(j, lang, folds, fold_of)
+            res.recorded = folds.recorded.get(label)
+            res.mqm_note = "fallback: the default configuration" if folds.fallback else ""
+        elif folds is not None:
+            res.mqm_note = f"the mqm set of {lang} was not tuned on this file"
+        grids = {k: align(j, v) for k, v in metrics.items()}
+        for k, g in grids.items():
+            res.whole[k] = statistic(g, SEG)
+            res.sys[k] = statistic(g, SYS)
+        if fold_of:
+            assert folds is not None
+            fold_cols = [[c for c, item in enumerate(j.items) if fold_of.get(item) == f] for f in range(folds.k)]
+            names = [k for k in ("default", "mqm (cv)", "chrF", "BLEU") if k in grids]
+            rng = random.Random(seed)
+            draws: Dict[str, List[float]] = {k: [] for k in names}
+            n = len(j.items)
+            for _ in range(samples):
+                cols = [rng.randrange(n) for _ in range(n)]
+                for k in names:
+                    draws[k].append(_cv_figure(grids[k], fold_cols, cols))
+            for k in names:
+                res.cv[k] = _cv_figure(grids[k], fold_cols)
+                res.cv_interval[k] = _interval(draws[k])
+            for a, b in (("mqm (cv)", "chrF"), ("mqm (cv)", "default"), ("default", "chrF")):
+                if a in draws and b in draws:
+                    res.diff_interval[f"{a.split()[0]} - {b}"] = _interval([x - y for x, y in zip(draws[a], draws[b])])
+        out.append(res)
+    return out
+
+
+def _cell(value: Optional[float], iv: Tuple[Optional[float], Optional[float]] = (None, None)) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if iv[0] is None or iv[1] is None or math.isnan(iv[0]) or math.isnan(iv[1]):
+        return f"{value:.3f}"
+    return f"{value:.3f} [{iv[0]:.3f}, {iv[1]:.3f}]"
+
+
+def format_table(results: Sequence[SetResult]) -> str:
+    """Markdown: the cross-validation protocol's table with intervals, the whole-set and system-level figures, the tallies."""
+    lines = [
+        "| set | target | systems | segments | default | mqm (cv) | chrF | BLEU | mqm - chrF | mqm - default |",
+        "|---|---|---:|---:|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        cells = [_cell(r.cv.get(k), r.cv_interval.get(k, (None, None))) for k in ("default", "mqm (cv)", "chrF", "BLEU")]
+        diffs = [_diff(r.diff_interval.get(k)) for k in ("mqm - chrF", "mqm - default")]
+        lines.append(f"| {r.name} | {r.lang} | {r.systems} | {r.segments} | {' | '.join(cells)} | {' | '.join(diffs)} |")
+    lines += ["", "| set | whole set, seg:sys:pearson: default | chrF | BLEU | system-level Pearson: default | mqm (in-sample) | chrF | BLEU |",
+              "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        lines.append(f"| {r.name} | {_cell(r.whole.get('default'))} | {_cell(r.whole.get('chrF'))} | {_cell(r.whole.get('BLEU'))} "
+                     f"| {_cell(r.sys.get('default'))} | {_cell(r.sys.get('mqm (in-sample)'))} "
+                     f"| {_cell(r.sys.get('chrF'))} | {_cell(r.sys.get('BLEU'))} |")
+    notes = [f"{r.name}: {r.mqm_note}" for r in results if r.mqm_note]
+    lines.append("")
+    if notes:
+        lines.append("Notes: " + "; ".join(notes) + ".")
+        lines.append("")
+    lines.append(tallies(results))
+    return "\n".join(lines)
+
+
+def _diff(iv: Optional[Tuple[float, float]]) -> str:
+    if iv is None or math.isnan(iv[0]):
+        return "-"
+    return f"[{iv[0]:+.3f}, {iv[1]:+.3f}]"
+
+
+def tallies(results: Sequence[SetResult]) -> str:
+    """Where each meteor-lite configuration is at least chrF (point estimates, cv protocol), and where clearly worse."""
+    n = len(results)
+
+    def at_least(name: str) -> int:
+        count = 0
+        for r in results:
+            a, b = r.cv.get(name), r.cv.get("chrF")
+            count += a is not None and b is not None and a >= b
+        return count
+
+    def below(diff: str) -> List[str]:
+        return [r.name for r in results if diff in r.diff_interval and r.diff_interval[diff][1] < 0]
+
+    return (f"At least chrF's figure (cv protocol): default on {at_least('default')} of {n} sets, mqm on "
+            f"{at_least('mqm (cv)')} of {n}. Clearly below chrF (paired interval below 0): default on "
+            f"{', '.join(below('default - chrF')) or 'none'}; mqm on {', '.join(below('mqm - chrF')) or 'none'}. "
+            f"mqm clearly below the default on {', '.join(below('mqm - default')) or 'none'}.")
+
+
+def plot(results: Sequence[SetResult], out: Path) -> None:
+    """Grouped horizontal bars of the segment-level figures with their intervals (PNG; needs matplotlib)."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise BuildError("the plot needs matplotlib: pip install 'meteor-lite[bench]'") from None
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from meteor_lite.atomicfile import atomic_path
+
+    shown = ("default", "mqm (cv)", "chrF", "BLEU")
+    colours = {"default": "#7f7f7f", "mqm (cv)": "#1f77b4", "chrF": "#ff7f0e", "BLEU": "#2ca02c"}
+    fig, ax = plt.subplots(figsize=(8, 0.62 * len(results) + 1.2))
+    height = 0.8 / len(shown)
+    for k, name in enumerate(shown):
+        ys, xs, lo, hi = [], [], [], []
+        for i, r in enumerate(results):
+            v = r.cv.get(name)
+            if v is None or math.isnan(v):
+                continue
+            a, b = r.cv_interval.get(name, (math.nan, math.nan))
+            ys.append(i + (k - (len(shown) - 1) / 2) * height)
+            xs.append(v)
+            lo.append(v - a if not math.isnan(a) else 0.0)
+            hi.append(b - v if not math.isnan(b) else 0.0)
+        ax.barh(ys, xs, height=height, xerr=[lo, hi], color=colours[name], label=name, error_kw={"linewidth": 0.7})
+    ax.set_yticks(range(len(results)))
+    ax.set_yticklabels([r.name.replace(".dev", "") for r in results], fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", linewidth=0.5)
+    ax.set_xlabel("segment-level Pearson r with MQM, by system, within cross-validation folds (95% bootstrap)")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    with atomic_path(out, suffix=".tmp.png") as tmp:
+        fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+
+
+def as_json(results: Sequence[SetResult]) -> List[Dict[str, Any]]:
+    """The results as JSON-ready dicts."""
+    return [asdict(r) for r in results]

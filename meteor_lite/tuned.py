@@ -1,0 +1,62 @@
+"""Tuned parameter sets shipped with the scorer (``meteor-lite score --lang L --task mqm``).
+
+The sets live in ``tuned_tasks.json`` beside this module (package data), not in the bundles: the
+official bundles' content checksums (and every parity figure) stay as they are, and a set works
+with whichever bundle of its language is installed (a pack, ``make resources``, the user
+directory).  The file is written by ``meteor-build tune ... --into-scorer NAME`` and holds, per
+language, named sets in the format of a bundle's tuned sets (:class:`meteor_lite.config.TunedTask`:
+α, β, γ, δ, modules, weights, the normalisation, provenance with the held-out figures).
+
+A bundle's own set of the same name wins over a shipped one (:func:`meteor_lite.configure.bundle_task`).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict
+
+from .config import TunedTask
+from .errors import ConfigError
+from .languages import language_alias
+
+__all__ = ["SHIPPED_FILE", "shipped_tasks", "read_shipped", "shipped_languages"]
+
+#: The file of shipped sets: ``{"format": 1, "languages": {LANG: {NAME: set}}}``.
+SHIPPED_FILE = Path(__file__).resolve().parent / "tuned_tasks.json"
+
+
+def read_shipped(path: "Path | str" = SHIPPED_FILE) -> Dict[str, Dict[str, TunedTask]]:
+    """Every shipped set, by language then name (an absent file: none; a malformed one: :class:`ConfigError`)."""
+    p = Path(path)
+    if not p.is_file():
+        return {}
+    try:
+        data: Any = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{p}: cannot read the shipped tuned sets ({exc})") from None
+    langs = data.get("languages") if isinstance(data, dict) else None
+    if not isinstance(langs, dict):
+        raise ConfigError(f"{p}: no 'languages' object of tuned sets")
+    out: Dict[str, Dict[str, TunedTask]] = {}
+    for lang, sets in langs.items():
+        if not isinstance(sets, dict):
+            raise ConfigError(f"{p}: language {lang!r} is not an object of named sets")
+        out[lang] = {name: TunedTask.from_dict(name, value, f"{p} ({lang})") for name, value in sets.items()}
+    return out
+
+
+@lru_cache(maxsize=1)
+def _cached() -> Dict[str, Dict[str, TunedTask]]:
+    return read_shipped(SHIPPED_FILE)
+
+
+def shipped_tasks(lang: str) -> Dict[str, TunedTask]:
+    """The sets shipped for ``lang`` (aliases resolved: ``cs`` is ``cz``), by name."""
+    return dict(_cached().get(language_alias(lang), {}))
+
+
+def shipped_languages() -> Dict[str, Dict[str, TunedTask]]:
+    """Every shipped set, by language then name."""
+    return {k: dict(v) for k, v in _cached().items()}

@@ -1,0 +1,210 @@
+"""Tuned `mqm` sets shipped with the scorer, the tuner's merged files and normalisation search, the validity report."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from meteor_lite import Meteor, tuned
+from meteor_lite.config import NORM_LABELS, TunedTask
+from meteor_lite.errors import ConfigError
+from meteor_lite.metaeval.data import merge_judgments, read_judgments
+
+typer_testing = pytest.importorskip("typer.testing")
+
+#: The languages whose `mqm` set ships (docs/meta-evaluation.md, "Tuned mqm sets").
+SHIPPED = ("en", "de", "es", "fr", "ru", "zh")
+
+
+@pytest.fixture()
+def shipped_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A scratch shipped-sets file the scorer reads instead of meteor_lite/tuned_tasks.json."""
+    path = tmp_path / "tuned_tasks.json"
+    monkeypatch.setattr(tuned, "SHIPPED_FILE", path)
+    tuned._cached.cache_clear()
+    yield path
+    tuned._cached.cache_clear()
+
+
+def test_doc_local_segment_ids(shared_data: Path) -> None:
+    """The biomedical sets number segments within documents: items become DOC:SEG_ID, one per row and system."""
+    path = shared_data / "mqm" / "biomed2021.en-de.dev.mqm.tsv.gz"
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        rows = [line.rstrip("\n").split("\t") for line in fh][1:]
+    j = read_judgments(str(path))
+    assert all(":" in i for i in j.items)
+    assert sum(g is not None for row in j.gold for g in row) == len(rows)
+    assert len(j.items) == len({(r[1], r[2]) for r in rows})
+    ted = read_judgments(str(shared_data / "mqm" / "ted2021.zh-en.dev.mqm.tsv.gz"))
+    assert not any(":" in i for i in ted.items)  # unique ids stay as they are
+
+
+def test_merge_judgments(tmp_path: Path) -> None:
+    a = tmp_path / "a.tsv"
+    b = tmp_path / "b.tsv"
+    a.write_text("system\tseg_id\tmqm\thyp\tref\nS\t1\t-1\th\tr\nrefA\t1\t0\th\tr\nS\t2\t0\th2\tr2\n", encoding="utf-8")
+    b.write_text("system\tseg_id\tmqm\thyp\tref\nS\t1\t-5\tx\ty\n", encoding="utf-8")
+    m = merge_judgments([("a", read_judgments(str(a))), ("b", read_judgments(str(b)))])
+    assert m.systems == ["a/S", "a/refA", "b/S"] and m.items == ["a/1", "a/2", "b/1"]
+    assert m.gold == [[-1.0, 0.0, None], [0.0, None, None], [None, None, -5.0]]
+    assert m.human_systems == {"a/refA"} and m.order["b/S"] == [2] and m.texts["b/S"] == [("x", "y")]
+
+
+def test_tune_norm_search_into_scorer_then_score(tmp_path: Path, shared_data: Path, bundle_dir: Path,
+                                                 shipped_file: Path) -> None:
+    """Two real en-de MQM files merged, 'norm; norm-case' searched, the set shipped into a scratch file; then
+    `--task mqm` scores with the set's normalisation and no other option."""
+    from meteor_lite_builders.cli import app
+
+    if not (bundle_dir / "de.sqlite").is_file():
+        pytest.skip(f"needs {bundle_dir / 'de.sqlite'} (make bundles)")
+    mqm = shared_data / "mqm"
+    args = ["tune", str(mqm / "biomed2021.en-de.dev.mqm.tsv.gz"), "--add", str(mqm / "generalMT2023.en-de.mqm.tsv.gz"),
+            "--lang", "de", "-N", "norm; norm-case", "-M", "exact stem", "--baseline-modules", "exact stem",
+            "-k", "2", "--rounds", "1", "--bootstrap", "20", "--into-scorer", "mqm", "--shipped-file", str(shipped_file)]
+    res = typer_testing.CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "[norm] exact stem" in res.output and "[norm-case] exact stem" in res.output
+    assert "biomed2021.en-de.dev" in res.output and "generalMT2023.en-de" in res.output
+    data = json.loads(shipped_file.read_text(encoding="utf-8"))
+    entry = data["languages"]["de"]["mqm"]
+    assert entry["norm"] in ("norm", "norm-case") and entry["modules"] == ["exact", "stem"]
+    prov = entry["provenance"]
+    assert set(prov["heldout_by_file"]) == {"biomed2021.en-de.dev", "generalMT2023.en-de"}
+    assert prov["norms_searched"] == ["norm", "norm-case"] and len(prov["judgments"]) == 2
+    assert prov["judgments"][1]["sha256"] == hashlib.sha256((mqm / "generalMT2023.en-de.mqm.tsv.gz").read_bytes()).hexdigest()
+    m = Meteor("de", task="mqm", quiet=True)
+    assert m.config.norm_label == entry["norm"] and m.config.modules == ("exact", "stem")
+    task = TunedTask.from_dict("mqm", entry)
+    assert f"|{entry['norm']}|task:mqm@{task.short_hash}|" in m.signature
+    other = "lower"
+    m2 = Meteor("de", task="mqm", lower=True, quiet=True)  # an explicit normalisation wins, with a note
+    assert m2.config.norm_label == other and any("was tuned on text normalised as" in w for w in m2.warnings)
+    with pytest.raises(ConfigError, match="tuned sets shipped for de: mqm"):
+        Meteor("de", task="nope", quiet=True)
+    again = typer_testing.CliRunner().invoke(app, args)
+    assert again.exit_code == 1 and "already ships a task 'mqm'" in again.output
+
+
+def test_fallback_default(tmp_path: Path, shared_data: Path, bundle_dir: Path, shipped_file: Path) -> None:
+    """On 111 Spanish segments, exact-only tuning holds out worse than Meteor's exact+stem default: the default
+    configuration is shipped, and the provenance says so."""
+    from meteor_lite_builders.cli import app
+
+    if not (bundle_dir / "es.sqlite").is_file():
+        pytest.skip(f"needs {bundle_dir / 'es.sqlite'} (make bundles)")
+    args = ["tune", str(shared_data / "mqm" / "biomed2021.en-es.dev.mqm.tsv.gz"), "--lang", "es", "-N", "norm",
+            "-M", "exact", "--baseline-modules", "exact stem", "-k", "5", "--rounds", "2", "--bootstrap", "50",
+            "--into-scorer", "mqm", "--shipped-file", str(shipped_file), "--fallback-default"]
+    res = typer_testing.CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    entry = json.loads(shipped_file.read_text(encoding="utf-8"))["languages"]["es"]["mqm"]
+    assert "fallback" in entry["provenance"] and "fallback:" in res.output
+    m = Meteor("es", norm=True, modules=["exact", "stem"], quiet=True)
+    c = m.config
+    assert entry["modules"] == ["exact", "stem"] and entry["norm"] == "norm"
+    assert [entry[k] for k in ("alpha", "beta", "gamma", "delta")] == [c.alpha, c.beta, c.gamma, c.delta]
+    assert entry["weights"] == list(c.weights)
+
+
+def test_shipped_sets(shared_data: Path, bundle_dir: Path) -> None:
+    """The committed sets: one `mqm` per target language, readable, with held-out figures per file measured on
+    the shared data as it is (checksums), a normalisation, and scoring with them works where the bundle is built."""
+    sets = tuned.read_shipped(tuned.SHIPPED_FILE)
+    assert sorted(sets) == sorted(SHIPPED)
+    for lang in SHIPPED:
+        task = sets[lang]["mqm"]
+        prov = task.provenance
+        assert task.norm in NORM_LABELS
+        assert prov["heldout"]["value"] is not None and prov["statistic"] == "seg:sys:pearson"
+        for j in prov["judgments"]:
+            path = shared_data / "mqm" / j["file"]
+            assert hashlib.sha256(path.read_bytes()).hexdigest() == j["sha256"], path
+        for part in prov.get("heldout_by_file", {}).values():
+            assert -1 <= part["value"] <= 1 and part["interval"][0] <= part["interval"][1]
+        if (bundle_dir / f"{lang}.sqlite").is_file():
+            m = Meteor(lang, task="mqm", quiet=True)
+            assert m.config.norm_label == task.norm and m.signature.split("|")[2] == task.norm
+            assert 0.0 <= m.score_segment("The Patient was treated.", ["the patient was treated ."]).score <= 1.0
+
+
+def test_validity_report(tmp_path: Path, shared_data: Path, bundle_dir: Path) -> None:
+    """One small set: figures are Pearson values inside their intervals; the mqm set's held-out scores, rebuilt from
+    its recorded folds, give the figure the tuner recorded; the table and tallies name the set."""
+    pytest.importorskip("sacrebleu")
+    from meteor_lite_builders.checks import validity
+
+    if not (bundle_dir / "es.sqlite").is_file():
+        pytest.skip(f"needs {bundle_dir / 'es.sqlite'} (make bundles)")
+    d = tmp_path / "mqm"
+    d.mkdir()
+    (d / "biomed2021.en-es.dev.mqm.tsv.gz").symlink_to(shared_data / "mqm" / "biomed2021.en-es.dev.mqm.tsv.gz")
+    (r,) = validity.validity(d, samples=30, seed=0)
+    assert r.lang == "es" and r.systems == 3 and r.segments == 111
+    for name in ("default", "mqm (cv)", "chrF", "BLEU"):
+        lo, hi = r.cv_interval[name]
+        value = r.cv[name]
+        assert value is not None and -1 <= lo <= hi <= 1, (name, value, lo, hi)
+    assert r.recorded is not None and abs((r.cv["mqm (cv)"] or 0.0) - r.recorded) <= 5e-7  # recorded to 6 decimals
+    assert r.whole["chrF"] is not None and r.sys["default"] is not None
+    table = validity.format_table([r])
+    assert "| biomed2021.en-es.dev | es | 3 | 111 |" in table and "At least chrF's figure" in table
+
+
+def test_validity_rebuilds_tuned_heldout_scores(tmp_path: Path, shared_data: Path, bundle_dir: Path) -> None:
+    """German (a tuned set, not a fallback): each segment scored by its recorded fold's normalisation, modules and
+    parameters gives, on each file, the held-out figure the tuner recorded for it."""
+    pytest.importorskip("sacrebleu")
+    from meteor_lite_builders.checks import validity
+
+    if not (bundle_dir / "de.sqlite").is_file():
+        pytest.skip(f"needs {bundle_dir / 'de.sqlite'} (make bundles)")
+    task = tuned.shipped_tasks("de")["mqm"]
+    if task.provenance.get("fallback"):
+        pytest.skip("the shipped German set is the default configuration: nothing tuned to rebuild")
+    d = tmp_path / "mqm"
+    d.mkdir()
+    for f in task.provenance["judgments"]:
+        (d / f["file"]).symlink_to(shared_data / "mqm" / f["file"])
+    results = validity.validity(d, samples=5, seed=0)
+    assert [r.name for r in results] == ["biomed2021.en-de.dev", "generalMT2023.en-de"]
+    for r in results:
+        assert r.mqm_note == "" and r.recorded is not None
+        assert abs((r.cv["mqm (cv)"] or 0.0) - r.recorded) <= 5e-7
+
+
+def test_bundle_info_lists_shipped_sets(bundle_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`meteor-lite bundle info` of a German bundle lists the German sets meteor-lite ships, with their figures."""
+    from meteor_lite.cli import run
+
+    de = bundle_dir / "de.sqlite"
+    if not de.is_file():
+        pytest.skip(f"needs {de} (make bundles)")
+    assert run(["bundle", "info", str(de)]) == 0
+    out = capsys.readouterr().out
+    task = tuned.shipped_tasks("de")["mqm"]
+    assert "tuned sets shipped with meteor-lite for de" in out and f"mqm@{task.short_hash}: --{task.norm} " in out
+    assert "heldout:" in out and "judgments:" in out
+    assert run(["bundle", "info", str(de), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["shipped_tasks"]["mqm"]["hash"] == task.short_hash and info["tasks"] == {}
+
+
+def test_validity_without_the_sets_files(tmp_path: Path, shared_data: Path, en_bundle: Path) -> None:
+    """An English file alone: the English set's folds span seven files, so its cv column is left out with a note
+    (never a figure from another partition); the other metrics are still figured on the whole set."""
+    pytest.importorskip("sacrebleu")
+    from meteor_lite_builders.checks import validity
+
+    d = tmp_path / "mqm"
+    d.mkdir()
+    (d / "biomed2021.pt-en.dev.mqm.tsv.gz").symlink_to(shared_data / "mqm" / "biomed2021.pt-en.dev.mqm.tsv.gz")
+    (r,) = validity.validity(d, samples=5, seed=0)
+    assert "cannot be rebuilt" in r.mqm_note and r.cv == {}
+    assert r.whole["default"] is not None and r.whole["chrF"] is not None
+    assert "cannot be rebuilt" in validity.format_table([r])
