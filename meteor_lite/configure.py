@@ -283,8 +283,7 @@ def _how_to_get(lang: str) -> str:
             "Meteor 1.5's Arabic resources are not in the release meteor-lite imports: build a bundle with meteor-build "
             "(pip install 'meteor-lite[build]'; see 'Building resources for a new language' in the README)"
         )
-    java = "needs Java" if lang != "en" and LANGUAGES.get(lang, ("", None))[1] is not None else "no Java"
-    text = f"pip install 'meteor-lite[official]'; meteor-lite bundle install {lang} ({java}; or --index URL of a pack index)"
+    text = f"pip install 'meteor-lite[official]'; meteor-lite bundle install {lang} (no Java needed; or --index URL of a pack index)"
     root = checkout_root()
     if root is not None and (root / "Makefile").is_file():
         text += " (in this checkout: make bundles)"

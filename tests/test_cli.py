@@ -238,7 +238,7 @@ def test_missing_resources_stop_scoring(files, no_bundles: Path) -> None:
     assert "pip install 'meteor-lite[official]'; meteor-lite bundle install en (no Java" in msg and "--index URL" in msg
     assert len(msg) < 320, msg
     de = run("score", str(hyp), str(ref), "--lang", "de")
-    assert de.exit_code == 1 and "German" in de.stderr and "bundle install de (needs Java" in de.stderr
+    assert de.exit_code == 1 and "German" in de.stderr and "bundle install de (no Java needed" in de.stderr
     assert "--modules 'exact stem'" in de.stderr and len(de.stderr) < 320, de.stderr
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
-from typing import List
 
 import pytest
 
@@ -57,19 +56,27 @@ def test_install_cz_needs_no_java(user_dir: Path, bundle_dir: Path, monkeypatch:
 
 
 @needs_release
-def test_languages_needing_java_say_so_and_install_nothing(user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_java_the_stem_corrections_are_left_out(user_dir: Path, bundle_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Java: the bundle installs without the corrections table, one line says so, and scores as make bundles' bundle."""
     import meteor_lite_builders.jar as jar
+    from meteor_lite import Meteor
 
     def no_java() -> str:
         raise jar.JavaNotFoundError("java not found")
 
     monkeypatch.setattr(jar, "find_java", no_java)
     r = run("bundle", "install", "de")
-    assert r.exit_code == 1 and r.stdout == ""
-    lines: List[str] = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("meteor-lite: error: German needs Java")
-    assert "--snowball-stems" in lines[0] and "--index URL" in lines[0]
-    assert not user_dir.exists() or list(user_dir.iterdir()) == []
+    assert r.exit_code == 0, r.stderr
+    assert "no Java: the German bundle leaves out the jar's stem-corrections table" in r.stdout + r.stderr
+    with Bundle.open(user_dir / "de.sqlite") as b:
+        assert b.verify() == [] and json.loads(b.meta["build_params"])["stem_corrections"] is None
+    if not (bundle_dir / "de.sqlite").exists():
+        pytest.fail("no resources/bundles/de.sqlite: run make bundles")
+    hyps = ["Die Studienergebnisse zeigen Bedürfnisse", "Ereignisse der Studie", "100 Teilnehmer"]
+    refs = ["Studienergebnissen zufolge bestehen Bedürfnissen", "die Ereignissen der Studien", "100 teilnehmende"]
+    ours = Meteor("de", modules=["exact", "stem"], bundle=user_dir / "de.sqlite", quiet=True).score_corpus(hyps, [refs])
+    made = Meteor("de", modules=["exact", "stem"], bundle=bundle_dir / "de.sqlite", quiet=True).score_corpus(hyps, [refs])
+    assert [s.score for s in ours.segments] == [s.score for s in made.segments] and ours.score > 0
 
 
 def test_unknown_language_and_missing_release(user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,11 +6,12 @@ builder as ``meteor-build import-official`` (hence the same content checksum as 
 bundle ``make demo`` / ``make bundles`` build) and writes ``<lang>.sqlite`` into the user
 bundle directory, atomically, where the scorer finds it.
 
-English needs no Java.  The other languages that have a Snowball stemmer get Meteor 1.5's
-own stems where they differ from ``snowballstemmer``, which only the jar's stemmer, run with
-Java, can tell (and wordfreq's word lists, the vocabulary checked): without Java the install
-stops and says so, unless ``snowball_stems`` is set (a bundle without those stem corrections,
-with another checksum than ``make bundles``').
+No language needs Java to score as Meteor 1.5: the scorer stems with Meteor 1.5's own
+stemmers (:mod:`meteor_lite.stemmers`).  When Java is there, the other languages that have a
+Snowball stemmer also get the jar's *stem corrections* table (the words where its stems differ from
+``snowballstemmer``'s, as ``make bundles`` stores them), so that the bundle has the same content
+checksum as ``make bundles``'; without Java (or with ``snowball_stems``) the table is left out: the
+same scores, another checksum, and one line says so.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ OFFICIAL_EXTRA = "pip install 'meteor-lite[official]'"
 
 
 def needs_java(lang: str) -> bool:
-    """Whether the bundle of ``lang`` that reproduces Meteor 1.5 needs Java to build (its jar's own stemmer)."""
+    """Whether ``make bundles``' bundle of ``lang`` (same checksum) runs Java: its stem corrections come from the jar."""
     from .stems import snowball_language
 
     return lang != "en" and snowball_language(lang) is not None
@@ -51,11 +52,9 @@ def _check_release(lang: str) -> None:
         )
 
 
-def _stems_choice(lang: str, snowball_stems: bool) -> str:
-    """``jar`` (Meteor 1.5's stems), ``snowball``, or an error saying what is missing."""
-    if not needs_java(lang):
-        return "snowball"
-    if snowball_stems:
+def _stems_choice(lang: str, snowball_stems: bool, say: Callable[[str], None]) -> str:
+    """``jar`` (the stem corrections table, run with Java) or ``snowball`` (no table; a line says why)."""
+    if not needs_java(lang) or snowball_stems:
         return "snowball"
     from .. import jar as _jar
 
@@ -63,12 +62,9 @@ def _stems_choice(lang: str, snowball_stems: bool) -> str:
     try:
         _jar.find_java()
     except _jar.JavaNotFoundError:
-        raise ImportOfficialError(
-            f"{name} needs Java: Meteor 1.5's {name} stems differ from snowballstemmer's on some words, and only the "
-            "jar's own stemmer (a Java program) tells which. Install Java (Debian: apt-get install "
-            "openjdk-17-jre-headless) and run this again; or install a pack built elsewhere (--index URL); "
-            "or --snowball-stems (no Java: a bundle without those stem corrections, with another checksum)"
-        ) from None
+        say(f"no Java: the {name} bundle leaves out the jar's stem-corrections table, which the scorer does not read "
+            "(the scores are Meteor 1.5's); its content checksum differs from one built with Java")
+        return "snowball"
     if importlib.util.find_spec("wordfreq") is None:
         raise ImportOfficialError(f"{name}'s stem corrections check wordfreq's word lists, which are not installed: {OFFICIAL_EXTRA}")
     return "jar"
@@ -93,7 +89,7 @@ def install_official(
     from .importer import build_official_bundle
 
     _check_release(lang)
-    stems = _stems_choice(lang, snowball_stems)
+    stems = _stems_choice(lang, snowball_stems, say)
     dest = Path(dest_dir) if dest_dir is not None else user_bundle_dir()
     target = dest / f"{lang}{BUNDLE_SUFFIX}"
     name = LANGUAGE_NAMES[lang].capitalize()

@@ -43,8 +43,8 @@ def build_parser() -> "argparse.ArgumentParser":
         description="Install into the user bundle directory ($XDG_DATA_HOME/meteor-lite/bundles, default "
         "~/.local/share/meteor-lite/bundles). SOURCE is one of: a language of the official Meteor 1.5 release "
         "(en cz de es fr ru da fi hu it nl no pt ro se tr), imported from the installed pycocoevalcap package "
-        "(pip install 'meteor-lite[official]'; English needs no Java, the other Snowball languages need Java for "
-        "Meteor 1.5's own stems); with --index, a bundle name looked up in a pack index (meteor-build pack --index); "
+        "(pip install 'meteor-lite[official]'; no Java needed: with Java, the other Snowball languages also "
+        "get the jar's stem-corrections table, for make bundles' checksum); with --index, a bundle name looked up in a pack index (meteor-build pack --index); "
         "or a bundle file, as a path or an http(s) URL (plain, .xz, or .zst with the zstandard module). "
         "Checksums are verified before the bundle is moved into place; on any error nothing is left behind.",
     )
@@ -52,7 +52,7 @@ def build_parser() -> "argparse.ArgumentParser":
     inst.add_argument("--index", metavar="URL", help="Pack index (directory, file:// or http(s) URL) to look SOURCE up in.")
     inst.add_argument(
         "--snowball-stems", action="store_true",
-        help="Official import without Java: no stem corrections from the jar's stemmer (another checksum than make bundles').",
+        help="Official import without the jar's stem-corrections table even where Java is present (the scorer does not read it: same scores, another checksum than make bundles').",
     )
     inst.add_argument("--sha256", metavar="HEX", help="Expected SHA-256 of the file as given (compressed, if it is).")
     inst.add_argument("--name", help="Install as <NAME>.sqlite (default: from SOURCE, e.g. en.sqlite.xz -> en).")
