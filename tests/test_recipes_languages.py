@@ -67,7 +67,7 @@ def _without_sizes(table: str) -> list:
     for line in table.splitlines():
         if line.startswith("| `"):
             cells = [c.strip() for c in line.strip("|").split(" | ")]
-            del cells[6]  # sizes: from the built bundles, not the recipes
+            del cells[7]  # sizes: from the built bundles, not the recipes
             rows.append(cells)
     return rows
 

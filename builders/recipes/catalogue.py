@@ -64,7 +64,7 @@ ENGLISH_NAMES: Dict[str, str] = {
     "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "se": "Swedish", "tr": "Turkish",
     "ar": "Arabic (Arabic script)", "ca": "Catalan", "el": "Greek", "hi": "Hindi", "id": "Indonesian",
     "lt": "Lithuanian", "sr": "Serbian (Latin script)", "ta": "Tamil", "zh": "Chinese", "ja": "Japanese",
-    "ko": "Korean", **{c: e.name for c, e in CATALOGUE.items()},
+    "ko": "Korean", "gl": "Galician", "gn": "Guarani", "ne": "Nepali", **{c: e.name for c, e in CATALOGUE.items()},
 }
 
 
@@ -127,6 +127,7 @@ class LanguageRow:
     tokenizer: str
     function_words: str
     matcher: str
+    synonyms: str
     sizes: str
     licences: str
 
@@ -152,6 +153,17 @@ def _matcher(r: Recipe) -> str:
     if stemmer.startswith("PyStemmer"):
         return f"Snowball 3 `{alg}` ({stemmer}, map only)"
     return f"Snowball `{alg}` (snowballstemmer 2.2.0)"
+
+
+def _synonyms(r: Recipe) -> str:
+    """The synonym (and paraphrase) source of a recipe, as the table shows it."""
+    if "synonyms" not in r.sections:
+        return "—"
+    s = r.sources[r.uses("synonyms")[0]]
+    what = {"wordnet": "WordNet", "lmf": "WN-LMF", "mythes": "thesaurus"}.get(s.kind, s.kind)
+    name = Path(s.path).name
+    para = " + paraphrases" if r.uses("paraphrases") == r.uses("synonyms") else ""
+    return f"{what} `{name}`{para}" + (" (optional)" if not s.required else "")
 
 
 def _function_words(r: Recipe) -> str:
@@ -186,7 +198,12 @@ def _sizes(r: Recipe, bundles: Optional[Path]) -> str:
             counts = b.counts()
     except (BundleError, OSError) as exc:
         return f"unreadable ({exc})"
-    return f"{counts.get('function_words', 0):,} fw, {counts.get('stems', 0):,} stems"
+    out = f"{counts.get('function_words', 0):,} fw, {counts.get('stems', 0):,} stems"
+    if counts.get("synsets"):
+        out += f", {counts['synsets']:,} synonym pairs"
+    if counts.get("paraphrases"):
+        out += f", {counts['paraphrases']:,} paraphrases"
+    return out
 
 
 def language_rows(recipes: Path, bundles: Optional[Path] = None) -> List[LanguageRow]:
@@ -199,18 +216,19 @@ def language_rows(recipes: Path, bundles: Optional[Path] = None) -> List[Languag
         if code in SCRIPT_LANGUAGES and SCRIPT_LANGUAGES[code][2]:
             tok += f" (or `{SCRIPT_LANGUAGES[code][2]}`)"
         rows.append(LanguageRow(code, ENGLISH_NAMES.get(code, code), r.name, tok, _function_words(r), _matcher(r),
-                                _sizes(r, bundles), _licences(r)))
+                                _synonyms(r), _sizes(r, bundles), _licences(r)))
     return sorted(rows, key=lambda x: x.code)
 
 
 _HEADER: Tuple[str, ...] = ("code", "language", "bundle", "tokeniser", "function words", "stem / lemma / character matcher",
-                            "sizes", "licences")
+                            "synonyms", "sizes", "licences")
 
 
 def language_table(rows: Sequence[LanguageRow]) -> str:
     """The rows as a Markdown table."""
     lines = ["| " + " | ".join(_HEADER) + " |", "|" + " --- |" * len(_HEADER)]
     for x in rows:
-        cells = (f"`{x.code}`", x.name, f"`{x.bundle}.sqlite`", x.tokenizer, x.function_words, x.matcher, x.sizes, x.licences)
+        cells = (f"`{x.code}`", x.name, f"`{x.bundle}.sqlite`", x.tokenizer, x.function_words, x.matcher, x.synonyms, x.sizes,
+                 x.licences)
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
