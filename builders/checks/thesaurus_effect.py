@@ -30,7 +30,8 @@ from meteor_lite.metaeval.correlate import Aligned, align, statistic
 from meteor_lite.metaeval.data import Judgments, MetricScores, read_judgments
 from meteor_lite.meteor import Meteor
 
-__all__ = ["Variant", "variants", "score_variant", "paired_interval", "run_effect", "sample_synonym_matches"]
+__all__ = ["Variant", "variants", "score_variant", "paired_interval", "run_effect", "sample_synonym_matches", "read_pairs",
+           "write_sample"]
 
 KEY = ("seg", "sys", "pearson")
 SYNONYM_WEIGHT = 0.8
@@ -102,20 +103,69 @@ def paired_interval(base: Aligned, other: Aligned, samples: int, seed: int = 0, 
     return (pct(tail), pct(1.0 - tail)) if deltas else (math.nan, math.nan)
 
 
-def sample_synonym_matches(j: Judgments, lang: str, v: Variant, n: int, seed: int = 0) -> List[Tuple[str, str, str, str]]:
-    """``n`` random synonym-stage matches of variant ``v`` (hyp word, ref word, hyp, ref), seeded."""
+def sample_synonym_matches(pairs: Sequence[Tuple[str, str]], lang: str, v: Variant, n: int, seed: int = 0
+                           ) -> Tuple[List[Tuple[str, str, str, str]], int]:
+    """``n`` random synonym-stage matches of variant ``v`` over ``(hyp, ref)`` pairs (hyp word, ref word, hyp, ref),
+    seeded, and the number of synonym matches there were to draw from."""
     m = _meteor(lang, v)
     module = list(v.modules).index("synonym")
     found: List[Tuple[str, str, str, str]] = []
-    for name in j.systems:
-        for hyp, ref in j.texts[name]:
-            ht, rt = m.tokens(hyp), m.tokens(ref)
-            seg = m.score_tokens(ht, [rt])
-            for mod, rs, rl, hs, hl in seg.alignment:
-                if mod == module:
-                    found.append((" ".join(ht[hs:hs + hl]), " ".join(rt[rs:rs + rl]), hyp, ref))
+    for hyp, ref in pairs:
+        ht, rt = m.tokens(hyp), m.tokens(ref)
+        seg = m.score_tokens(ht, [rt])
+        for mod, rs, rl, hs, hl in seg.alignment:
+            if mod == module:
+                found.append((" ".join(ht[hs:hs + hl]), " ".join(rt[rs:rs + rl]), hyp, ref))
     rng = random.Random(seed)
-    return rng.sample(found, min(n, len(found))) if found else []
+    return (rng.sample(found, min(n, len(found))) if found else []), len(found)
+
+
+def read_pairs(path: str) -> List[Tuple[str, str]]:
+    """``(hyp, ref)`` of every row of a TSV with ``hyp`` and ``ref`` (or ``ref_A``) columns (plain or .gz)."""
+    import gzip
+
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", newline="") as f:
+        lines = f.read().split("\n")
+    header = lines[0].split("\t")
+    h = header.index("hyp")
+    r = header.index("ref") if "ref" in header else header.index("ref_A")
+    out = []
+    for line in lines[1:]:
+        cells = line.split("\t")
+        if len(cells) > max(h, r) and cells[h].strip() and cells[r].strip():
+            out.append((cells[h], cells[r]))
+    return out
+
+
+def write_sample(path: Path, rows: Sequence[Tuple[str, str, str, str]]) -> None:
+    """The sampled matches as TSV: hyp word, ref word, hyp, ref."""
+    with open(path, "w", encoding="utf-8") as f:
+        for row in rows:
+            f.write("\t".join(x.replace("\t", " ") for x in row) + "\n")
+
+
+def _doc_items(judgments: str, tmp: Path) -> str:
+    """``judgments`` with ``seg_id`` made ``doc/seg_id`` when the file has a ``doc`` column (the biomedical MQM
+    sets number segments within each document); the path of that copy (in ``tmp``), or ``judgments`` unchanged."""
+    import gzip
+
+    opener = gzip.open if judgments.endswith(".gz") else open
+    with opener(judgments, "rt", encoding="utf-8", newline="") as f:
+        lines = f.read().split("\n")
+    header = lines[0].split("\t")
+    if "doc" not in header or "seg_id" not in header:
+        return judgments
+    d, s = header.index("doc"), header.index("seg_id")
+    out = [lines[0]]
+    for line in lines[1:]:
+        if line:
+            cells = line.split("\t")
+            cells[s] = f"{cells[d]}/{cells[s]}"
+            out.append("\t".join(cells))
+    path = tmp / "judgments.tsv"
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return str(path)
 
 
 def run_effect(
@@ -123,7 +173,10 @@ def run_effect(
     sample: int = 0, sample_out: Optional[Path] = None,
 ) -> Dict[str, Any]:
     """The effect report (JSON-ready): Pearson per variant, paired intervals of the differences, synonym matches counted."""
-    j = read_judgments(judgments)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        j = read_judgments(_doc_items(judgments, Path(tmp)))
     if not j.texts:
         raise ValueError(f"{judgments}: no hyp/ref columns")
     vs = variants(lang, base, new)
@@ -140,11 +193,10 @@ def run_effect(
             entry["interval"] = list(paired_interval(data["base"], data[v.name], bootstrap, seed)) if bootstrap else None
         per_variant[v.name] = entry
     if sample and sample_out is not None:
-        rows = sample_synonym_matches(j, lang, vs[1], sample, seed)
-        with open(sample_out, "w", encoding="utf-8") as f:
-            for r in rows:
-                f.write("\t".join(x.replace("\t", " ") for x in r) + "\n")
+        rows, total = sample_synonym_matches([p for name in j.systems for p in j.texts[name]], lang, vs[1], sample, seed)
+        write_sample(sample_out, rows)
         report["sampled_synonym_matches"] = len(rows)
+        report["synonym_matches"] = total
     return report
 
 

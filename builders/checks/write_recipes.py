@@ -175,6 +175,19 @@ def write_thesauri(out_dir: Path) -> int:
               f"no thesaurus for {', '.join(missing)}")
     for written in write_thesaurus_recipes(out_dir, codes):
         print(f"wrote {written}")
+    return write_dictionaries(out_dir)
+
+
+def write_dictionaries(out_dir: Path) -> int:
+    """Write the recipes of the installed Hunspell dictionaries (:mod:`~..recipes.dictionaries`); 0."""
+    from ..recipes.dictionaries import HUNSPELL, HUNSPELL_DIR, write_hunspell_recipes
+
+    missing = sorted(c for c, d in HUNSPELL.items() if not (HUNSPELL_DIR / d.dic).is_file())
+    if missing:
+        print(f"not installed (apt-get install {' '.join(HUNSPELL[c].package for c in missing)}): "
+              f"no Hunspell recipe for {', '.join(missing)}")
+    for written in write_hunspell_recipes(out_dir):
+        print(f"wrote {written}")
     return 0
 
 

@@ -388,3 +388,21 @@ def thesaurus_effect_cmd(
         rep = run_effect(str(judgments), lang, str(base), str(bundle), bootstrap=bootstrap, seed=seed, sample=sample,
                          sample_out=sample_out)
         typer.echo(json.dumps(rep, indent=1, ensure_ascii=False) if as_json else format_effect(rep))
+
+
+@app.command("thesaurus-sample")
+def thesaurus_sample_cmd(
+    pairs: Path = typer.Argument(..., help="TSV (.gz) with hyp and ref (or ref_A) columns: MQM or WMT systems files"),
+    lang: str = typer.Option(..., "--lang", help="target language"),
+    bundle: Path = typer.Option(..., "--bundle", help="the bundle with thesaurus synonyms"),
+    n: int = typer.Option(200, "--n", help="how many matches to draw"),
+    seed: int = typer.Option(0, "--seed"),
+    out: Path = typer.Option(..., "--out", help="TSV: hyp word, ref word, hyp, ref"),
+) -> None:
+    """Random synonym-stage matches (exact + stem + synonym, -norm) on real segments, for a precision check by hand."""
+    from ..checks.thesaurus_effect import read_pairs, sample_synonym_matches, variants, write_sample
+
+    with _guard():
+        rows, total = sample_synonym_matches(read_pairs(str(pairs)), lang, variants(lang, str(bundle), str(bundle))[1], n, seed)
+        write_sample(out, rows)
+        typer.echo(f"{out}: {len(rows)} of {total} synonym matches")

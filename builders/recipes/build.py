@@ -10,7 +10,7 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from meteor_lite.errors import BundleError, MeteorLiteWarning
 from meteor_lite.resources.bundle import Bundle
@@ -222,7 +222,7 @@ class _RecipeInputs:
         if not stem_src:
             return None
         sec = r.sections["stems"]
-        if stem_src[0].kind in LEMMA_KINDS:
+        if stem_src[0].kind in LEMMA_KINDS and not (stem_src[0].kind == "hunspell" and "algorithm" in sec):
             return self.lemma_map(stem_src)
         stemmer = str(sec.get("stemmer", "snowballstemmer"))
         algorithm = sec.get("algorithm") or snowball_algorithm(r.language)
@@ -232,6 +232,12 @@ class _RecipeInputs:
                 part = wordfreq_part(r.language, top_n=sec.get("wordfreq_top"), nonbreaking=self.prefixes, show_progress=self.show)
                 part.sources = _adopt(part.sources, s)
                 parts.append(part)
+            elif s.kind == "hunspell":  # a dictionary's expanded forms as the vocabulary
+                from ..lexical.hunspell import hunspell_vocabulary
+
+                words, vcounts = hunspell_vocabulary(r.resolve(s))
+                _pairs, src, _label = self.hunspell_lemmas(s, counts=vcounts)
+                parts.append(VocabularyPart("hunspell", words, [src], vcounts))
             elif s.kind != "corpus":  # all corpora together, below
                 if syn is None:  # a wordnet/lmf only for the vocabulary (no [synonyms] section)
                     raise RecipeError(f"{r.path}: [stems]: a {s.kind} vocabulary needs the same source in [synonyms]")
@@ -256,6 +262,8 @@ class _RecipeInputs:
         for s in stem_src:
             if s.kind == "simplemma":
                 p, src, label = load_lemmas(s.language)
+            elif s.kind == "hunspell":
+                p, src, label = self.hunspell_lemmas(s)
             else:
                 p, src, label = load_lemmas(path=self.r.resolve(s), licence=s.licence, location=s.path)
             pairs.extend(p)
@@ -264,6 +272,23 @@ class _RecipeInputs:
         package, version = lemma_package(all(s.kind == "simplemma" for s in stem_src))
         return lemma_stem_map(pairs, self.r.language, name="+".join(names), package=package, version=version,
                               sources=sources, nonbreaking=self.prefixes, show_progress=self.show)
+
+    def hunspell_lemmas(self, s: RecipeSource, counts: Optional[Dict[str, object]] = None
+                        ) -> Tuple[List[Tuple[str, str]], Source, str]:
+        """``(form, root)`` pairs of a Hunspell dictionary (none when ``counts`` of a vocabulary are given),
+        its source record and the map's stemmer name."""
+        from ..lexical.hunspell import expand_hunspell, hunspell_digest
+
+        path = self.r.resolve(s)
+        pairs: List[Tuple[str, str]] = []
+        if counts is None:
+            pairs, expanded = expand_hunspell(path)
+            counts = dict(expanded)
+        name = Path(s.path).stem
+        what = ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k}: {v}" for k, v in counts.items())
+        src = Source(name=f"hunspell-{name}", kind="hunspell", licence=s.licence, sha256=hunspell_digest(path),
+                     location=s.path, description=s.description or f"Hunspell dictionary {name} (.dic and .aff): {what}")
+        return pairs, src, f"hunspell:{name}"
 
     def paraphrases(self, fw: Optional[FunctionWords]) -> Optional[Paraphrases]:
         from ..official.formats import iter_paraphrases
@@ -293,13 +318,26 @@ class _RecipeInputs:
         return Paraphrases(rows=rows, sources=[rec], params={"source": "meteor-format file", "max_pairs": limit})
 
 
-def _with_inflections(syn: Synonyms, sm: StemMap) -> Synonyms:
-    """``syn`` with morphological exceptions linking the stem map's words to synonym-set words of the same stem/lemma."""
+def _without_function_words(syn: Synonyms, fw: Set[str]) -> Synonyms:
+    """``syn`` without the bundle's function words (a set left with fewer than 2 words goes)."""
+    by_id: Dict[int, List[str]] = {}
+    for w, i in syn.synsets:
+        if w not in fw:
+            by_id.setdefault(i, []).append(w)
+    pairs = sorted((w, i) for i, ws in by_id.items() if len(ws) >= 2 for w in ws)
+    params = {**syn.params, "function_words_dropped": len({w for w, _ in syn.synsets} & fw), "pairs": len(pairs),
+              "words": len({w for w, _ in pairs}), "sets": len({i for _, i in pairs})}
+    return dataclasses.replace(syn, synsets=pairs, params=params)
+
+
+def _with_inflections(syn: Synonyms, sm: StemMap, fw: Set[str]) -> Synonyms:
+    """``syn`` with morphological exceptions linking the stem map's words (not function words ``fw``) to
+    synonym-set words of the same stem/lemma."""
     from ..synonyms.inflections import inflection_exceptions
 
     pairs = sm.pairs if isinstance(sm.pairs, list) else list(sm.pairs)
     sm.pairs = pairs
-    exc, counts = inflection_exceptions(syn.words(), pairs)
+    exc, counts = inflection_exceptions(syn.words(), [(w, s) for w, s in pairs if w not in fw])
     params = {**syn.params, "inflections": {"from": "the bundle's stem map (key: a word's stem or lemma)", **counts}}
     return dataclasses.replace(syn, exceptions=exc, params=params)
 
@@ -311,9 +349,12 @@ def recipe_spec(recipe: Recipe, checked: Dict[str, CheckedSource], *, show_progr
     fw = inputs.function_words()
     syn = inputs.synonyms()
     sm = inputs.stems(syn, warn or _warn)
-    if syn is not None and sm is not None and syn.params.get("source") == "mythes" \
-            and recipe.sections["synonyms"].get("inflections", True):
-        syn = _with_inflections(syn, sm)
+    if syn is not None and syn.params.get("source") == "mythes":
+        sec = recipe.sections["synonyms"]
+        if fw is not None and sec.get("drop_function_words", True):
+            syn = _without_function_words(syn, set(fw.words))
+        if sm is not None and sec.get("inflections", True):
+            syn = _with_inflections(syn, sm, set(fw.words) if fw is not None and sec.get("drop_function_words", True) else set())
     para = inputs.paraphrases(fw)
     if all(x is None for x in (fw, sm, syn, para, inputs.nb)):
         raise RecipeError(f"{recipe.path}: nothing to build: every source of the recipe is missing (optional and absent)")

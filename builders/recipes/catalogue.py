@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from meteor_lite.languages import SCRIPT_LANGUAGES, canonical_language, default_tokenizer
 
+from .dictionaries import HUNSPELL
 from .model import LEMMA_KINDS, Recipe, load_recipe, recipe_files, write_recipe
 
 __all__ = ["CatalogueEntry", "CATALOGUE", "ENGLISH_NAMES", "catalogue_recipe", "write_catalogue", "LanguageRow",
@@ -65,6 +66,7 @@ ENGLISH_NAMES: Dict[str, str] = {
     "ar": "Arabic (Arabic script)", "ca": "Catalan", "el": "Greek", "hi": "Hindi", "id": "Indonesian",
     "lt": "Lithuanian", "sr": "Serbian (Latin script)", "ta": "Tamil", "zh": "Chinese", "ja": "Japanese",
     "ko": "Korean", "gl": "Galician", "gn": "Guarani", "ne": "Nepali", **{c: e.name for c, e in CATALOGUE.items()},
+    **{c: d.name for c, d in HUNSPELL.items()},
 }
 
 
@@ -143,16 +145,19 @@ def _matcher(r: Recipe) -> str:
     if sec is None:
         return f"characters (`{tok}` tokeniser, exact)" if tok in ("cjk", "char") else "—"
     kinds = [r.sources[n].kind for n in r.uses("stems")]
-    if kinds[0] in LEMMA_KINDS:
+    if kinds[0] in LEMMA_KINDS and "algorithm" not in sec:
         return ", ".join(
-            f"simplemma `{r.sources[n].language}` lemmas" if r.sources[n].kind == "simplemma" else f"lemma file `{r.sources[n].path}`"
+            f"simplemma `{r.sources[n].language}` lemmas" if r.sources[n].kind == "simplemma"
+            else f"Hunspell `{Path(r.sources[n].path).name}` lemmas" if r.sources[n].kind == "hunspell"
+            else f"lemma file `{r.sources[n].path}`"
             for n in r.uses("stems")
         ) + " (map only)"
     alg = sec.get("algorithm") or canonical_language(r.language)
     stemmer = sec.get("stemmer", "snowballstemmer")
+    over = " over Hunspell's words" if "hunspell" in kinds else ""
     if stemmer.startswith("PyStemmer"):
-        return f"Snowball 3 `{alg}` ({stemmer}, map only)"
-    return f"Snowball `{alg}` (snowballstemmer 2.2.0)"
+        return f"Snowball 3 `{alg}` ({stemmer}, map only){over}"
+    return f"Snowball `{alg}` (snowballstemmer 2.2.0){over}"
 
 
 def _synonyms(r: Recipe) -> str:

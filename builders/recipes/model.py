@@ -55,6 +55,8 @@ need it are built without it):
 ``simplemma``             ``language``: simplemma's code (``bg``, ``hbs``, ``tl``); ``sha256`` is the digest
                           of its dictionary file (``simplemma/strategies/dictionaries/data/<code>.plzma``)
 ``lemma-file``            ``path``: a UTF-8 ``form<TAB>lemma`` list (``#`` lines and blank lines skipped)
+``hunspell``              ``path``: a Hunspell ``.dic`` (the ``.aff`` beside it): forms expanded by its affix rules,
+                          each with its root (a lemma map); ``sha256`` is :func:`~..lexical.hunspell.hunspell_digest`
 ========================  ===================================================================
 
 A ``[stems]`` section takes ``from`` either lemma sources (``simplemma``, ``lemma-file``: a
@@ -108,9 +110,10 @@ SOURCE_KINDS: Dict[str, Tuple[str, ...]] = {
     "mythes": ("path",),
     "simplemma": ("language",),
     "lemma-file": ("path",),
+    "hunspell": ("path",),
 }
 #: Source kinds whose [stems] map is a lemma dictionary (forms -> lemma), not a stemmer's output.
-LEMMA_KINDS: Tuple[str, ...] = ("simplemma", "lemma-file")
+LEMMA_KINDS: Tuple[str, ...] = ("simplemma", "lemma-file", "hunspell")
 _COMMON_SOURCE_KEYS = {"kind", "sha256", "licence", "description", "required"}
 _OPTIONAL_SOURCE_KEYS = {"wordfreq": {"language"}, "corpus": {"max_lines"}}
 
@@ -128,7 +131,7 @@ _SECTION_KEYS: Dict[str, Dict[str, str]] = {
     "function_words": {"from": "names", "threshold": "float"},
     "stems": {"from": "names", "algorithm": "str", "stemmer": "str", "wordfreq_top": "int", "min_count": "int"},
     "synonyms": {"from": "name", "ids": "str", "lexicons": "strs", "lmf_language": "str", "max_set_size": "int",
-                 "inflections": "bool"},
+                 "inflections": "bool", "drop_function_words": "bool"},
     "nonbreaking": {"from": "name"},
     "paraphrases": {"from": "name", "max_pairs": "int", "max_set_size": "int"},
 }
@@ -414,6 +417,8 @@ def _check_stems(where: str, sec: Optional[Dict[str, Any]], kinds: List[str]) ->
     if sec is None:
         return
     lemma = [k for k in kinds if k in LEMMA_KINDS]
+    if lemma and set(lemma) == {"hunspell"} and "algorithm" in sec:
+        lemma = []  # a Hunspell dictionary as the vocabulary of a stemmer (its expanded forms)
     if lemma and len(lemma) != len(kinds):
         raise RecipeError(f"{where}: [stems]: from lemma sources ({', '.join(LEMMA_KINDS)}) or from vocabularies, not both")
     if lemma and any(k in sec for k in ("algorithm", "stemmer", "wordfreq_top", "min_count")):
@@ -442,8 +447,8 @@ def _parse(p: Path, data: Dict[str, Any]) -> Recipe:
         allowed_ids = {"wordnet": ("offset", "pos-offset"), "mythes": ("ordinal",)}.get(kind, ("ordinal", "offset", "pos-offset"))
         if ids is not None and ids not in allowed_ids:
             raise RecipeError(f"{where}: [synonyms]: ids must be one of {', '.join(allowed_ids)} for a {kind} source")
-        only = {"mythes": ("max_set_size", "inflections"), "lmf": ("lexicons", "lmf_language")}
-        for k in ("max_set_size", "inflections", "lexicons", "lmf_language"):
+        only = {"mythes": ("max_set_size", "inflections", "drop_function_words"), "lmf": ("lexicons", "lmf_language")}
+        for k in ("max_set_size", "inflections", "drop_function_words", "lexicons", "lmf_language"):
             if k in sections["synonyms"] and k not in only.get(kind, ()):
                 raise RecipeError(f"{where}: [synonyms]: {k!r} does not apply to a {kind} source")
         if sections["synonyms"].get("max_set_size", 2) < 2:

@@ -133,13 +133,15 @@ def write_thesaurus_recipes(out_dir: Path, codes: Optional[Sequence[str]] = None
         path = out_dir / f"{code}.toml"
         if path.exists():
             r = load_recipe(path)
+            had = "thesaurus" in r.content.get("sources", {})
             header = "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#")
                                for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("#"))
             data = add_thesaurus(r.content, code)
             desc = data["bundle"].get("description", "")
             if desc and "thesaurus" not in desc:
                 data["bundle"]["description"] = f"{desc}; synonym sets and paraphrases from the LibreOffice thesaurus"
-            data["bundle"]["version"] = "1.1.0" if data["bundle"]["version"] == "1.0.0" else data["bundle"]["version"]
+            if not had and data["bundle"]["version"] == "1.0.0":
+                data["bundle"]["version"] = "1.1.0"
         else:
             header = (f"meteor-lite bundle recipe: {NEW_THESAURUS_LANGUAGES[code][0]}: synonym sets and paraphrases from a thesaurus\n"
                       f"Build: meteor-build recipe resources/recipes/{code}.toml  (make resources builds them all)")
