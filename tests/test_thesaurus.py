@@ -116,6 +116,15 @@ def test_inflection_exceptions() -> None:
     assert counts["forms_with_too_many_bases"] == 4  # x, a, b, c: three bases share stem k
 
 
+def test_english_detachment_rules_are_blocked_where_the_map_says_otherwise() -> None:
+    """German "der"/"des" would reach "de" by the scorer's English rules (-er, -s): they get themselves as base."""
+    pairs, counts = inflection_exceptions({"de", "haus", "gebäude"}, [("der", "der"), ("des", "des"), ("häuser", "haus")],
+                                          unlinked={"des"})
+    assert pairs == [("der", "der"), ("des", "des"), ("häuser", "haus")] and counts["blocked"] == 2
+    pairs2, _ = inflection_exceptions({"haus"}, [("häuser", "haus")], unlinked={"häuser"})
+    assert pairs2 == []  # a function word gets no link
+
+
 def _recipe(tmp_path: Path, extra: str = "", required: bool = True, stems: bool = True) -> Path:
     thes = _write(tmp_path)
     lem = tmp_path / "lemmas.tsv"

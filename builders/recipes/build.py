@@ -337,7 +337,7 @@ def _with_inflections(syn: Synonyms, sm: StemMap, fw: Set[str]) -> Synonyms:
 
     pairs = sm.pairs if isinstance(sm.pairs, list) else list(sm.pairs)
     sm.pairs = pairs
-    exc, counts = inflection_exceptions(syn.words(), [(w, s) for w, s in pairs if w not in fw])
+    exc, counts = inflection_exceptions(syn.words(), pairs, unlinked=fw)
     params = {**syn.params, "inflections": {"from": "the bundle's stem map (key: a word's stem or lemma)", **counts}}
     return dataclasses.replace(syn, exceptions=exc, params=params)
 
