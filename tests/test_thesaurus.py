@@ -234,3 +234,20 @@ def test_real_debian_thesaurus_reads_and_matches_its_recipe() -> None:
     syn = t.synonyms()
     assert t.counts["relation_members"] > 1000 and len(syn.synsets) > 1000
     assert all(" " not in w for w, _ in syn.synsets)
+
+
+def test_cli_synonyms_thesaurus_with_a_base_stem_map(tmp_path: Path) -> None:
+    """``meteor-build synonyms --thesaurus FILE --base B``: inflected forms reach the entries through B's stem map."""
+    from typer.testing import CliRunner
+
+    from meteor_lite_builders.cli import app
+
+    base = build_recipe(_recipe(tmp_path, "inflections = false\n"), tmp_path / "base.sqlite", show_progress=False).path
+    out = tmp_path / "cli.sqlite"
+    res = CliRunner().invoke(app, ["synonyms", "--lang", "bg", "--thesaurus", str(tmp_path / "th_xx.dat"), "--base", str(base),
+                                   "--thesaurus-licence", "LGPL", "--out", str(out), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    m = Meteor("bg", bundle=out, modules=["exact", "synonym"], weights=[1.0, 0.8], quiet=True)
+    assert m.score_segment("häusern", ["gebäuden"]).stats.ref_word_matches == 1
+    bad = CliRunner().invoke(app, ["synonyms", "--lang", "bg", "--out", str(out)])
+    assert bad.exit_code == 2 and "--thesaurus FILE" in bad.output
