@@ -251,3 +251,28 @@ def test_cli_synonyms_thesaurus_with_a_base_stem_map(tmp_path: Path) -> None:
     assert m.score_segment("häusern", ["gebäuden"]).stats.ref_word_matches == 1
     bad = CliRunner().invoke(app, ["synonyms", "--lang", "bg", "--out", str(out)])
     assert bad.exit_code == 2 and "--thesaurus FILE" in bad.output
+
+
+def test_function_words_leave_the_synonym_sets(tmp_path: Path) -> None:
+    """The bundle's function words (here from a corpus where "haus" is frequent) are not synonym-set words."""
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("haus haus haus rasch\n" * 3 + "".join(f"w{i}\n" for i in range(2000)), encoding="utf-8")
+    p = _recipe(tmp_path)
+    text = p.read_text(encoding="utf-8").replace("[synonyms]", f'''[sources.corpus]
+kind = "corpus"
+path = "c.txt"
+sha256 = "{hashlib.sha256(corpus.read_bytes()).hexdigest()}"
+licence = "test"
+
+[function_words]
+from = "corpus"
+threshold = 0.001
+
+[synonyms]''')
+    p.write_text(text, encoding="utf-8")
+    res = build_recipe(p, tmp_path / "fw.sqlite", show_progress=False)
+    with Bundle.open(res.path) as b:
+        assert "haus" in b.function_words() and "rasch" in b.function_words()
+        assert "haus" not in b.synsets(["haus"]) and b.synsets(["flink", "zügig"])["flink"] == b.synsets(["zügig"])["zügig"]
+    m = Meteor("bg", bundle=res.path, modules=["exact", "synonym"], weights=[1.0, 0.8], quiet=True)
+    assert m.score_segment("haus", ["gebäude"]).stats.ref_word_matches == 0
