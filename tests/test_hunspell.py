@@ -81,6 +81,15 @@ def test_malformed_affix_file_names_file_and_line(tmp_path: Path, aff: str, prob
     assert str(tmp_path / "xx.aff") in str(exc.value)
 
 
+def test_a_rule_with_a_bracket_affix_is_skipped_but_counted(tmp_path: Path) -> None:
+    """Kazakh's .aff writes some conditions where the affix goes; those rules are left out, and counted in the block."""
+    aff = "SFX A N 2\nSFX A 0 [ab]x .\nSFX A 0 s .\nSFX B N 1\nSFX B 0 er .\n"
+    d = _dict(tmp_path, aff=aff, dic="1\nwalk/AB\n")
+    got = dict(expand_hunspell(d)[0])
+    assert got["walks"] == "walk" and got["walker"] == "walk" and not any("[" in f for f in got)
+    assert read_aff(tmp_path / "xx.aff").skipped_rules == 1
+
+
 def test_vocabulary_falls_back_to_roots(tmp_path: Path) -> None:
     d = _dict(tmp_path)
     words, counts = hunspell_vocabulary(d, max_forms=3)

@@ -147,13 +147,15 @@ def read_aff(path: "os.PathLike[str] | str") -> AffixFile:
         elif key in ("PFX", "SFX") and len(parts) >= 4 and parts[2] in ("Y", "N") and parts[3].isdigit():
             flag, cross, n = parts[1], parts[2] == "Y", int(parts[3])
             rules: List[AffixRule] = []
-            while len(rules) < n:
+            seen = 0
+            while seen < n:
                 if i >= len(lines):
-                    raise MalformedSourceError(str(p), i, f"{key} {flag} announces {n} rules; the file ends after {len(rules)}")
+                    raise MalformedSourceError(str(p), i, f"{key} {flag} announces {n} rules; the file ends after {seen}")
                 r = _fields(lines[i])
                 i += 1
                 if not r or r[0].startswith("#"):  # blank and comment lines inside a block
                     continue
+                seen += 1
                 if len(r) < 4 or r[0] != key or r[1] != flag:
                     raise MalformedSourceError(str(p), i, f"expected a {key} {flag} rule, got {lines[i - 1][:80]!r}")
                 strip = "" if r[2] == "0" else r[2]
