@@ -44,6 +44,15 @@ packs: resources
 	  $(VENV)/bin/meteor-build pack "$$b" --index $(PACK_INDEX) || exit 1; \
 	done
 
+# The Debian packages of the recipes' optional sources (LibreOffice thesauri mythes-*, Hunspell
+# dictionaries hunspell-* / myspell-*, WordNet): without them `make resources` builds those bundles
+# without synonyms or stem maps (each missing source is a warning).  Needs root (apt-get).
+.PHONY: resource-packages
+resource-packages: $(VENV)/.installed
+	apt-get install -y -qq --no-install-recommends $$($(PY) -c 'from meteor_lite_builders.recipes.thesauri import THESAURI; \
+	  from meteor_lite_builders.recipes.dictionaries import HUNSPELL; \
+	  print(" ".join(sorted({t.package for t in THESAURI.values()} | {d.package for d in HUNSPELL.values()} | {"wordnet-base"})))')
+
 # README command 1: install, build the default English bundle, score the official example.
 demo: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-lite score $(DATA)/meteor-example/system1.hyp $(DATA)/meteor-example/reference --lang en --norm

@@ -11,7 +11,7 @@ import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from meteor_lite.errors import MeteorLiteWarning
 
@@ -21,7 +21,7 @@ from ..lexical.nonbreaking import NonbreakingPrefixes
 from ..lexical.stems import StemMap, VocabularyPart
 from ..synonyms.wndb import Synonyms
 from .pipeline import build_bundle
-from .spec import DEFAULT_VERSION, BuildResult, BundleSpec
+from .spec import DEFAULT_VERSION, BuildResult, BundleSpec, Paraphrases
 
 __all__ = ["BundleInputs", "resolve_nonbreaking", "function_words_of", "function_words_for", "inputs_spec", "build_from_inputs"]
 
@@ -52,6 +52,10 @@ class BundleInputs:
     lmf_ids: str = "ordinal"
     lexicons: List[str] = field(default_factory=list)
     lmf_language: Optional[str] = None
+    thesaurus: Optional[Path] = None
+    thesaurus_licence: str = "see the thesaurus' copyright file"
+    max_set_size: int = 40
+    thesaurus_paraphrases: bool = True
     nonbreaking: str = "auto"
     base: Optional[Path] = None
     name: Optional[str] = None
@@ -98,6 +102,45 @@ def function_words_for(inputs: BundleInputs, *, show_progress: bool = True) -> O
     """The function words ``inputs`` ask for, with their non-breaking prefixes resolved (for printing or comparing)."""
     nb = resolve_nonbreaking(inputs.nonbreaking, inputs.language)
     return function_words_of(inputs, nb.prefixes if nb is not None else {}, show_progress=show_progress)
+
+
+def _thesaurus_resources(inputs: BundleInputs, prefixes: Dict[str, bool], fw: Optional[FunctionWords],
+                         sm: Optional[StemMap], show_progress: bool) -> Tuple[Synonyms, Optional[Paraphrases]]:
+    """Synonym sets (and paraphrases) from ``inputs.thesaurus``, without function words, with inflection links from
+    the stem map built here or, failing that, the base bundle's (the recipe builder does the same)."""
+    import sqlite3
+
+    from ..paraphrases.thesaurus import thesaurus_pairs
+    from ..synonyms.inflections import inflection_exceptions
+    from ..synonyms.mythes import read_mythes
+
+    assert inputs.thesaurus is not None
+    t = read_mythes(inputs.thesaurus, inputs.language, nonbreaking=prefixes, licence=inputs.thesaurus_licence,
+                    show_progress=show_progress)
+    syn = t.synonyms(max_set_size=inputs.max_set_size)
+    fwords = set(fw.words) if fw is not None else set()
+    pairs: List[Tuple[str, str]] = list(sm.pairs) if sm is not None else []
+    if inputs.base is not None and (not fwords or not pairs):
+        with sqlite3.connect(f"{Path(inputs.base).resolve().as_uri()}?mode=ro", uri=True) as conn:
+            if not fwords:
+                fwords = {w for (w,) in conn.execute("SELECT word FROM function_words")}
+            if not pairs:
+                pairs = list(conn.execute("SELECT word, stem FROM stems"))
+    if sm is not None:
+        sm.pairs = pairs
+    by_id: Dict[int, List[str]] = {}
+    for w, i in syn.synsets:
+        if w not in fwords:
+            by_id.setdefault(i, []).append(w)
+    syn.synsets = sorted((w, i) for i, ws in by_id.items() if len(ws) >= 2 for w in ws)
+    exc, counts = inflection_exceptions(syn.words(), pairs, unlinked=fwords)
+    syn.exceptions = exc
+    syn.params.update({"function_words_dropped": len(fwords), "inflections": counts, "pairs": len(syn.synsets)})
+    para = None
+    if inputs.thesaurus_paraphrases:
+        rows, pcounts = thesaurus_pairs(t, function_words=fwords, max_set_size=inputs.max_set_size)
+        para = Paraphrases(rows=rows, sources=[t.source], params={"source": "mythes", **pcounts})
+    return syn, para
 
 
 def _synonyms(inputs: BundleInputs, show_progress: bool) -> Optional[Synonyms]:
@@ -149,9 +192,12 @@ def inputs_spec(inputs: BundleInputs, *, show_progress: bool = True) -> BundleSp
     fw = function_words_of(inputs, prefixes, counts, show_progress)
     syn = _synonyms(inputs, show_progress)
     sm = _stems(inputs, algorithm, counts, syn, prefixes, show_progress) if algorithm is not None else None
+    para = None
+    if inputs.thesaurus is not None:
+        syn, para = _thesaurus_resources(inputs, prefixes, fw, sm, show_progress)
     return BundleSpec(
         language=lang, name=inputs.name, version=inputs.version or DEFAULT_VERSION, base=inputs.base,
-        function_words=fw, stems=sm, synonyms=syn if inputs.store_synonyms else None, nonbreaking=nb,
+        function_words=fw, stems=sm, synonyms=syn if inputs.store_synonyms else None, nonbreaking=nb, paraphrases=para,
     )
 
 

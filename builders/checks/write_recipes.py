@@ -161,12 +161,42 @@ def write_recipes(out_dir: Path) -> int:
             ),
         )
         print(f"wrote {out}")
+    return write_thesauri(out_dir)
+
+
+def write_thesauri(out_dir: Path) -> int:
+    """Add each installed LibreOffice thesaurus to its language's recipe (:mod:`~..recipes.thesauri`); 0."""
+    from ..recipes.thesauri import MYTHES_DIR, THESAURI, write_thesaurus_recipes
+
+    codes = [c for c, t in sorted(THESAURI.items()) if (MYTHES_DIR / t.file).is_file()]
+    missing = sorted(set(THESAURI) - set(codes))
+    if missing:
+        print(f"not installed (apt-get install {' '.join(THESAURI[c].package for c in missing)}): "
+              f"no thesaurus for {', '.join(missing)}")
+    for written in write_thesaurus_recipes(out_dir, codes):
+        print(f"wrote {written}")
+    return write_dictionaries(out_dir)
+
+
+def write_dictionaries(out_dir: Path) -> int:
+    """Write the recipes of the installed Hunspell dictionaries (:mod:`~..recipes.dictionaries`); 0."""
+    from ..recipes.dictionaries import HUNSPELL, HUNSPELL_DIR, write_hunspell_recipes
+
+    missing = sorted(c for c, d in HUNSPELL.items() if not (HUNSPELL_DIR / d.dic).is_file())
+    if missing:
+        print(f"not installed (apt-get install {' '.join(HUNSPELL[c].package for c in missing)}): "
+              f"no Hunspell recipe for {', '.join(missing)}")
+    for written in write_hunspell_recipes(out_dir):
+        print(f"wrote {written}")
     return 0
 
 
-def run(out_dir: Path = DEFAULT_OUT_DIR, check: bool = False) -> int:
-    """``--check``: :func:`check_recipes`; otherwise :func:`write_recipes`.  The exit status."""
-    return check_recipes(out_dir) if check else write_recipes(out_dir)
+def run(out_dir: Path = DEFAULT_OUT_DIR, check: bool = False, thesauri_only: bool = False) -> int:
+    """``--check``: :func:`check_recipes`; ``thesauri_only``: :func:`write_thesauri`; otherwise
+    :func:`write_recipes` (which adds the thesauri too).  The exit status."""
+    if check:
+        return check_recipes(out_dir)
+    return write_thesauri(out_dir) if thesauri_only else write_recipes(out_dir)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -373,12 +373,15 @@ def pivot_bench_cmd(
 def write_recipes_cmd(
     out_dir: Optional[Path] = typer.Option(None, "--out-dir", help="default resources/recipes"),
     check: bool = typer.Option(False, "--check", help="only check that every eligible language has a recipe"),
+    thesauri: bool = typer.Option(
+        False, "--thesauri", help="only add the installed LibreOffice thesauri (mythes-*) to the recipes"
+    ),
 ) -> None:
     """(Re)write the recipes of resources/recipes (after upgrading wordfreq or the official release)."""
     from ..checks import write_recipes
 
     with _guard():
-        _done(write_recipes.run(out_dir or write_recipes.DEFAULT_OUT_DIR, check=check))
+        _done(write_recipes.run(out_dir or write_recipes.DEFAULT_OUT_DIR, check=check, thesauri_only=thesauri))
 
 
 
@@ -411,3 +414,44 @@ def validity_cmd(
         if plot_out is not None:
             validity.plot(results, plot_out)
             print(f"wrote {plot_out}", file=sys.stderr)
+
+
+@app.command("thesaurus-effect")
+def thesaurus_effect_cmd(
+    judgments: Path = typer.Argument(..., help="MQM judgments TSV (.gz) with hyp and ref columns"),
+    lang: str = typer.Option(..., "--lang", help="target language"),
+    base: Path = typer.Option(..., "--base", help="the bundle without the thesaurus (exact + stem)"),
+    bundle: Path = typer.Option(..., "--bundle", help="the bundle with thesaurus synonyms and paraphrases"),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="paired bootstrap resamples (0: none)"),
+    seed: int = typer.Option(0, "--seed"),
+    sample: int = typer.Option(0, "--sample", help="write this many random synonym matches (precision check)"),
+    sample_out: Optional[Path] = typer.Option(None, "--sample-out", help="where --sample writes them (TSV)"),
+    as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+) -> None:
+    """Segment-level Pearson (averaged over systems) with and without thesaurus synonyms/paraphrases, paired bootstrap."""
+    from ..checks.thesaurus_effect import format_effect, run_effect
+
+    if sample and sample_out is None:
+        raise typer.BadParameter("--sample needs --sample-out FILE", param_hint="--sample")
+    with _guard():
+        rep = run_effect(str(judgments), lang, str(base), str(bundle), bootstrap=bootstrap, seed=seed, sample=sample,
+                         sample_out=sample_out)
+        typer.echo(json.dumps(rep, indent=1, ensure_ascii=False) if as_json else format_effect(rep))
+
+
+@app.command("thesaurus-sample")
+def thesaurus_sample_cmd(
+    pairs: Path = typer.Argument(..., help="TSV (.gz) with hyp and ref (or ref_A) columns: MQM or WMT systems files"),
+    lang: str = typer.Option(..., "--lang", help="target language"),
+    bundle: Path = typer.Option(..., "--bundle", help="the bundle with thesaurus synonyms"),
+    n: int = typer.Option(200, "--n", help="how many matches to draw"),
+    seed: int = typer.Option(0, "--seed"),
+    out: Path = typer.Option(..., "--out", help="TSV: hyp word, ref word, hyp, ref"),
+) -> None:
+    """Random synonym-stage matches (exact + stem + synonym, -norm) on real segments, for a precision check by hand."""
+    from ..checks.thesaurus_effect import read_pairs, sample_synonym_matches, variants, write_sample
+
+    with _guard():
+        rows, total = sample_synonym_matches(read_pairs(str(pairs)), lang, variants(lang, str(bundle), str(bundle))[1], n, seed)
+        write_sample(out, rows)
+        typer.echo(f"{out}: {len(rows)} of {total} synonym matches")

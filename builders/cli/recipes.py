@@ -56,9 +56,13 @@ def _print_table(recipes: List[Path], out_dir: Path) -> None:
         raise typer.BadParameter("--table reads one directory of recipes", param_hint="RECIPES")
     with library_errors():
         rows = language_rows(recipes[0], out_dir)
-        n = sum(1 for f in recipe_files(recipes) if has_matcher(r := load_recipe(f)) and "function_words" in r.sections)
+        shipped = [load_recipe(f) for f in recipe_files(recipes)]
+        n = sum(1 for r in shipped if has_matcher(r) and "function_words" in r.sections)
+        m = sum(1 for r in shipped if has_matcher(r))
+        syn = sum(1 for r in shipped if "synonyms" in r.sections)
     typer.echo(language_table(rows), nl=False)
-    typer.echo(f"\n{len(rows)} languages; {n} with function words and a stem, lemma or character matcher")
+    typer.echo(f"\n{len(rows)} languages; {n} with function words and a stem, lemma or character matcher; "
+               f"{m} with a stem, lemma or character matcher; {syn} with synonym sets")
     raise typer.Exit(0)
 
 

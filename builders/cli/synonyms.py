@@ -23,18 +23,29 @@ def synonyms_cmd(
     lmf_ids: o.LmfIds = o.LMF_IDS,
     lexicon: List[str] = o.LEXICON,
     lmf_language: Optional[str] = o.LMF_LANGUAGE,
+    thesaurus: Optional[Path] = typer.Option(
+        None, "--thesaurus", help="A MyThes thesaurus data file (LibreOffice th_*.dat, /usr/share/mythes): one synonym "
+        "set per meaning line; with --base, inflected forms reach the entries through the base bundle's stem map."
+    ),
+    thesaurus_licence: str = typer.Option("see the thesaurus' copyright file", "--thesaurus-licence",
+                                          help="Licence recorded for --thesaurus."),
+    max_set_size: int = typer.Option(40, "--max-set-size", min=2, help="Leave out thesaurus meaning lines with more words."),
+    paraphrases: bool = typer.Option(True, "--paraphrases/--no-paraphrases",
+                                     help="Also the thesaurus' multi-word entries as paraphrases."),
     nonbreaking: str = typer.Option("none", "--nonbreaking", help=o.NONBREAKING.help),
     base: Optional[Path] = o.BASE,
     name: Optional[str] = o.NAME,
     version: str = o.VERSION,
     progress: bool = o.PROGRESS,
 ) -> None:
-    """Synonym sets (with morphological exceptions) from a WordNet database directory or a WN-LMF file."""
-    if (wordnet is None) == (lmf is None):
-        raise typer.BadParameter("give either --wordnet DIR or --lmf FILE", param_hint="--wordnet")
+    """Synonym sets (with morphological exceptions) from a WordNet database directory, a WN-LMF file or a MyThes thesaurus."""
+    if sum(x is not None for x in (wordnet, lmf, thesaurus)) != 1:
+        raise typer.BadParameter("give one of --wordnet DIR, --lmf FILE, --thesaurus FILE", param_hint="--wordnet")
     inputs = BundleInputs(
         lang, wordnet=wordnet, wordnet_ids=wordnet_ids.value, lmf=lmf, lmf_ids=lmf_ids.value, lexicons=lexicon,
         lmf_language=lmf_language, nonbreaking=nonbreaking, base=base, name=name, version=version,
+        thesaurus=thesaurus, thesaurus_licence=thesaurus_licence, max_set_size=max_set_size,
+        thesaurus_paraphrases=paraphrases,
     )
     build_and_report(inputs, out, progress)
 

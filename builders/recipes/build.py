@@ -10,7 +10,7 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from meteor_lite.errors import BundleError, MeteorLiteWarning
 from meteor_lite.resources.bundle import Bundle
@@ -47,9 +47,14 @@ class RecipeBuild:
     seconds: float
     skipped_sources: List[str] = field(default_factory=list)
     up_to_date: bool = False
+    #: Nothing was built: every source of the recipe is optional and absent (e.g. a thesaurus not installed).
+    nothing_available: bool = False
 
     def summary(self) -> str:
         """One line: bundle path, rows per table, checksum prefix, time."""
+        if self.nothing_available:
+            return (f"{self.path}: not built: every source of recipe {self.recipe.name} is optional and absent "
+                    f"({', '.join(self.skipped_sources)})")
         if self.up_to_date:
             return f"{self.path}: up to date (recipe {self.recipe.name}, checksum {self.checksum[:12]})"
         counts = ", ".join(f"{t} {n:,}" for t, n in self.counts.items() if n)
@@ -108,6 +113,7 @@ class _RecipeInputs:
         self.nb = self._nonbreaking()
         self.prefixes = self.nb.prefixes if self.nb is not None else {}
         self.counts = self._count_corpora()
+        self._thesaurus: Optional[Any] = None
 
     def available(self, section: str) -> List[RecipeSource]:
         return [self.r.sources[n] for n in self.r.uses(section) if self.checked[n].found]
@@ -177,15 +183,27 @@ class _RecipeInputs:
         names = [s.name for s in fw_src]
         return function_words_from_corpus(names, lang, threshold=threshold, counts=self.merged(names), nonbreaking=self.prefixes)
 
+    def thesaurus(self, s: RecipeSource) -> Any:
+        """The MyThes source, read once (synonym sets and paraphrases both come from it)."""
+        from ..synonyms.mythes import read_mythes
+
+        if self._thesaurus is None:
+            self._thesaurus = read_mythes(self.r.resolve(s), self.r.language, nonbreaking=self.prefixes, licence=s.licence,
+                                          location=s.path, description=s.description or None, show_progress=self.show)
+        return self._thesaurus
+
     def synonyms(self) -> Optional[Synonyms]:
         from ..synonyms.lmf import lmf_language_filter, read_lmf
+        from ..synonyms.mythes import DEFAULT_MAX_SET_SIZE
         from ..synonyms.wndb import read_wndb
 
         syn_src = self.available("synonyms")
         if not syn_src:
             return None
         s, sec = syn_src[0], self.r.sections["synonyms"]
-        if s.kind == "wordnet":
+        if s.kind == "mythes":
+            syn = self.thesaurus(s).synonyms(max_set_size=int(sec.get("max_set_size", DEFAULT_MAX_SET_SIZE)))
+        elif s.kind == "wordnet":
             syn = read_wndb(self.r.resolve(s), id_scheme=sec.get("ids", "offset"), location_prefix=s.path, show_progress=self.show)
         else:
             lexicons = sec.get("lexicons") or None
@@ -204,7 +222,7 @@ class _RecipeInputs:
         if not stem_src:
             return None
         sec = r.sections["stems"]
-        if stem_src[0].kind in LEMMA_KINDS:
+        if stem_src[0].kind in LEMMA_KINDS and not (stem_src[0].kind == "hunspell" and "algorithm" in sec):
             return self.lemma_map(stem_src)
         stemmer = str(sec.get("stemmer", "snowballstemmer"))
         algorithm = sec.get("algorithm") or snowball_algorithm(r.language)
@@ -214,6 +232,12 @@ class _RecipeInputs:
                 part = wordfreq_part(r.language, top_n=sec.get("wordfreq_top"), nonbreaking=self.prefixes, show_progress=self.show)
                 part.sources = _adopt(part.sources, s)
                 parts.append(part)
+            elif s.kind == "hunspell":  # a dictionary's expanded forms as the vocabulary
+                from ..lexical.hunspell import hunspell_vocabulary
+
+                words, vcounts = hunspell_vocabulary(r.resolve(s))
+                _pairs, src, _label = self.hunspell_lemmas(s, counts=vcounts)
+                parts.append(VocabularyPart("hunspell", words, [src], vcounts))
             elif s.kind != "corpus":  # all corpora together, below
                 if syn is None:  # a wordnet/lmf only for the vocabulary (no [synonyms] section)
                     raise RecipeError(f"{r.path}: [stems]: a {s.kind} vocabulary needs the same source in [synonyms]")
@@ -238,6 +262,8 @@ class _RecipeInputs:
         for s in stem_src:
             if s.kind == "simplemma":
                 p, src, label = load_lemmas(s.language)
+            elif s.kind == "hunspell":
+                p, src, label = self.hunspell_lemmas(s)
             else:
                 p, src, label = load_lemmas(path=self.r.resolve(s), licence=s.licence, location=s.path)
             pairs.extend(p)
@@ -247,7 +273,24 @@ class _RecipeInputs:
         return lemma_stem_map(pairs, self.r.language, name="+".join(names), package=package, version=version,
                               sources=sources, nonbreaking=self.prefixes, show_progress=self.show)
 
-    def paraphrases(self) -> Optional[Paraphrases]:
+    def hunspell_lemmas(self, s: RecipeSource, counts: Optional[Dict[str, object]] = None
+                        ) -> Tuple[List[Tuple[str, str]], Source, str]:
+        """``(form, root)`` pairs of a Hunspell dictionary (none when ``counts`` of a vocabulary are given),
+        its source record and the map's stemmer name."""
+        from ..lexical.hunspell import expand_hunspell, hunspell_digest
+
+        path = self.r.resolve(s)
+        pairs: List[Tuple[str, str]] = []
+        if counts is None:
+            pairs, expanded = expand_hunspell(path)
+            counts = dict(expanded)
+        name = Path(s.path).stem
+        what = ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k}: {v}" for k, v in counts.items())
+        src = Source(name=f"hunspell-{name}", kind="hunspell", licence=s.licence, sha256=hunspell_digest(path),
+                     location=s.path, description=s.description or f"Hunspell dictionary {name} (.dic and .aff): {what}")
+        return pairs, src, f"hunspell:{name}"
+
+    def paraphrases(self, fw: Optional[FunctionWords]) -> Optional[Paraphrases]:
         from ..official.formats import iter_paraphrases
         from ..sources import file_source, iter_text_lines
 
@@ -255,6 +298,17 @@ class _RecipeInputs:
         if not para_src:
             return None
         s = para_src[0]
+        if s.kind == "mythes":
+            from ..paraphrases.thesaurus import thesaurus_pairs
+            from ..synonyms.mythes import DEFAULT_MAX_SET_SIZE
+
+            size = int(self.r.sections["paraphrases"].get("max_set_size", DEFAULT_MAX_SET_SIZE))
+            t = self.thesaurus(s)
+            pairs, counts = thesaurus_pairs(t, function_words=set(fw.words) if fw is not None else set(), max_set_size=size)
+            params: Dict[str, object] = {"source": "mythes", "max_set_size": size, "probability": "1.0 (none given)",
+                                         "filters": "ASCII punctuation; function words only; one phrase inside the other",
+                                         **counts}
+            return Paraphrases(rows=pairs, sources=_adopt([t.source], s), params=params)
         path = self.r.resolve(s)
         limit = self.r.sections["paraphrases"].get("max_pairs")
         lines = (line for _n, line in iter_text_lines(path, bar_desc=f"reading {path.name}", show_progress=self.show))
@@ -264,6 +318,30 @@ class _RecipeInputs:
         return Paraphrases(rows=rows, sources=[rec], params={"source": "meteor-format file", "max_pairs": limit})
 
 
+def _without_function_words(syn: Synonyms, fw: Set[str]) -> Synonyms:
+    """``syn`` without the bundle's function words (a set left with fewer than 2 words goes)."""
+    by_id: Dict[int, List[str]] = {}
+    for w, i in syn.synsets:
+        if w not in fw:
+            by_id.setdefault(i, []).append(w)
+    pairs = sorted((w, i) for i, ws in by_id.items() if len(ws) >= 2 for w in ws)
+    params = {**syn.params, "function_words_dropped": len({w for w, _ in syn.synsets} & fw), "pairs": len(pairs),
+              "words": len({w for w, _ in pairs}), "sets": len({i for _, i in pairs})}
+    return dataclasses.replace(syn, synsets=pairs, params=params)
+
+
+def _with_inflections(syn: Synonyms, sm: StemMap, fw: Set[str]) -> Synonyms:
+    """``syn`` with morphological exceptions linking the stem map's words (not function words ``fw``) to
+    synonym-set words of the same stem/lemma."""
+    from ..synonyms.inflections import inflection_exceptions
+
+    pairs = sm.pairs if isinstance(sm.pairs, list) else list(sm.pairs)
+    sm.pairs = pairs
+    exc, counts = inflection_exceptions(syn.words(), pairs, unlinked=fw)
+    params = {**syn.params, "inflections": {"from": "the bundle's stem map (key: a word's stem or lemma)", **counts}}
+    return dataclasses.replace(syn, exceptions=exc, params=params)
+
+
 def recipe_spec(recipe: Recipe, checked: Dict[str, CheckedSource], *, show_progress: bool = True,
                 warn: Optional[Warn] = None) -> BundleSpec:
     """The :class:`~..bundle.spec.BundleSpec` of a recipe whose sources were checked (:func:`~.sources.check_sources`)."""
@@ -271,7 +349,13 @@ def recipe_spec(recipe: Recipe, checked: Dict[str, CheckedSource], *, show_progr
     fw = inputs.function_words()
     syn = inputs.synonyms()
     sm = inputs.stems(syn, warn or _warn)
-    para = inputs.paraphrases()
+    if syn is not None and syn.params.get("source") == "mythes":
+        sec = recipe.sections["synonyms"]
+        if fw is not None and sec.get("drop_function_words", True):
+            syn = _without_function_words(syn, set(fw.words))
+        if sm is not None and sec.get("inflections", True):
+            syn = _with_inflections(syn, sm, set(fw.words) if fw is not None and sec.get("drop_function_words", True) else set())
+    para = inputs.paraphrases(fw)
     if all(x is None for x in (fw, sm, syn, para, inputs.nb)):
         raise RecipeError(f"{recipe.path}: nothing to build: every source of the recipe is missing (optional and absent)")
     skipped = sorted(n for n, c in checked.items() if not c.found)
@@ -300,6 +384,9 @@ def build_recipe(
     (same digest, nothing skipped, intact) is left alone.  ``warn`` reports
     skipped sources (default: a :class:`~meteor_lite.errors.MeteorLiteWarning`).
 
+    When every source of the recipe is optional and absent (a thesaurus not installed), nothing is
+    written and the result says so (``nothing_available``).
+
     Raises :class:`~..errors.RecipeError` / :class:`~..errors.SourceError` (and
     :class:`~..errors.OfficialReleaseError` when the official release is
     needed and missing).
@@ -309,6 +396,8 @@ def build_recipe(
     target = Path(out) if out is not None else recipe_output(r, out_dir)
     checked = check_sources(r, warn=warn)
     skipped = sorted(n for n, c in checked.items() if not c.found)
+    if skipped and len(skipped) == len(checked):
+        return RecipeBuild(r.path, target, "", {}, time.monotonic() - t0, skipped_sources=skipped, nothing_available=True)
     if skip_up_to_date and not skipped:
         done = is_up_to_date(r, target)
         if done is not None:

@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from meteor_lite.languages import SCRIPT_LANGUAGES, canonical_language, default_tokenizer
 
+from .dictionaries import HUNSPELL
 from .model import LEMMA_KINDS, Recipe, load_recipe, recipe_files, write_recipe
 
 __all__ = ["CatalogueEntry", "CATALOGUE", "ENGLISH_NAMES", "catalogue_recipe", "write_catalogue", "LanguageRow",
@@ -64,7 +65,8 @@ ENGLISH_NAMES: Dict[str, str] = {
     "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "se": "Swedish", "tr": "Turkish",
     "ar": "Arabic (Arabic script)", "ca": "Catalan", "el": "Greek", "hi": "Hindi", "id": "Indonesian",
     "lt": "Lithuanian", "sr": "Serbian (Latin script)", "ta": "Tamil", "zh": "Chinese", "ja": "Japanese",
-    "ko": "Korean", **{c: e.name for c, e in CATALOGUE.items()},
+    "ko": "Korean", "gl": "Galician", "gn": "Guarani", "ne": "Nepali", **{c: e.name for c, e in CATALOGUE.items()},
+    **{c: d.name for c, d in HUNSPELL.items()},
 }
 
 
@@ -127,6 +129,7 @@ class LanguageRow:
     tokenizer: str
     function_words: str
     matcher: str
+    synonyms: str
     sizes: str
     licences: str
 
@@ -142,16 +145,30 @@ def _matcher(r: Recipe) -> str:
     if sec is None:
         return f"characters (`{tok}` tokeniser, exact)" if tok in ("cjk", "char") else "—"
     kinds = [r.sources[n].kind for n in r.uses("stems")]
-    if kinds[0] in LEMMA_KINDS:
+    if kinds[0] in LEMMA_KINDS and "algorithm" not in sec:
         return ", ".join(
-            f"simplemma `{r.sources[n].language}` lemmas" if r.sources[n].kind == "simplemma" else f"lemma file `{r.sources[n].path}`"
+            f"simplemma `{r.sources[n].language}` lemmas" if r.sources[n].kind == "simplemma"
+            else f"Hunspell `{Path(r.sources[n].path).name}` lemmas" if r.sources[n].kind == "hunspell"
+            else f"lemma file `{r.sources[n].path}`"
             for n in r.uses("stems")
         ) + " (map only)"
     alg = sec.get("algorithm") or canonical_language(r.language)
     stemmer = sec.get("stemmer", "snowballstemmer")
+    over = " over Hunspell's words" if "hunspell" in kinds else ""
     if stemmer.startswith("PyStemmer"):
-        return f"Snowball 3 `{alg}` ({stemmer}, map only)"
-    return f"Snowball `{alg}` (snowballstemmer 2.2.0)"
+        return f"Snowball 3 `{alg}` ({stemmer}, map only){over}"
+    return f"Snowball `{alg}` (snowballstemmer 2.2.0){over}"
+
+
+def _synonyms(r: Recipe) -> str:
+    """The synonym (and paraphrase) source of a recipe, as the table shows it."""
+    if "synonyms" not in r.sections:
+        return "—"
+    s = r.sources[r.uses("synonyms")[0]]
+    what = {"wordnet": "WordNet", "lmf": "WN-LMF", "mythes": "thesaurus"}.get(s.kind, s.kind)
+    name = Path(s.path).name
+    para = " + paraphrases" if r.uses("paraphrases") == r.uses("synonyms") else ""
+    return f"{what} `{name}`{para}" + (" (optional)" if not s.required else "")
 
 
 def _function_words(r: Recipe) -> str:
@@ -186,7 +203,12 @@ def _sizes(r: Recipe, bundles: Optional[Path]) -> str:
             counts = b.counts()
     except (BundleError, OSError) as exc:
         return f"unreadable ({exc})"
-    return f"{counts.get('function_words', 0):,} fw, {counts.get('stems', 0):,} stems"
+    out = f"{counts.get('function_words', 0):,} fw, {counts.get('stems', 0):,} stems"
+    if counts.get("synsets"):
+        out += f", {counts['synsets']:,} synonym pairs"
+    if counts.get("paraphrases"):
+        out += f", {counts['paraphrases']:,} paraphrases"
+    return out
 
 
 def language_rows(recipes: Path, bundles: Optional[Path] = None) -> List[LanguageRow]:
@@ -199,18 +221,19 @@ def language_rows(recipes: Path, bundles: Optional[Path] = None) -> List[Languag
         if code in SCRIPT_LANGUAGES and SCRIPT_LANGUAGES[code][2]:
             tok += f" (or `{SCRIPT_LANGUAGES[code][2]}`)"
         rows.append(LanguageRow(code, ENGLISH_NAMES.get(code, code), r.name, tok, _function_words(r), _matcher(r),
-                                _sizes(r, bundles), _licences(r)))
+                                _synonyms(r), _sizes(r, bundles), _licences(r)))
     return sorted(rows, key=lambda x: x.code)
 
 
 _HEADER: Tuple[str, ...] = ("code", "language", "bundle", "tokeniser", "function words", "stem / lemma / character matcher",
-                            "sizes", "licences")
+                            "synonyms", "sizes", "licences")
 
 
 def language_table(rows: Sequence[LanguageRow]) -> str:
     """The rows as a Markdown table."""
     lines = ["| " + " | ".join(_HEADER) + " |", "|" + " --- |" * len(_HEADER)]
     for x in rows:
-        cells = (f"`{x.code}`", x.name, f"`{x.bundle}.sqlite`", x.tokenizer, x.function_words, x.matcher, x.sizes, x.licences)
+        cells = (f"`{x.code}`", x.name, f"`{x.bundle}.sqlite`", x.tokenizer, x.function_words, x.matcher, x.synonyms, x.sizes,
+                 x.licences)
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -51,9 +51,12 @@ need it are built without it):
 ``wordnet``               ``path``: a Princeton WordNet database directory; ``sha256`` is the digest of
                           its files (:func:`wordnet_digest`)
 ``lmf``                   ``path``: a WN-LMF XML file
+``mythes``                ``path``: a MyThes thesaurus data file (``/usr/share/mythes/th_de_DE_v2.dat``)
 ``simplemma``             ``language``: simplemma's code (``bg``, ``hbs``, ``tl``); ``sha256`` is the digest
                           of its dictionary file (``simplemma/strategies/dictionaries/data/<code>.plzma``)
 ``lemma-file``            ``path``: a UTF-8 ``form<TAB>lemma`` list (``#`` lines and blank lines skipped)
+``hunspell``              ``path``: a Hunspell ``.dic`` (the ``.aff`` beside it): forms expanded by its affix rules,
+                          each with its root (a lemma map); ``sha256`` is :func:`~..lexical.hunspell.hunspell_digest`
 ========================  ===================================================================
 
 A ``[stems]`` section takes ``from`` either lemma sources (``simplemma``, ``lemma-file``: a
@@ -104,30 +107,33 @@ SOURCE_KINDS: Dict[str, Tuple[str, ...]] = {
     "paraphrase-table": ("path",),
     "wordnet": ("path",),
     "lmf": ("path",),
+    "mythes": ("path",),
     "simplemma": ("language",),
     "lemma-file": ("path",),
+    "hunspell": ("path",),
 }
 #: Source kinds whose [stems] map is a lemma dictionary (forms -> lemma), not a stemmer's output.
-LEMMA_KINDS: Tuple[str, ...] = ("simplemma", "lemma-file")
+LEMMA_KINDS: Tuple[str, ...] = ("simplemma", "lemma-file", "hunspell")
 _COMMON_SOURCE_KEYS = {"kind", "sha256", "licence", "description", "required"}
 _OPTIONAL_SOURCE_KEYS = {"wordfreq": {"language"}, "corpus": {"max_lines"}}
 
 #: Which source kinds each resource section may take ``from``.
 _SECTION_KINDS: Dict[str, Tuple[str, ...]] = {
     "function_words": ("wordfreq", "corpus"),
-    "stems": ("wordfreq", "corpus", "wordnet", "lmf", *LEMMA_KINDS),
-    "synonyms": ("wordnet", "lmf"),
+    "stems": ("wordfreq", "corpus", "wordnet", "lmf", "mythes", *LEMMA_KINDS),
+    "synonyms": ("wordnet", "lmf", "mythes"),
     "nonbreaking": ("meteor-jar", "prefixes"),
-    "paraphrases": ("paraphrase-table",),
+    "paraphrases": ("paraphrase-table", "mythes"),
 }
 #: Keys of each section (``from`` everywhere); value = type check and description.
 _SECTION_KEYS: Dict[str, Dict[str, str]] = {
     "bundle": {"language": "str", "name": "str", "version": "str", "description": "str"},
     "function_words": {"from": "names", "threshold": "float"},
     "stems": {"from": "names", "algorithm": "str", "stemmer": "str", "wordfreq_top": "int", "min_count": "int"},
-    "synonyms": {"from": "name", "ids": "str", "lexicons": "strs", "lmf_language": "str"},
+    "synonyms": {"from": "name", "ids": "str", "lexicons": "strs", "lmf_language": "str", "max_set_size": "int",
+                 "inflections": "bool", "drop_function_words": "bool"},
     "nonbreaking": {"from": "name"},
-    "paraphrases": {"from": "name", "max_pairs": "int"},
+    "paraphrases": {"from": "name", "max_pairs": "int", "max_set_size": "int"},
 }
 _TOP_KEYS = {"format", "format_version", "bundle", "sources", *_SECTION_KINDS}
 
@@ -389,11 +395,14 @@ def _check_uses(where: str, sections: Dict[str, Dict[str, Any]], sources: Dict[s
     kinds_used = {sources[n].kind for n in names_of("function_words")}
     if len(kinds_used) > 1 or (kinds_used == {"wordfreq"} and len(names_of("function_words")) > 1):
         raise RecipeError(f"{where}: [function_words]: from one wordfreq source or from corpus sources, not both")
-    lexical = [n for n in names_of("stems") if sources[n].kind in ("wordnet", "lmf")]
+    lexical = [n for n in names_of("stems") if sources[n].kind in ("wordnet", "lmf", "mythes")]
     if len(lexical) > 1:
-        raise RecipeError(f"{where}: [stems]: at most one wordnet/lmf source")
+        raise RecipeError(f"{where}: [stems]: at most one wordnet/lmf/mythes source")
     if lexical and lexical != names_of("synonyms"):
-        raise RecipeError(f"{where}: [stems]: a wordnet/lmf vocabulary must be the source of [synonyms]")
+        raise RecipeError(f"{where}: [stems]: a wordnet/lmf/mythes vocabulary must be the source of [synonyms]")
+    para = names_of("paraphrases")
+    if para and sources[para[0]].kind == "mythes" and para != names_of("synonyms"):
+        raise RecipeError(f"{where}: [paraphrases]: a mythes source must also be the source of [synonyms]")
     _check_stems(where, sections.get("stems"), [sources[n].kind for n in names_of("stems")])
     unused = sorted(set(sources) - used)
     if unused:
@@ -408,6 +417,8 @@ def _check_stems(where: str, sec: Optional[Dict[str, Any]], kinds: List[str]) ->
     if sec is None:
         return
     lemma = [k for k in kinds if k in LEMMA_KINDS]
+    if lemma and set(lemma) == {"hunspell"} and "algorithm" in sec:
+        lemma = []  # a Hunspell dictionary as the vocabulary of a stemmer (its expanded forms)
     if lemma and len(lemma) != len(kinds):
         raise RecipeError(f"{where}: [stems]: from lemma sources ({', '.join(LEMMA_KINDS)}) or from vocabularies, not both")
     if lemma and any(k in sec for k in ("algorithm", "stemmer", "wordfreq_top", "min_count")):
@@ -433,9 +444,15 @@ def _parse(p: Path, data: Dict[str, Any]) -> Recipe:
     if "synonyms" in sections:
         ids = sections["synonyms"].get("ids")
         kind = sources[sections["synonyms"]["from"]].kind
-        allowed_ids = ("offset", "pos-offset") if kind == "wordnet" else ("ordinal", "offset", "pos-offset")
+        allowed_ids = {"wordnet": ("offset", "pos-offset"), "mythes": ("ordinal",)}.get(kind, ("ordinal", "offset", "pos-offset"))
         if ids is not None and ids not in allowed_ids:
             raise RecipeError(f"{where}: [synonyms]: ids must be one of {', '.join(allowed_ids)} for a {kind} source")
+        only = {"mythes": ("max_set_size", "inflections", "drop_function_words"), "lmf": ("lexicons", "lmf_language")}
+        for k in ("max_set_size", "inflections", "drop_function_words", "lexicons", "lmf_language"):
+            if k in sections["synonyms"] and k not in only.get(kind, ()):
+                raise RecipeError(f"{where}: [synonyms]: {k!r} does not apply to a {kind} source")
+        if sections["synonyms"].get("max_set_size", 2) < 2:
+            raise RecipeError(f"{where}: [synonyms]: max_set_size must be at least 2")
 
     content = {k: data[k] for k in sorted(data)}
     return Recipe(

@@ -95,6 +95,13 @@ def source_sha256(recipe: Recipe, src: RecipeSource) -> Tuple[str, str]:
         if missing:
             raise RecipeError(f"{where}: {p} lacks {', '.join(missing)}: not a WordNet database directory")
         return wordnet_digest(p), str(p)
+    if src.kind == "hunspell":
+        from ..lexical.hunspell import hunspell_digest, hunspell_files
+
+        for f in hunspell_files(p):
+            if not f.is_file():
+                raise MissingSourceError(f"{where}: Hunspell file {f} not found (a dictionary is a .dic and the .aff beside it)")
+        return hunspell_digest(p), str(p)
     if not p.exists():
         raise MissingSourceError(f"{where}: file {src.path} not found{looked}")
     if not p.is_file():

@@ -1,0 +1,164 @@
+"""Hunspell dictionaries as stem/lemma sources: the affix expander, the recipe kind, shipped recipes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from meteor_lite import Meteor
+from meteor_lite.resources.bundle import Bundle
+from meteor_lite_builders.errors import MalformedSourceError, RecipeError
+from meteor_lite_builders.lexical.hunspell import expand_hunspell, hunspell_digest, hunspell_vocabulary, read_aff
+from meteor_lite_builders.recipes import load_recipe
+from meteor_lite_builders.recipes.build import build_recipe
+from meteor_lite_builders.recipes.dictionaries import HUNSPELL, HUNSPELL_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+RECIPES = ROOT / "resources" / "recipes"
+
+AFF = """SET UTF-8
+# a comment
+NEEDAFFIX X
+SFX S Y 2
+SFX S 0 s [^s]
+SFX S 0 es s
+
+SFX D N 1
+SFX D y ied y
+PFX U Y 1
+PFX U 0 un .
+AF 2
+AF SU
+AF D
+"""
+# "walk" with S and U (cross products: unwalks); "bus" (es); "carry" (ied, via alias 2 = D); "pre" needs an affix
+DIC = """4
+walk/SU
+bus/S
+carry/2
+pre/XS
+"""
+
+
+def _dict(tmp_path: Path, aff: str = AFF, dic: str = DIC, name: str = "xx") -> Path:
+    (tmp_path / f"{name}.aff").write_text(aff, encoding="utf-8")
+    d = tmp_path / f"{name}.dic"
+    d.write_text(dic, encoding="utf-8")
+    return d
+
+
+def test_expand_affixes_conditions_cross_products_aliases(tmp_path: Path) -> None:
+    pairs, counts = expand_hunspell(_dict(tmp_path))
+    got = dict(pairs)
+    assert got["walks"] == "walk" and got["unwalk"] == "walk" and got["unwalks"] == "walk"
+    assert got["buses"] == "bus" and "buss" not in got  # [^s] keeps "s" off "bus"
+    assert got["carried"] == "carry" and "carrys" not in got  # alias 2 = D only
+    assert "pre" not in got and got["pres"] == "pre"  # NEEDAFFIX: not a word by itself
+    assert got["walk"] == "walk" and counts["roots"] == 4
+
+
+def test_line_ends_are_only_newlines(tmp_path: Path) -> None:
+    """U+0085 (a byte of many UTF-8 letters read as Latin-1, or a letter's neighbour) is not a line end."""
+    aff = "SET ISO8859-1\nSFX S Y 1\nSFX S 0 \x85s .\n"
+    d = tmp_path / "l1.dic"
+    (tmp_path / "l1.aff").write_bytes(aff.encode("latin-1"))
+    d.write_bytes("1\nab/S\n".encode("latin-1"))
+    assert dict(expand_hunspell(d)[0])["ab\x85s"] == "ab"
+
+
+@pytest.mark.parametrize(
+    "aff, problem",
+    [("SFX S Y 2\nSFX S 0 s .\n", "announces 2 rules"),
+     ("SFX S Y 1\nSFT S 0 s .\n", "expected a SFX S rule"),
+     ("SFX S Y 1\nSFX S 0 s [ab\n", "unclosed"),
+     ("SET KLINGON\n", "unknown encoding")],
+)
+def test_malformed_affix_file_names_file_and_line(tmp_path: Path, aff: str, problem: str) -> None:
+    _dict(tmp_path, aff=aff)
+    with pytest.raises(MalformedSourceError, match=problem) as exc:
+        read_aff(tmp_path / "xx.aff")
+    assert str(tmp_path / "xx.aff") in str(exc.value)
+
+
+def test_a_rule_with_a_bracket_affix_is_skipped_but_counted(tmp_path: Path) -> None:
+    """Kazakh's .aff writes some conditions where the affix goes; those rules are left out, and counted in the block."""
+    aff = "SFX A N 2\nSFX A 0 [ab]x .\nSFX A 0 s .\nSFX B N 1\nSFX B 0 er .\n"
+    d = _dict(tmp_path, aff=aff, dic="1\nwalk/AB\n")
+    got = dict(expand_hunspell(d)[0])
+    assert got["walks"] == "walk" and got["walker"] == "walk" and not any("[" in f for f in got)
+    assert read_aff(tmp_path / "xx.aff").skipped_rules == 1
+
+
+def test_vocabulary_falls_back_to_roots(tmp_path: Path) -> None:
+    d = _dict(tmp_path)
+    words, counts = hunspell_vocabulary(d, max_forms=3)
+    assert words == {"walk", "bus", "carry", "pre"} and "roots only" in str(counts["words"])
+    assert "unwalks" in hunspell_vocabulary(d)[0]
+
+
+def _recipe(tmp_path: Path, lang: str, stems: str) -> Path:
+    d = _dict(tmp_path)
+    p = tmp_path / f"{lang}.toml"
+    p.write_text(f"""format = "meteor-lite-recipe"
+format_version = 1
+
+[bundle]
+language = "{lang}"
+name = "{lang}-test"
+version = "1.0.0"
+
+[sources.hunspell]
+kind = "hunspell"
+path = "{d.name}"
+sha256 = "{hunspell_digest(d)}"
+licence = "GPL-2+"
+
+[stems]
+{stems}
+""", encoding="utf-8")
+    return p
+
+
+def test_recipe_lemma_map_from_hunspell(tmp_path: Path) -> None:
+    res = build_recipe(_recipe(tmp_path, "af", 'from = "hunspell"'), tmp_path / "af.sqlite", show_progress=False)
+    with Bundle.open(res.path) as b:
+        assert b.stemmer is not None and b.stemmer["language"] == "hunspell:xx"
+        assert [s["kind"] for s in b.sources()] == ["hunspell"]
+    m = Meteor("af", bundle=res.path, quiet=True)
+    assert m.config.modules == ("exact", "stem")
+    assert m.score_segment("unwalks buses", ["walk bus"]).stats.ref_word_matches == 2
+    assert m.score_segment("carried", ["walk"]).stats.ref_word_matches == 0
+
+
+def test_recipe_hunspell_as_a_stemmer_vocabulary(tmp_path: Path) -> None:
+    res = build_recipe(_recipe(tmp_path, "ga", 'from = ["hunspell"]\nalgorithm = "irish"'), tmp_path / "ga.sqlite",
+                       show_progress=False)
+    with Bundle.open(res.path) as b:
+        assert b.stemmer is not None and b.stemmer["language"] == "irish"
+        assert b.counts()["stems"] >= 8  # the expanded forms, each with its Snowball stem
+
+
+def test_recipe_checksum_of_both_files(tmp_path: Path) -> None:
+    p = _recipe(tmp_path, "af", 'from = "hunspell"')
+    (tmp_path / "xx.aff").write_text(AFF + "\n# changed\n", encoding="utf-8")
+    with pytest.raises(RecipeError, match="checksum mismatch"):
+        build_recipe(p, tmp_path / "af.sqlite", show_progress=False)
+
+
+def test_shipped_hunspell_recipes() -> None:
+    for code, d in HUNSPELL.items():
+        r = load_recipe(RECIPES / f"{code}.toml")
+        src = r.sources["hunspell"]
+        assert src.kind == "hunspell" and Path(src.path).name == d.dic and not src.required and src.licence == d.licence
+        assert r.uses("stems") == ["hunspell"]
+        assert (r.sections["stems"].get("algorithm") is not None) == (d.algorithm is not None)
+
+
+@pytest.mark.skipif(not (HUNSPELL_DIR / HUNSPELL["af"].dic).is_file(), reason="hunspell-af is not installed (.ci/run installs it)")
+def test_real_debian_dictionary_matches_its_recipe() -> None:
+    d = HUNSPELL_DIR / HUNSPELL["af"].dic
+    assert load_recipe(RECIPES / "af.toml").sources["hunspell"].sha256 == hunspell_digest(d)
+    pairs, counts = expand_hunspell(d)
+    got = dict(pairs)
+    assert got["leenbanke"] == "leenbank" and counts["forms"] > 100_000
