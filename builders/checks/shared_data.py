@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import os
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Sequence
 
 from ..jar import JarError
 
@@ -44,18 +44,7 @@ def wmt21_rows(data_dir: Path, lp: str) -> List[Dict[str, str]]:
         path = base / f"newstest2021.{lp}.systems.tsv.gz"
     if not path.is_file():
         raise FileNotFoundError(f"no WMT21 file for {lp} under {base}")
-    rows: List[Dict[str, str]] = []
-    with gzip.open(path, "rt", encoding="utf-8", newline="\n") as f:
-        header = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) != len(header):
-                raise SharedDataError(f"{path}: a row has {len(parts)} fields, header {len(header)}")
-            row = dict(zip(header, parts))
-            if any(c in v for v in (row["hyp"], row["ref_A"], row.get("ref_B", "")) for c in LINE_BREAKS):
-                continue
-            rows.append(row)
-    return rows
+    return _tsv_rows(path, ("hyp", "ref_A", "ref_B"))
 
 
 def mqm_rows(data_dir: Path, name: str) -> List[Dict[str, str]]:
@@ -66,6 +55,11 @@ def mqm_rows(data_dir: Path, name: str) -> List[Dict[str, str]]:
     path = Path(data_dir) / "mqm" / f"{name}.tsv.gz"
     if not path.is_file():
         raise FileNotFoundError(f"no MQM file {path}")
+    return _tsv_rows(path, ("hyp", "ref"))
+
+
+def _tsv_rows(path: Path, text_columns: Sequence[str]) -> List[Dict[str, str]]:
+    """Rows of a gzipped TSV with a header line, as dicts; rows with a line break in a text column are dropped."""
     rows: List[Dict[str, str]] = []
     with gzip.open(path, "rt", encoding="utf-8", newline="\n") as f:
         header = f.readline().rstrip("\n").split("\t")
@@ -74,7 +68,7 @@ def mqm_rows(data_dir: Path, name: str) -> List[Dict[str, str]]:
             if len(parts) != len(header):
                 raise SharedDataError(f"{path}: a row has {len(parts)} fields, header {len(header)}")
             row = dict(zip(header, parts))
-            if any(c in v for v in (row["hyp"], row["ref"]) for c in LINE_BREAKS):
+            if any(c in row.get(col, "") for col in text_columns for c in LINE_BREAKS):
                 continue
             rows.append(row)
     return rows
