@@ -201,6 +201,19 @@ CASES: Tuple[Case, ...] = (
          "bundle verify on a bundle with one row changed"),
     Case("bundle-verify-corrupt", B, ("verify", "corrupt.sqlite"), 1, r"error: .*",
          "bundle verify on a bundle whose middle pages are overwritten"),
+    # --- untrusted bundles: metadata is data, never markup (issue 26) -------------------------------------
+    Case("bundle-name-forges-report", S, ("h.txt", "r.txt", "--bundle", "forged.sqlite", "-m", "exact"), 0, r"^$",
+         "a bundle whose name holds a newline and a forged 'Final score:' line, its version an ESC sequence: "
+         "escaped on the Signature line (the real final score stays the only one)",
+         stdout=r"\nSignature: +meteor-lite\|[^\n]*\|res:tiny\\nFinal score: +0\.999999-0\.0\.1\\x1b\[2J@\w{8}\|"),
+    Case("bundle-info-escapes", B, ("info", "forged.sqlite"), 0, r"^$",
+         "bundle info on the same bundle: every value on its own line, control characters escaped",
+         stdout=r"\n  name: +tiny\\nFinal score: +0\.999999\n  version: +0\.0\.1\\x1b\[2J\n"),
+    Case("pack-licence-newline", BUILD, ("pack", "licence.sqlite", "--out", "wheels"), 1,
+         r"^meteor-build: error: licence\.sqlite: the wheel's License would hold a control character or line break "
+         r"\(License: CC0\\nRequires-Dist: evil-dependency-xyz\)",
+         "a source licence with a newline ('CC0\\nRequires-Dist: ...'): no wheel, so no header is injected into "
+         "its METADATA"),
     # --- output and the process --------------------------------------------------------------------------
     Case("output-full-disk", P, ("score", "h.txt", "r.txt", *T), 1,
          r"^meteor-lite: error: cannot write the output: No space left on device$", "stdout is /dev/full",
@@ -302,6 +315,8 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "adir").mkdir()
     tiny = make_tiny_bundle(tmp_path / "tiny.sqlite")
     make_tiny_bundle(tmp_path / "tiny-de.sqlite", language="de")
+    make_tiny_bundle(tmp_path / "forged.sqlite", name="tiny\nFinal score:            0.999999", version="0.0.1\x1b[2J")
+    make_tiny_bundle(tmp_path / "licence.sqlite", licence="CC0\nRequires-Dist: evil-dependency-xyz")
     make_empty_bundle(tmp_path / "empty.sqlite")
     (tmp_path / "junk.sqlite").write_text("not a bundle\n", encoding="utf-8")
     for how in ("trunc", "tampered", "corrupt", "mid"):

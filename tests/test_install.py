@@ -16,7 +16,7 @@ from meteor_lite.resources.install import InstallError, install_bundle
 from test_cli import run
 from tiny_bundles import make_tiny_bundle
 
-#: URL path -> (body, Content-Length to announce: None for the body's own length).
+#: URL path -> (body, Content-Length to announce: None for the body's own length; -2: redirect to the body's URL).
 Routes = Dict[str, Tuple[bytes, Optional[int]]]
 
 
@@ -25,6 +25,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         body, announced = self.routes.get(self.path, (b"", -1))
+        if announced == -2:  # a redirect to the URL in the body
+            self.send_response(302)
+            self.send_header("Location", body.decode())
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if announced == -1:
             self.send_error(404, "not found")
             return
@@ -167,3 +173,31 @@ def test_install_from_path_zst_and_full_disk(tmp_path: Path, user_dir: Path, tin
     with pytest.raises(InstallError, match="No space left on device"):
         install_bundle(str(src), name="disk")
     assert leftovers(user_dir) == ["de-extra.sqlite"]
+
+
+def test_redirect_only_to_http(server, user_dir: Path, tiny: bytes) -> None:
+    """A redirect to another http URL is followed; one to ftp:// (or file://) is refused in one line, nothing left."""
+    url, routes = server
+    routes["/en.sqlite"] = (tiny, None)
+    routes["/moved.sqlite"] = (f"{url}/en.sqlite".encode(), -2)
+    routes["/ftp.sqlite"] = (b"ftp://127.0.0.1/en.sqlite", -2)
+    ok = run("bundle", "install", f"{url}/moved.sqlite", "--name", "en")
+    assert ok.exit_code == 0, ok.stderr
+    assert leftovers(user_dir) == ["en.sqlite"]
+    bad = run("bundle", "install", f"{url}/ftp.sqlite")
+    assert bad.exit_code == 1 and len(bad.stderr.splitlines()) == 1, bad.stderr
+    assert "redirects to 'ftp://127.0.0.1/en.sqlite': only http and https redirects are followed" in bad.stderr
+    assert leftovers(user_dir) == ["en.sqlite"]
+
+
+def test_url_fragment_and_query_do_not_name_the_bundle(server, user_dir: Path, tiny: bytes) -> None:
+    """``.../en.sqlite#frag`` and ``.../en.sqlite?x=1#frag`` install as en.sqlite."""
+    from meteor_lite.resources.install import bundle_name_from_source
+
+    assert bundle_name_from_source("https://h/p/en.sqlite.xz?x=1#frag") == "en"
+    assert bundle_name_from_source("https://h/p/de.sqlite#a/b") == "de"
+    url, routes = server
+    routes["/en.sqlite"] = (tiny, None)
+    r = run("bundle", "install", f"{url}/en.sqlite#frag")
+    assert r.exit_code == 0, r.stderr
+    assert leftovers(user_dir) == ["en.sqlite"]

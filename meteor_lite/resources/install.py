@@ -52,9 +52,14 @@ def _is_url(source: str) -> bool:
     return "://" in source and source.split("://", 1)[0].lower() in ("http", "https", "file")
 
 
+def _url_path(url: str) -> str:
+    """``url`` without its query (``?...``) and fragment (``#...``): what names the file."""
+    return url.split("#", 1)[0].split("?", 1)[0]
+
+
 def bundle_name_from_source(source: str) -> str:
     """The bundle name a source gives: its file name without ``.xz``/``.zst`` and ``.sqlite`` (``en.sqlite.xz`` -> ``en``)."""
-    base = source.rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0] if _is_url(source) else Path(source).name
+    base = _url_path(source).rstrip("/").rsplit("/", 1)[-1] if _is_url(source) else Path(source).name
     for suffix in (".xz", ".zst", BUNDLE_SUFFIX):
         if base.endswith(suffix):
             base = base[: -len(suffix)]
@@ -113,12 +118,31 @@ def _zstandard(label: str) -> Any:
 
 
 def _kind(source: str, head: bytes) -> str:
-    name = source.split("?", 1)[0].lower()
+    name = (_url_path(source) if _is_url(source) else source).lower()
     if name.endswith(".xz") or head.startswith(_XZ_MAGIC):
         return "xz"
     if name.endswith(".zst") or head.startswith(_ZST_MAGIC):
         return "zst"
     return "plain"
+
+
+def _opener() -> Any:
+    """A urllib opener that follows a server's redirect only to another http(s) URL.
+
+    urllib alone would also follow one to ``ftp://``: a bundle source is an allow-list of schemes.
+    """
+    import urllib.request
+
+    class HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> Any:
+            scheme = newurl.split(":", 1)[0].lower() if ":" in newurl else ""
+            if scheme not in ("http", "https"):
+                raise InstallError(
+                    f"{req.full_url}: the server redirects to {newurl!r}: only http and https redirects are followed"
+                )
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    return urllib.request.build_opener(HttpOnlyRedirects)
 
 
 def _open_source(source: str) -> Tuple[BinaryIO, Optional[int]]:
@@ -130,10 +154,9 @@ def _open_source(source: str) -> Tuple[BinaryIO, Optional[int]]:
             raise InstallError(f"{source}: cannot read ({exc.strerror or exc})") from None
         return f, None
     import urllib.error
-    import urllib.request
 
     try:
-        resp = urllib.request.urlopen(source, timeout=60)  # noqa: S310 - the user names the URL
+        resp = _opener().open(source, timeout=60)
     except urllib.error.HTTPError as exc:
         raise InstallError(f"{source}: HTTP {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:

@@ -1,0 +1,73 @@
+"""Untrusted bundles (issue 26): metadata is data, never markup; what is scored is what was verified."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from meteor_lite.printable import is_one_line, one_line
+from test_cli import run
+from tiny_bundles import make_tiny_bundle
+
+hypothesis = pytest.importorskip("hypothesis", reason="the property tests need hypothesis (the [dev] extra)")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def test_one_line_escapes_line_breaks_and_terminal_controls() -> None:
+    assert one_line("tiny\nFinal score: 0.99") == "tiny\\nFinal score: 0.99"
+    assert one_line("a\rb\tc\x1b[2J\x7f\x85") == "a\\rb\\tc\\x1b[2J\\x7f\\x85"
+    assert one_line("x\u2028y\u2029z\u202eevil") == "x\\u2028y\\u2029z\\u202eevil"
+    assert one_line("meteor-1.5-en") == "meteor-1.5-en"  # ordinary names print as before
+    assert one_line("Čeština 日本語 العربية") == "Čeština 日本語 العربية"
+    assert one_line("\ud800") == "\\ud800"  # a lone surrogate: printable, never a UnicodeEncodeError
+    assert is_one_line("CC-BY 4.0") and not is_one_line("CC0\nRequires-Dist: x")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_one_line_never_leaves_a_control_character(value: str) -> None:
+    """Property: the result holds no control character, line or paragraph separator, and encodes as UTF-8."""
+    out = one_line(value)
+    assert not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") for ch in out)
+    assert len(out.splitlines()) <= 1
+    out.encode("utf-8")
+    if all(unicodedata.category(ch) not in ("Cc", "Zl", "Zp", "Cs") and ch not in "\u202a\u202b\u202c\u202d\u202e"
+           "\u2066\u2067\u2068\u2069\u200e\u200f\u061c" for ch in value):
+        assert out == value
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(min_size=1, max_size=12), version=st.text(min_size=1, max_size=8))
+def test_report_keeps_its_lines_whatever_the_bundle_metadata(tmp_path: Path, name: str, version: str) -> None:
+    """Fuzzed bundle name/version: the text report has one Signature line and one Final score line, as always."""
+    from meteor_lite import Meteor
+    from meteor_lite.report import text_report
+
+    bundle = make_tiny_bundle(tmp_path / "fuzz.sqlite", name=name, version=version)
+    result = Meteor("en", bundle=bundle, modules=["exact"]).score_corpus(["the cat sat"], [["the cat sat"]])
+    lines = text_report(result).splitlines()
+    assert sum(ln.startswith("Signature:") for ln in lines) == 1
+    assert [ln for ln in lines if ln.startswith("Final score:")] == ["Final score:            1.0"]
+    assert len(lines) == len(text_report(Meteor("en", bundle=make_tiny_bundle(tmp_path / "plain.sqlite"),
+                                                modules=["exact"]).score_corpus(["the cat sat"], [["the cat sat"]])
+                                     ).splitlines())
+
+
+def test_bundle_list_escapes_metadata(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bundle list`` prints a forged name on its own line, escaped (no ESC reaches the terminal)."""
+    d = tmp_path / "bundles"
+    make_tiny_bundle(d / "en.sqlite", name="tiny\n* de   fake", version="1\x1b]0;title\x07")
+    monkeypatch.setenv("METEOR_LITE_BUNDLE_PATH", str(d))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    import meteor_lite.resources.locate as locate
+    import meteor_lite.resources.packs as packs
+
+    monkeypatch.setattr(locate, "_checkout_dir", lambda: None)
+    monkeypatch.setattr(packs, "pack_bundles", lambda: [])
+    r = run("bundle", "list")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.count("\n") == 1 and "\x1b" not in r.stdout and "\x07" not in r.stdout
+    assert "tiny\\n* de   fake 1\\x1b]0;title\\x07" in r.stdout
