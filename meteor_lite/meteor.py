@@ -9,7 +9,7 @@ from typing import List, Optional, Sequence, Union
 
 from .config import MeteorConfig, resolve_config
 from .configure import check_language, fit_modules, open_bundle, stemmer_name, stemmer_version_note, uses_stem_map
-from .errors import MeteorLiteWarning
+from .errors import BundleError, MeteorLiteWarning
 from .gcpause import gc_paused
 from .inputs import check_options, hypothesis_list, references_per_segment, segment_references
 from .languages import default_tokenizer
@@ -215,9 +215,20 @@ class Meteor:
         return segs
 
     def _reopen(self) -> None:
-        """Give this (forked) process its own connection to the bundle."""
+        """Give this (forked) process its own connection to the bundle: the very file the parent verified.
+
+        The worker opens the bundle by its path; a file renamed over it or written since the parent
+        opened (and verified) it has another identity and is refused (:class:`BundleError`), so no
+        worker scores with a bundle nobody verified.
+        """
         if self.bundle is not None:
             fresh = Bundle.open(self.bundle.path)
+            if self.bundle.identity is not None and fresh.identity != self.bundle.identity:
+                fresh.close()
+                raise BundleError(
+                    f"{self.bundle.path}: the bundle file was replaced or changed during the run (after it was "
+                    "opened and verified); a worker process will not score with it: run again"
+                )
             self.bundle = fresh
             self.resources.bundle = fresh
 

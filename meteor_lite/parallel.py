@@ -55,8 +55,9 @@ def map_shards(
     One contiguous shard per worker: each worker then looks up its shard's resources in one
     sorted pass (with four smaller shards per worker, system1 took 25% longer on two cores);
     the price is that a shard much slower than the others is not shared out.  Each worker
-    first calls ``reopen()`` (e.g. to get its own database connection).  The results are
-    concatenated in shard order.
+    first calls ``reopen()`` (e.g. to get its own database connection); an exception it raises is
+    raised here, in the parent (not a worker respawned forever).  The results are concatenated in
+    shard order.
     """
     import multiprocessing
 
@@ -74,11 +75,22 @@ def map_shards(
     return [s for part in parts for s in part]
 
 
+# Why this worker's reopen() failed (raised by its first task: the pool would respawn a worker whose
+# initializer raises, forever).
+_INIT_ERROR: Optional[BaseException] = None
+
+
 def _worker_init() -> None:
+    global _INIT_ERROR
     assert _WORK is not None
-    _WORK[1]()
+    try:
+        _WORK[1]()
+    except Exception as exc:  # noqa: BLE001 - handed to the parent by the first task (see _worker_score)
+        _INIT_ERROR = exc
 
 
 def _worker_score(bounds: Tuple[int, int]) -> List[Any]:
     assert _WORK is not None
+    if _INIT_ERROR is not None:
+        raise _INIT_ERROR
     return _WORK[0](bounds[0], bounds[1])

@@ -71,3 +71,74 @@ def test_bundle_list_escapes_metadata(tmp_path: Path, monkeypatch: pytest.Monkey
     assert r.exit_code == 0, r.stderr
     assert r.stdout.count("\n") == 1 and "\x1b" not in r.stdout and "\x07" not in r.stdout
     assert "tiny\\n* de   fake 1\\x1b]0;title\\x07" in r.stdout
+
+
+# --------------------------------------------------------------------------------------------------------
+# what is scored is what was verified, in every process
+
+
+def _corpus(n: int = 200) -> "tuple[list[str], list[list[str]]]":
+    hyps = [f"the cat {i} sat on a big car" for i in range(n)]
+    return hyps, [[f"the cat {i} sat on the mat" for i in range(n)]]  # one reference stream
+
+
+def _tampered_copy(src: Path, out: Path) -> Path:
+    import shutil
+    import sqlite3
+
+    shutil.copy(src, out)
+    conn = sqlite3.connect(out)
+    with conn:
+        conn.execute("UPDATE function_words SET word = 'thee' WHERE word = 'the'")
+    conn.close()
+    return out
+
+
+@pytest.mark.skipif(not __import__("meteor_lite.parallel").parallel.can_fork(), reason="no fork on this platform")
+def test_forked_workers_score_only_the_verified_file(tmp_path: Path) -> None:
+    """A bundle renamed over the verified one before the workers start is refused; a deleted one too (no respawn loop)."""
+    import os
+
+    from meteor_lite import Meteor
+    from meteor_lite.errors import BundleError
+
+    path = make_tiny_bundle(tmp_path / "b.sqlite")
+    hyps, refs = _corpus()
+    m = Meteor("en", bundle=path, modules=["exact"])
+    one = [s.score for s in m.score_corpus(hyps, refs, jobs=1).segments]
+    assert [s.score for s in m.score_corpus(hyps, refs, jobs=2).segments] == one
+    os.replace(_tampered_copy(path, tmp_path / "t.sqlite"), path)
+    with pytest.raises(BundleError, match="the bundle file was replaced or changed during the run"):
+        m.score_corpus(hyps, refs, jobs=2)
+    assert [s.score for s in m.score_corpus(hyps, refs, jobs=1).segments] == one  # the parent's file, still open
+    os.unlink(path)
+    with pytest.raises(BundleError, match="bundle not found"):
+        m.score_corpus(hyps, refs, jobs=2)
+
+
+def test_verification_is_remembered_for_the_file_read_not_the_one_renamed_over_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file renamed over the bundle while it is verified is not recorded as verified (the cache keys on the opened file)."""
+    import os
+
+    from meteor_lite import Meteor
+    from meteor_lite.errors import BundleError
+    from meteor_lite.resources.bundle import Bundle
+
+    monkeypatch.setenv("METEOR_LITE_CACHE_DIR", str(tmp_path / "cache"))
+    path = make_tiny_bundle(tmp_path / "b.sqlite")
+    (tmp_path / "cache" / "verified-bundles.tsv").unlink(missing_ok=True)  # the writer seeds the cache
+    tampered = _tampered_copy(path, tmp_path / "t.sqlite")
+    real_verify = Bundle.verify
+
+    def verify_then_swap(self: Bundle) -> "list[str]":
+        problems = real_verify(self)
+        os.replace(tampered, path)  # swapped in after the (good) file was checked
+        return problems
+
+    monkeypatch.setattr(Bundle, "verify", verify_then_swap)
+    Meteor("en", bundle=path, modules=["exact"])
+    monkeypatch.setattr(Bundle, "verify", real_verify)
+    with pytest.raises(BundleError, match="content checksum mismatch"):
+        Meteor("en", bundle=path, modules=["exact"])

@@ -90,22 +90,31 @@ def _read(cache: Path) -> List[str]:
         return []
 
 
-def is_verified(path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None) -> bool:
-    """Whether this very file (same identity) was verified against ``checksum``."""
+def is_verified(
+    path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None, identity: Optional[Identity] = None
+) -> bool:
+    """Whether this very file (same identity: ``identity``, else the file at ``path`` now) was verified against ``checksum``."""
     if not checksum:
         return False
     try:
-        wanted = _line(file_identity(path), checksum)
+        wanted = _line(identity or file_identity(path), checksum)
     except OSError:
         return False
     return wanted in _read(cache or cache_file())
 
 
-def remember(path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None) -> None:
-    """Record that ``path`` (as it is now) was verified against ``checksum`` (best effort: never raises OSError)."""
+def remember(
+    path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None, identity: Optional[Identity] = None
+) -> None:
+    """Record that ``path`` (as it is now, or the file of ``identity``) was verified against ``checksum``.
+
+    Best effort: never raises OSError.  Give the ``identity`` of the file that was actually read
+    (:attr:`meteor_lite.resources.bundle.Bundle.identity`), so that a file renamed over the bundle
+    meanwhile is never recorded as verified.
+    """
     cache = cache or cache_file()
     try:
-        entry = _line(file_identity(path), checksum)
+        entry = _line(identity or file_identity(path), checksum)
         real = entry.split("\t", 1)[0]
         kept = [
             line for line in _read(cache)
@@ -119,14 +128,19 @@ def remember(path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path
 
 
 def ensure_verified(
-    path: "os.PathLike[str] | str", checksum: str, verify: Callable[[], List[str]], cache: Optional[Path] = None
+    path: "os.PathLike[str] | str",
+    checksum: str,
+    verify: Callable[[], List[str]],
+    cache: Optional[Path] = None,
+    identity: Optional[Identity] = None,
 ) -> None:
     """Verify the bundle at ``path`` unless this very file was verified before; raise :class:`BundleError` if unsound.
 
     ``verify`` is the bundle's full check (:meth:`meteor_lite.resources.bundle.Bundle.verify`:
-    SQLite's integrity check and the content checksum), returning a list of problems.
+    SQLite's integrity check and the content checksum), returning a list of problems;
+    ``identity`` the identity of the file it reads (default: the file at ``path`` now).
     """
-    if is_verified(path, checksum, cache):
+    if is_verified(path, checksum, cache, identity):
         return
     import threading
 
@@ -144,4 +158,4 @@ def ensure_verified(
             f"{path}: the bundle is damaged or was changed after it was built ({problems[0]}); "
             "reinstall or rebuild it"
         )
-    remember(path, checksum, cache)
+    remember(path, checksum, cache, identity)
