@@ -56,6 +56,10 @@ def build_parser() -> "argparse.ArgumentParser":
     )
     inst.add_argument("--sha256", metavar="HEX", help="Expected SHA-256 of the file as given (compressed, if it is).")
     inst.add_argument("--name", help="Install as <NAME>.sqlite (default: from SOURCE, e.g. en.sqlite.xz -> en).")
+    inst.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                      help="Deadline of the whole download of a bundle file or URL (default: 3600).")
+    inst.add_argument("--max-size", type=float, default=None, metavar="MB",
+                      help="Size cap of a bundle file or URL, received and decompressed, in MB (default: 2000).")
     remove = sub.add_parser("remove", help="Delete a bundle from the user bundle directory.")
     remove.add_argument("name", metavar="NAME", help="Bundle name (en, or en.sqlite).")
     return p
@@ -71,7 +75,8 @@ def run(argv: List[str]) -> int:
     elif a.command == "list":
         bundle_list()
     elif a.command == "install":
-        bundle_install(a.source, a.sha256, a.name, index=a.index, snowball_stems=a.snowball_stems)
+        bundle_install(a.source, a.sha256, a.name, index=a.index, snowball_stems=a.snowball_stems, timeout=a.timeout,
+                       max_size_mb=a.max_size)
     else:
         bundle_remove(a.name)
     return 0
@@ -223,11 +228,11 @@ def _is_name(source: str) -> bool:
 
 def bundle_install(
     source: str, sha256: "str | None" = None, name: "str | None" = None, *, index: "str | None" = None,
-    snowball_stems: bool = False,
+    snowball_stems: bool = False, timeout: "float | None" = None, max_size_mb: "float | None" = None,
 ) -> None:
     """Install into the user bundle directory: an official language, a pack from an index, or a bundle file/URL."""
     from ..errors import BundleError
-    from ..resources.install import install_bundle
+    from ..resources.install import DEFAULT_DEADLINE, DEFAULT_MAX_BYTES, install_bundle
 
     if index is not None and not _is_name(source):
         raise fail(f"--index takes a bundle name (e.g. de), not {source!r}")
@@ -240,7 +245,11 @@ def bundle_install(
 
             done = install_from_index(source, index, name=name, say=_say)
         else:
-            done = install_bundle(source, sha256=sha256, name=name)
+            done = install_bundle(
+                source, sha256=sha256, name=name,
+                deadline=DEFAULT_DEADLINE if timeout is None else timeout,
+                max_bytes=DEFAULT_MAX_BYTES if max_size_mb is None else int(max_size_mb * 1_000_000),
+            )
     except BundleError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
