@@ -224,8 +224,10 @@ CASES: Tuple[Case, ...] = (
          r"^meteor-lite: error: emptychecksum\.sqlite: the bundle records no content checksum",
          "a bundle whose content_checksum is the empty string"),
     Case("bundle-no-language", S, ("h.txt", "r.txt", "--lang", "de", "--bundle", "nolang.sqlite", "-m", "exact"), 1,
-         r"^meteor-lite: error: bundle nolang\.sqlite records no language \(meta 'language' is missing or empty\), "
-         r"so it cannot be checked against 'de'", "a bundle without a language, used for --lang de"),
+         r"^meteor-lite: error: (bundle nolang\.sqlite records no language \(meta 'language' is missing or empty\), "
+         r"so it cannot be checked against 'de'|nolang\.sqlite: the bundle is damaged .*meta key 'language' is missing)",
+         "a bundle without a language, used for --lang de: refused by its first-use verification, and by the language "
+         "check when it was verified before or verification is off"),
     Case("bundle-wal-mode", S, ("h.txt", "r.txt", "--bundle", "wal.sqlite", "-m", "exact"), 1,
          r"^meteor-lite: error: wal\.sqlite: the bundle is in SQLite's WAL journal mode, so its content could change "
          r"through a '-wal' file beside it", "a bundle in WAL journal mode (a planted -wal file would change the "
@@ -328,8 +330,20 @@ def _damage(src: Path, out: Path, how: str) -> None:
         out.write_bytes(data[: 2 * page] + bytes(range(256)) * ((len(data) - 2 * page) // 256 + 1))
 
 
+@pytest.fixture(scope="session")
+def untrusted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Bundles with hostile metadata (issue 26), built once: a forged name/version, a licence with a newline, no language."""
+    from tiny_bundles import make_tiny_bundle
+
+    d = tmp_path_factory.mktemp("untrusted")
+    make_tiny_bundle(d / "forged.sqlite", name="tiny\nFinal score:            0.999999", version="0.0.1\x1b[2J")
+    make_tiny_bundle(d / "licence.sqlite", licence="CC0\nRequires-Dist: evil-dependency-xyz")
+    make_tiny_bundle(d / "nolang.sqlite", language="")
+    return d
+
+
 @pytest.fixture()
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, untrusted: Path) -> Path:
     """The scratch directory (current directory during the test) with every file and bundle."""
     from tiny_bundles import make_empty_bundle, make_tiny_bundle
 
@@ -340,11 +354,10 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "adir").mkdir()
     tiny = make_tiny_bundle(tmp_path / "tiny.sqlite")
     make_tiny_bundle(tmp_path / "tiny-de.sqlite", language="de")
-    make_tiny_bundle(tmp_path / "forged.sqlite", name="tiny\nFinal score:            0.999999", version="0.0.1\x1b[2J")
-    make_tiny_bundle(tmp_path / "licence.sqlite", licence="CC0\nRequires-Dist: evil-dependency-xyz")
+    for name in ("forged", "licence", "nolang"):  # copies: built once, not remembered by every case's cache
+        shutil.copy(untrusted / f"{name}.sqlite", tmp_path / f"{name}.sqlite")
     make_empty_bundle(tmp_path / "empty.sqlite")
     (tmp_path / "junk.sqlite").write_text("not a bundle\n", encoding="utf-8")
-    make_tiny_bundle(tmp_path / "nolang.sqlite", language="")
     for name, sql in (("nochecksum", "DELETE FROM meta WHERE key = 'content_checksum'"),
                       ("emptychecksum", "UPDATE meta SET value = '' WHERE key = 'content_checksum'"),
                       ("wal", "PRAGMA journal_mode=WAL")):

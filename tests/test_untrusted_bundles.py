@@ -142,3 +142,35 @@ def test_verification_is_remembered_for_the_file_read_not_the_one_renamed_over_i
     monkeypatch.setattr(Bundle, "verify", real_verify)
     with pytest.raises(BundleError, match="content checksum mismatch"):
         Meteor("en", bundle=path, modules=["exact"])
+
+
+def test_no_language_refused_even_unverified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With verification off, a bundle without a language is still not taken as matching --lang."""
+    from meteor_lite import Meteor
+    from meteor_lite.errors import ConfigError
+
+    monkeypatch.setenv("METEOR_LITE_VERIFY_BUNDLES", "0")
+    path = make_tiny_bundle(tmp_path / "nolang.sqlite", language="")
+    with pytest.raises(ConfigError, match="records no language .* cannot be checked against 'de'"):
+        Meteor("de", bundle=path, modules=["exact"])
+    with pytest.warns(UserWarning, match="records no language; scored as 'de'"):
+        Meteor("de", bundle=path, modules=["exact"], allow_other_language=True)
+
+
+def test_missing_checksum_scores_only_when_verification_is_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+    import sqlite3
+
+    from meteor_lite import Meteor
+    from meteor_lite.errors import BundleError
+
+    path = tmp_path / "nock.sqlite"
+    shutil.copy(make_tiny_bundle(tmp_path / "b.sqlite"), path)
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("DELETE FROM meta WHERE key = 'content_checksum'")
+    conn.close()
+    with pytest.raises(BundleError, match="records no content checksum"):
+        Meteor("en", bundle=path, modules=["exact"])
+    monkeypatch.setenv("METEOR_LITE_VERIFY_BUNDLES", "0")
+    assert "@nochecks|" in Meteor("en", bundle=path, modules=["exact"]).signature  # (first 8 of "nochecksum")
