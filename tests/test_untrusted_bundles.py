@@ -174,3 +174,20 @@ def test_missing_checksum_scores_only_when_verification_is_off(tmp_path: Path, m
         Meteor("en", bundle=path, modules=["exact"])
     monkeypatch.setenv("METEOR_LITE_VERIFY_BUNDLES", "0")
     assert "@nochecks|" in Meteor("en", bundle=path, modules=["exact"]).signature  # (first 8 of "nochecksum")
+
+
+def test_verification_cache_evicts_small_files_first(tmp_path: Path) -> None:
+    """A full cache drops the smallest files' entries, not the oldest: a big bundle stays remembered."""
+    from meteor_lite.resources import integrity
+
+    cache = tmp_path / "verified.tsv"
+    big = tmp_path / "big.sqlite"
+    big.write_bytes(b"x" * 100_000)
+    integrity.remember(big, "c" * 64, cache)
+    for i in range(integrity.MAX_ENTRIES + 20):
+        small = tmp_path / f"s{i}.sqlite"
+        small.write_bytes(b"y")
+        integrity.remember(small, "d" * 64, cache)
+    assert len(cache.read_text().splitlines()) == integrity.MAX_ENTRIES
+    assert integrity.is_verified(big, "c" * 64, cache)
+    assert integrity.is_verified(tmp_path / f"s{integrity.MAX_ENTRIES + 19}.sqlite", "d" * 64, cache)

@@ -33,7 +33,8 @@ __all__ = ["ENV_CACHE_DIR", "SLOW_NOTICE_SECONDS", "cache_file", "file_identity"
 #: Environment variable naming the cache directory (default ``$XDG_CACHE_HOME/meteor-lite``).
 ENV_CACHE_DIR = "METEOR_LITE_CACHE_DIR"
 
-#: Entries kept in the cache file (entries of files that no longer exist go first, then the oldest).
+#: Entries kept in the cache file (entries of files that no longer exist go first, then those of the smallest
+#: files: a test suite writing hundreds of tiny bundles never evicts the 113 MB English bundle).
 MAX_ENTRIES = 256
 
 Identity = Tuple[str, int, int, int, int]
@@ -83,6 +84,12 @@ def _line(identity: Identity, checksum: str) -> str:
     return "\t".join([*(str(x) for x in identity), checksum])
 
 
+def _size(line: str) -> int:
+    """The file size recorded in a cache line (0 when unreadable)."""
+    fields = line.split("\t")
+    return int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
+
+
 def _read(cache: Path) -> List[str]:
     try:
         return cache.read_text(encoding="utf-8").splitlines()
@@ -120,7 +127,11 @@ def remember(
             line for line in _read(cache)
             if line.split("\t", 1)[0] != real and os.path.exists(line.split("\t", 1)[0])
         ]
-        lines = (kept + [entry])[-MAX_ENTRIES:]
+        if len(kept) >= MAX_ENTRIES:  # full: the smallest files go first (the cheapest to verify again)
+            by_size = sorted(range(len(kept)), key=lambda i: (_size(kept[i]), i))
+            dropped = set(by_size[: len(kept) - MAX_ENTRIES + 1])
+            kept = [line for i, line in enumerate(kept) if i not in dropped]
+        lines = kept + [entry]
         with atomic_path(cache) as tmp:
             tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     except OSError:
