@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import List, Optional, Union
 
 from .config import TASKS_META_KEY, MeteorConfig, apply_tuned_task, read_tuned_tasks, unknown_task_message
-from .errors import ConfigError, MissingResourcesError
+from .errors import BundleError, ConfigError, MissingResourcesError
 from .languages import LANGUAGES, SCRIPT_LANGUAGES, language_alias, long_name
 from .resources.bundle import Bundle
 from .resources.locate import checkout_root, find_bundle
@@ -48,7 +48,7 @@ def open_bundle(bundle: BundleArg, lang: str, norm: bool, notes: List[str]) -> O
     No bundle for the language is not an error here: :func:`fit_modules` refuses it
     unless the modules were chosen explicitly (then a note says what is missing).
     """
-    if isinstance(bundle, Bundle):
+    if isinstance(bundle, Bundle):  # opened by the caller, who answers for it (e.g. meteor-jar's -s/-d/-a bundle)
         return bundle
     if bundle is not None:
         named = find_bundle(str(bundle)) if not Path(bundle).exists() and os.sep not in str(bundle) else None
@@ -69,18 +69,39 @@ def _verified(bundle: Bundle) -> Bundle:
 
     The full check runs the first time a bundle file is used and is remembered by the file's
     identity; a damaged or changed bundle is a :class:`~meteor_lite.errors.BundleError`.
-    ``METEOR_LITE_VERIFY_BUNDLES=0`` skips it.  A bundle without a recorded checksum is not checked.
+    ``METEOR_LITE_VERIFY_BUNDLES=0`` skips it.  A bundle without a recorded checksum cannot be
+    verified: it is refused (:func:`_require_checksum`) unless verification is turned off.
     """
-    if not bundle.checksum or os.environ.get("METEOR_LITE_VERIFY_BUNDLES", "1") == "0":
+    if not _verification_on():
         return bundle
     from .resources.integrity import ensure_verified
 
     try:
-        ensure_verified(bundle.path, bundle.checksum, bundle.verify)
+        _require_checksum(bundle)
+        ensure_verified(bundle.path, bundle.checksum, bundle.verify, identity=bundle.identity)
     except BaseException:
         bundle.close()
         raise
     return bundle
+
+
+def _verification_on() -> bool:
+    return os.environ.get("METEOR_LITE_VERIFY_BUNDLES", "1") != "0"
+
+
+def _require_checksum(bundle: Bundle) -> None:
+    """Refuse a bundle whose ``content_checksum`` is missing or empty (unless ``METEOR_LITE_VERIFY_BUNDLES=0``).
+
+    Without it nothing can tell whether the bundle's rows are the ones it was built with:
+    a bundle with rows deleted or changed would score silently under a signature that only says
+    ``@nochecksum``.
+    """
+    if not bundle.checksum and _verification_on():
+        raise BundleError(
+            f"{bundle.path}: the bundle records no content checksum (meta 'content_checksum' is missing or empty), "
+            "so its content cannot be verified; rebuild or reinstall it, or score with it unverified by setting "
+            "METEOR_LITE_VERIFY_BUNDLES=0"
+        )
 
 
 def check_language(
@@ -97,7 +118,15 @@ def check_language(
             f"unknown language {requested!r}: not a Meteor 1.5 language, and no bundle for it was found "
             "(build one with meteor-build, or see `meteor-lite bundle list`)"
         )
-    if bundle is not None and bundle.language and language_alias(bundle.language) != lang:
+    if bundle is not None and not bundle.language:
+        if not allow_other_language:
+            raise ConfigError(
+                f"bundle {bundle.path} records no language (meta 'language' is missing or empty), so it cannot be "
+                f"checked against {lang!r}: rebuild it, or allow it with --allow-other-language "
+                "(allow_other_language=True)"
+            )
+        notes.append(f"bundle {bundle.path} records no language; scored as {lang!r}")
+    elif bundle is not None and language_alias(bundle.language) != lang:
         if not allow_other_language:
             raise ConfigError(
                 f"bundle {bundle.path} is for language {bundle.language!r}, not {lang!r}: score with "

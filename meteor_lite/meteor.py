@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import warnings
 from typing import List, Optional, Sequence, Union
 
 from .config import MeteorConfig, resolve_config
 from .configure import check_language, fit_modules, open_bundle, stemmer_name, stemmer_version_note, uses_stem_map
-from .errors import MeteorLiteWarning
+from .errors import BundleError, MeteorLiteWarning
 from .gcpause import gc_paused
 from .inputs import check_options, hypothesis_list, references_per_segment, segment_references
 from .languages import default_tokenizer
@@ -104,6 +105,9 @@ class Meteor:
 
             get_tokenizer(name)  # wrong type, unknown name or missing extra: an error now, not at the first segment
         self.tokenizer: str = name.strip().lower()
+        # Scoring fills the resource caches and reads through one SQLite connection: threads sharing this
+        # object take turns (one lock; re-entrant, so that a public method may call another).
+        self._lock = threading.RLock()
         self.bundle: Optional[Bundle] = open_bundle(bundle, cfg.lang, norm, self.warnings)
         check_language(lang, cfg.lang, self.bundle, self.warnings, allow_other_language)
         stemmer = stemmer_name(self.bundle, cfg.lang)
@@ -129,19 +133,22 @@ class Meteor:
 
     # -- scoring ---------------------------------------------------------------------
     def score_tokens(self, hyp: List[str], refs: Sequence[List[str]]) -> SegmentScore:
-        """Score pre-tokenised text (no normalisation applied)."""
-        return best_reference(hyp, refs, self.config, self.resources)
+        """Score pre-tokenised text (no normalisation applied).  Safe to call from several threads."""
+        with self._lock:
+            return best_reference(hyp, refs, self.config, self.resources)
 
     def score_segment(self, hyp: str, refs: Union[str, Sequence[Optional[str]]]) -> SegmentScore:
         """Score one hypothesis against one or more references (the best reference wins, as in Meteor).
 
         ``None`` entries of ``refs`` are missing references (skipped; ``ref_index``
-        counts them), at least one reference is needed.
+        counts them), at least one reference is needed.  Safe to call from several threads
+        on one object (they take turns).
         """
         if not isinstance(hyp, str):
             raise TypeError(f"hyp must be a string, not {type(hyp).__name__} (use '' for an empty output)")
         per_seg = references_per_segment([segment_references(refs)], 1, "segments")
-        return self._score_range([hyp], per_seg, 0, 1)[0]
+        with self._lock:
+            return self._score_range([hyp], per_seg, 0, 1)[0]
 
     def score_corpus(
         self,
@@ -170,7 +177,8 @@ class Meteor:
         segments (as Meteor's ``Final score``), not from averaging segment scores.
         ``jobs`` > 1 scores shards of the corpus in that many processes (``0``: one
         per idle CPU, at most 4, see :func:`~meteor_lite.parallel.default_jobs`); results are
-        identical whatever the number of jobs.
+        identical whatever the number of jobs.  Safe to call from several threads on one
+        object (they take turns: one corpus at a time).
         """
         hyp_list = hypothesis_list(hyps)
         per_seg = references_per_segment(refs, len(hyp_list), layout)
@@ -179,12 +187,13 @@ class Meteor:
         if jobs == 0:
             jobs = default_jobs()
         n = len(hyp_list)
-        if jobs > 1 and n >= 2 * MIN_SHARD and can_fork():
-            segs = map_shards(
-                lambda b, e: self._score_range(hyp_list, per_seg, b, e, WORKER_BLOCK), self._reopen, n, jobs
-            )
-        else:
-            segs = self._score_range(hyp_list, per_seg, 0, n)
+        with self._lock:
+            if jobs > 1 and n >= 2 * MIN_SHARD and can_fork():
+                segs = map_shards(
+                    lambda b, e: self._score_range(hyp_list, per_seg, b, e, WORKER_BLOCK), self._reopen, n, jobs
+                )
+            else:
+                segs = self._score_range(hyp_list, per_seg, 0, n)
         return self.aggregate(segs)
 
     def _score_range(
@@ -207,22 +216,38 @@ class Meteor:
         toks_h = [self.tokens(h) for h in hyps[b:e]]
         kept = [[(k, r) for k, r in enumerate(refs[i]) if r is not None] for i in range(b, e)]
         toks_r = [[self.tokens(r) for _, r in ks] for ks in kept]
-        self.prefetch(toks_h + [r for rs in toks_r for r in rs])
+        self._prefetch(toks_h + [r for rs in toks_r for r in rs])
         for h, rs, ks in zip(toks_h, toks_r, kept):
-            seg = self.score_tokens(h, rs)
+            seg = best_reference(h, rs, self.config, self.resources)
             seg.ref_index = ks[seg.ref_index][0]
             segs.append(seg)
         return segs
 
     def _reopen(self) -> None:
-        """Give this (forked) process its own connection to the bundle."""
+        """Give this (forked) process its own connection to the bundle: the very file the parent verified.
+
+        The worker opens the bundle by its path; a file renamed over it or written since the parent
+        opened (and verified) it has another identity and is refused (:class:`BundleError`), so no
+        worker scores with a bundle nobody verified.
+        """
+        self._lock = threading.RLock()  # the parent's is held (by the thread that forked this worker)
         if self.bundle is not None:
             fresh = Bundle.open(self.bundle.path)
+            if self.bundle.identity is not None and fresh.identity != self.bundle.identity:
+                fresh.close()
+                raise BundleError(
+                    f"{self.bundle.path}: the bundle file was replaced or changed during the run (after it was "
+                    "opened and verified); a worker process will not score with it: run again"
+                )
             self.bundle = fresh
             self.resources.bundle = fresh
 
     def prefetch(self, sentences: Sequence[Sequence[str]]) -> None:
         """Look up the resources of many tokenised sentences at once (fewer, larger queries)."""
+        with self._lock:
+            self._prefetch(sentences)
+
+    def _prefetch(self, sentences: Sequence[Sequence[str]]) -> None:
         mods = self.config.modules
         res = self.resources
         if self.config.case_aware:  # the later modules look up lower-cased words (matches.collect_matches)

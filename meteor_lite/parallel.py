@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional, Tuple, TypeVar
+import contextlib
+from typing import Any, Callable, Iterator, List, Optional, Tuple, TypeVar
 
 __all__ = ["MAX_DEFAULT_JOBS", "MIN_SHARD", "can_fork", "default_jobs", "map_shards"]
 
@@ -55,8 +56,9 @@ def map_shards(
     One contiguous shard per worker: each worker then looks up its shard's resources in one
     sorted pass (with four smaller shards per worker, system1 took 25% longer on two cores);
     the price is that a shard much slower than the others is not shared out.  Each worker
-    first calls ``reopen()`` (e.g. to get its own database connection).  The results are
-    concatenated in shard order.
+    first calls ``reopen()`` (e.g. to get its own database connection); an exception it raises is
+    raised here, in the parent (not a worker respawned forever).  The results are concatenated in
+    shard order.
     """
     import multiprocessing
 
@@ -67,18 +69,71 @@ def map_shards(
     _WORK = (score_range, reopen)
     try:
         ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(jobs, initializer=_worker_init) as pool:
+        with ctx.Pool(jobs, initializer=_worker_init) as pool, _terminate_pool_on_sigterm():
             parts = pool.map(_worker_score, bounds, chunksize=1)
     finally:
         _WORK = None
     return [s for part in parts for s in part]
 
 
+@contextlib.contextmanager
+def _terminate_pool_on_sigterm() -> Iterator[None]:
+    """While the workers run, SIGTERM ends this process with exit code 143 *through* the pool's cleanup.
+
+    By default SIGTERM would kill the parent at once and leave its workers computing, orphaned;
+    here it raises ``SystemExit(143)`` so that the ``with Pool`` block terminates them first.
+    Only in the main thread (where signal handlers can be set); the previous handler is restored.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signal.SIGTERM)
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _die_with_parent() -> None:
+    """A worker: SIGTERM (what ``Pool.terminate`` sends) kills it quietly, Ctrl-C is the parent's to handle,
+    and on Linux it is sent SIGTERM when the parent dies (even by SIGKILL): never an orphan still computing."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: no such call
+        pass
+
+
+# Why this worker's reopen() failed (raised by its first task: the pool would respawn a worker whose
+# initializer raises, forever).
+_INIT_ERROR: Optional[BaseException] = None
+
+
 def _worker_init() -> None:
+    global _INIT_ERROR
     assert _WORK is not None
-    _WORK[1]()
+    _die_with_parent()
+    try:
+        _WORK[1]()
+    except Exception as exc:  # noqa: BLE001 - handed to the parent by the first task (see _worker_score)
+        _INIT_ERROR = exc
 
 
 def _worker_score(bounds: Tuple[int, int]) -> List[Any]:
     assert _WORK is not None
+    if _INIT_ERROR is not None:
+        raise _INIT_ERROR
     return _WORK[0](bounds[0], bounds[1])

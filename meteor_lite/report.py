@@ -12,6 +12,7 @@ from typing import List, Protocol, Sequence
 from .config import MeteorConfig
 from .jarcompat import java_double, java_min_format
 from .languages import long_name
+from .printable import one_line
 from .signature import reproduces_meteor
 from .stats import Metrics, Stats
 
@@ -72,7 +73,7 @@ REDUCED_VERSION_LINE = "Meteor version: none (meteor-lite without resources: not
 
 def _header(cfg: MeteorConfig, signature: str) -> List[str]:
     name = long_name(cfg.lang)
-    return [
+    lines = [
         "Meteor version: 1.5 (meteor-lite)" if reproduces_meteor(signature) else REDUCED_VERSION_LINE,
         "",
         f"Eval ID:        {cfg.eval_id()}",
@@ -86,6 +87,7 @@ def _header(cfg: MeteorConfig, signature: str) -> List[str]:
         f"Signature:      {signature}",
         "",
     ]
+    return [one_line(line) for line in lines]  # values from a bundle (task names, ...) never add a line
 
 
 def _stage_table(cfg: MeteorConfig, st: Stats) -> List[str]:

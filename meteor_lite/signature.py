@@ -7,6 +7,7 @@ from typing import Optional
 from .config import MeteorConfig
 from .errors import ConfigError
 from .jarcompat import java_double
+from .printable import one_line
 from .resources.bundle import Bundle
 from .version import __version__
 
@@ -34,7 +35,8 @@ def make_signature(c: MeteorConfig, bundle: Optional[Bundle], tokenizer: str = "
         raise ConfigError(f"task {c.task!r} was not resolved against a bundle: no signature")
     norm = c.norm_label
     if bundle is not None:
-        res = f"{bundle.name}-{bundle.version}@{(bundle.checksum or 'nochecksum')[:8]}"
+        # the bundle's own strings are data: escaped so that the signature (and the report) stays one line
+        res = one_line(f"{bundle.name}-{bundle.version}@{(bundle.checksum or 'nochecksum')[:8]}")
     else:
         res = "none"
     parts = [

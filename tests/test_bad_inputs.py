@@ -70,7 +70,7 @@ class Case:
     problem: str  # what is wrong, for docs/bad-inputs.md
     stdout: str = ""  # regular expression stdout must match (when not empty)
     stdin: Optional[bytes] = None
-    redirect: str = ""  # process rows: full | closed | pipe
+    redirect: str = ""  # process rows: full | closed | pipe | errclosed (stderr closed)
     inject: str = ""  # the score command raises: "boom" an unexpected RuntimeError, "sqlite" an SQLite error
 
 
@@ -201,6 +201,40 @@ CASES: Tuple[Case, ...] = (
          "bundle verify on a bundle with one row changed"),
     Case("bundle-verify-corrupt", B, ("verify", "corrupt.sqlite"), 1, r"error: .*",
          "bundle verify on a bundle whose middle pages are overwritten"),
+    # --- untrusted bundles: metadata is data, never markup (issue 26) -------------------------------------
+    Case("bundle-name-forges-report", S, ("h.txt", "r.txt", "--bundle", "forged.sqlite", "-m", "exact"), 0, r"^$",
+         "a bundle whose name holds a newline and a forged 'Final score:' line, its version an ESC sequence: "
+         "escaped on the Signature line (the real final score stays the only one)",
+         stdout=r"\nSignature: +meteor-lite\|[^\n]*\|res:tiny\\nFinal score: +0\.999999-0\.0\.1\\x1b\[2J@\w{8}\|"),
+    Case("bundle-info-escapes", B, ("info", "forged.sqlite"), 0, r"^$",
+         "bundle info on the same bundle: every value on its own line, control characters escaped",
+         stdout=r"\n  name: +tiny\\nFinal score: +0\.999999\n  version: +0\.0\.1\\x1b\[2J\n"),
+    Case("pack-licence-newline", BUILD, ("pack", "licence.sqlite", "--out", "wheels"), 1,
+         r"^meteor-build: error: licence\.sqlite: the wheel's License would hold a control character or line break "
+         r"\(License: CC0\\nRequires-Dist: evil-dependency-xyz\)",
+         "a source licence with a newline ('CC0\\nRequires-Dist: ...'): no wheel, so no header is injected into "
+         "its METADATA"),
+    # --- untrusted bundles: what is scored is what was verified (issue 26) ---------------------------------
+    Case("bundle-no-checksum", S, ("h.txt", "r.txt", "--bundle", "nochecksum.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: nochecksum\.sqlite: the bundle records no content checksum \(meta 'content_checksum' "
+         r"is missing or empty\), so its content cannot be verified; .*METEOR_LITE_VERIFY_BUNDLES=0$",
+         "a bundle whose content_checksum was deleted (and a function word with it): refused, never scored unverified "
+         "under '@nochecksum'"),
+    Case("bundle-empty-checksum", S, ("h.txt", "r.txt", "--bundle", "emptychecksum.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: emptychecksum\.sqlite: the bundle records no content checksum",
+         "a bundle whose content_checksum is the empty string"),
+    Case("bundle-no-language", S, ("h.txt", "r.txt", "--lang", "de", "--bundle", "nolang.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: (bundle nolang\.sqlite records no language \(meta 'language' is missing or empty\), "
+         r"so it cannot be checked against 'de'|nolang\.sqlite: the bundle is damaged .*meta key 'language' is missing)",
+         "a bundle without a language, used for --lang de: refused by its first-use verification, and by the language "
+         "check when it was verified before or verification is off"),
+    Case("bundle-wal-mode", S, ("h.txt", "r.txt", "--bundle", "wal.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: wal\.sqlite: the bundle is in SQLite's WAL journal mode, so its content could change "
+         r"through a '-wal' file beside it", "a bundle in WAL journal mode (a planted -wal file would change the "
+         "scores without changing the bundle file): refused"),
+    Case("bundle-install-wal-mode", B, ("install", "wal.sqlite", "--name", "walcopy"), 1,
+         r"^meteor-lite: error: wal\.sqlite: not a usable bundle \(the bundle is in SQLite's WAL journal mode",
+         "bundle install of a WAL-mode bundle: refused, nothing installed"),
     # --- output and the process --------------------------------------------------------------------------
     Case("output-full-disk", P, ("score", "h.txt", "r.txt", *T), 1,
          r"^meteor-lite: error: cannot write the output: No space left on device$", "stdout is /dev/full",
@@ -208,6 +242,12 @@ CASES: Tuple[Case, ...] = (
     Case("output-closed", P, ("score", "h.txt", "r.txt", *T), 1,
          r"^meteor-lite: error: standard output is closed: nowhere to write the result$", "stdout closed (>&-)",
          redirect="closed"),
+    Case("stderr-closed-error", P, ("score", "nope.txt", "r.txt", *T), 1, r"^$",
+         "stderr closed (2>&-) and an error: exit 1, nothing on stdout (the error line is not mixed into the output)",
+         stdout=r"^$", redirect="errclosed"),
+    Case("stderr-closed-warning", P, ("score", "nul.txt", "nul.txt", *T, "-q"), 0, r"^$",
+         "stderr closed (2>&-) with a warning and -q: stdout holds only the final score (no warning, no segment scores)",
+         stdout=r"^1\.0\n$", redirect="errclosed"),
     Case("output-broken-pipe", P, ("score", "big.txt", "big.txt", *T, "--format", "json"), 141, r"^$",
          "the reader of stdout has gone (like | head): quiet exit 141", redirect="pipe"),
     Case("unexpected-error", S, ("h.txt", "r.txt", *T), 1,
@@ -290,8 +330,20 @@ def _damage(src: Path, out: Path, how: str) -> None:
         out.write_bytes(data[: 2 * page] + bytes(range(256)) * ((len(data) - 2 * page) // 256 + 1))
 
 
+@pytest.fixture(scope="session")
+def untrusted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Bundles with hostile metadata (issue 26), built once: a forged name/version, a licence with a newline, no language."""
+    from tiny_bundles import make_tiny_bundle
+
+    d = tmp_path_factory.mktemp("untrusted")
+    make_tiny_bundle(d / "forged.sqlite", name="tiny\nFinal score:            0.999999", version="0.0.1\x1b[2J")
+    make_tiny_bundle(d / "licence.sqlite", licence="CC0\nRequires-Dist: evil-dependency-xyz")
+    make_tiny_bundle(d / "nolang.sqlite", language="")
+    return d
+
+
 @pytest.fixture()
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, untrusted: Path) -> Path:
     """The scratch directory (current directory during the test) with every file and bundle."""
     from tiny_bundles import make_empty_bundle, make_tiny_bundle
 
@@ -302,8 +354,20 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "adir").mkdir()
     tiny = make_tiny_bundle(tmp_path / "tiny.sqlite")
     make_tiny_bundle(tmp_path / "tiny-de.sqlite", language="de")
+    for name in ("forged", "licence", "nolang"):  # copies: built once, not remembered by every case's cache
+        shutil.copy(untrusted / f"{name}.sqlite", tmp_path / f"{name}.sqlite")
     make_empty_bundle(tmp_path / "empty.sqlite")
     (tmp_path / "junk.sqlite").write_text("not a bundle\n", encoding="utf-8")
+    for name, sql in (("nochecksum", "DELETE FROM meta WHERE key = 'content_checksum'"),
+                      ("emptychecksum", "UPDATE meta SET value = '' WHERE key = 'content_checksum'"),
+                      ("wal", "PRAGMA journal_mode=WAL")):
+        shutil.copy(tiny, tmp_path / f"{name}.sqlite")
+        conn = sqlite3.connect(tmp_path / f"{name}.sqlite")
+        with conn:
+            conn.execute(sql)
+            if name == "nochecksum":
+                conn.execute("DELETE FROM function_words WHERE word = 'the'")
+        conn.close()
     for how in ("trunc", "tampered", "corrupt", "mid"):
         _damage(tiny, tmp_path / f"{how}.sqlite", how)
     monkeypatch.chdir(tmp_path)
@@ -367,6 +431,9 @@ def _as_process(case: Case, tmp: Path) -> Tuple[int, str, str]:
         with open("/dev/full", "w") as full:
             proc = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, cwd=tmp, text=True)
         return proc.returncode, "", proc.stderr
+    if case.redirect == "errclosed":
+        proc = subprocess.run(["sh", "-c", '"$@" 2>&-', "sh", *cmd], stdout=subprocess.PIPE, cwd=tmp, text=True)
+        return proc.returncode, proc.stdout, ""
     if case.redirect == "closed":
         proc = subprocess.run(["sh", "-c", '"$@" >&-', "sh", *cmd], stderr=subprocess.PIPE, cwd=tmp, text=True)
         return proc.returncode, "", proc.stderr
@@ -411,7 +478,7 @@ def test_bad_input(case: Case, work: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert "Traceback" not in err, err
     assert re.search(case.message, err, re.M), f"message {case.message!r} not in stderr:\n{err}"
     typer_usage = case.surface == BUILD and case.code == 2  # typer's own usage box
-    if isinstance(case.code, int) and case.code not in (0, 141) and not typer_usage:
+    if isinstance(case.code, int) and case.code not in (0, 141) and not typer_usage and case.redirect != "errclosed":
         assert len([line for line in err.splitlines() if line.strip()]) == 1, f"not one line:\n{err}"
     if case.stdout:
         assert re.search(case.stdout, out), out
@@ -526,7 +593,7 @@ def doc_text() -> str:
     for c in CASES:
         given = c.args[0] if c.surface == API else " ".join(_shell(a) for a in c.args)
         if c.redirect:
-            given += {"full": " > /dev/full", "closed": " >&-", "pipe": " | (reader gone)"}[c.redirect]
+            given += {"full": " > /dev/full", "closed": " >&-", "pipe": " | (reader gone)", "errclosed": " 2>&-"}[c.redirect]
         lines.append(
             f"| `{c.id}` | {surfaces[c.surface]} | `{given.replace('|', chr(92) + '|')}` | {c.code} | "
             f"`{(c.message or '(any)').replace('|', chr(92) + '|')}` | {c.problem} |"

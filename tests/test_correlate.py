@@ -203,6 +203,18 @@ def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["correlate", str(tmp_path / "missing.tsv"), str(bad)]) == 1
 
 
+def test_duplicate_metric_rows_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two scores for one (system, segment) in the metric file: an error naming the file and both lines (issue 26)."""
+    jp, mp = tmp_path / "j.tsv", tmp_path / "m.tsv"
+    _write_judgments(jp)
+    _write_metric(mp, jp)
+    with mp.open("a", encoding="utf-8") as f:
+        f.write("B\t3\t0.5\n")  # one row per system (A, B, ...) and segment: B/3 is on line 2 + 12 + 3 = 17
+    assert run(["correlate", str(jp), str(mp), "--bootstrap", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == (f"meteor-lite: error: {mp}:{2 + 48}: system 'B' has segment '3' twice (first on line 17)")
+
+
 def _brute_calibrated(rows: "list[tuple[List[float], List[float]]]", variant: str) -> "tuple[float, float]":
     """Every candidate ε tried directly: |Δm| <= ε is a metric tie; best mean over rows (smallest ε)."""
     eps_all = sorted({0.0} | {abs(m[i] - m[j]) for _, m in rows for i in range(len(m)) for j in range(i + 1, len(m))})

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from meteor_lite import __version__
+from meteor_lite.printable import is_one_line, one_line
 from meteor_lite.resources.bundle import Bundle
 from meteor_lite.resources.locate import BUNDLE_SUFFIX
 from meteor_lite.resources.packs import ENTRY_POINT_GROUP, pack_module_name
@@ -81,7 +82,8 @@ def _add_file(zf: zipfile.ZipFile, arcname: str, src: Path, record: List[str]) -
     return size
 
 
-def _metadata(dist: str, version: str, name: str, meta: Dict[str, str], licences: List[str]) -> str:
+def _metadata(dist: str, version: str, name: str, meta: Dict[str, str], licences: List[str], origin: str = "") -> str:
+    """The wheel's METADATA; a value with a control character or line break is refused (:class:`PackError`)."""
     summary = f"meteor-lite resource pack: bundle {name} ({meta.get('language', '?')} {meta.get('version', '?')})"
     lines = [
         "Metadata-Version: 2.1",
@@ -91,11 +93,20 @@ def _metadata(dist: str, version: str, name: str, meta: Dict[str, str], licences
         "License: " + ("; ".join(licences) if licences else "see the bundle's provenance (meteor-lite bundle info)"),
         "Keywords: meteor-lite,meteor,resource-pack",
         "Description-Content-Type: text/plain",
+    ]
+    for line in lines:  # metadata is data: a newline in a value would add a header (a dependency, ...)
+        if not is_one_line(line):
+            field = line.split(":", 1)[0]
+            raise PackError(
+                f"{origin or name}: the wheel's {field} would hold a control character or line break "
+                f"({one_line(line)}): fix the bundle's metadata or its sources' licences"
+            )
+    lines += [
         "",
-        f"{summary}.",
+        f"{one_line(summary)}.",
         "",
         f"Installed beside meteor-lite, the scorer finds the bundle as '{name}' (entry point group {ENTRY_POINT_GROUP}).",
-        f"Content checksum: {meta.get('content_checksum', '')}",
+        f"Content checksum: {one_line(meta.get('content_checksum', ''))}",
         f"Built with meteor-build (meteor-lite {__version__}).",
         "",
     ]
@@ -132,10 +143,11 @@ def write_pack(
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
         raise PackError(f"invalid bundle name {name!r} for a pack (letters, digits, '_', '.', '-')")
     version = version or meta.get("version", "")
-    if not _VERSION.match(version):
+    if not _VERSION.fullmatch(version):
         raise PackError(f"bundle version {version!r} is not a valid package version: give one with --pack-version")
     pkg = pack_module_name(name)
     info_dir = f"{pkg}-{version}.dist-info"
+    metadata = _metadata(pkg, version, name, meta, licences, str(src))  # refused before anything is written
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     target = out / f"{pkg}-{version}-py3-none-any.whl"
@@ -148,7 +160,7 @@ def write_pack(
                        f'"""meteor-lite resource pack: the bundle {name}{BUNDLE_SUFFIX} (data only; never imported by the scorer)."""\n'.encode(),
                        record)
             size = _add_file(zf, f"{pkg}/{name}{BUNDLE_SUFFIX}", src, record)
-            _add_bytes(zf, f"{info_dir}/METADATA", _metadata(pkg, version, name, meta, licences).encode(), record)
+            _add_bytes(zf, f"{info_dir}/METADATA", metadata.encode(), record)
             wheel = f"Wheel-Version: 1.0\nGenerator: meteor-build (meteor-lite {__version__})\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
             _add_bytes(zf, f"{info_dir}/WHEEL", wheel.encode(), record)
             _add_bytes(zf, f"{info_dir}/entry_points.txt", f"[{ENTRY_POINT_GROUP}]\n{name} = {pkg}\n".encode(), record)

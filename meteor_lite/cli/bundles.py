@@ -56,6 +56,10 @@ def build_parser() -> "argparse.ArgumentParser":
     )
     inst.add_argument("--sha256", metavar="HEX", help="Expected SHA-256 of the file as given (compressed, if it is).")
     inst.add_argument("--name", help="Install as <NAME>.sqlite (default: from SOURCE, e.g. en.sqlite.xz -> en).")
+    inst.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                      help="Deadline of the whole download of a bundle file or URL (default: 3600).")
+    inst.add_argument("--max-size", type=float, default=None, metavar="MB",
+                      help="Size cap of a bundle file or URL, received and decompressed, in MB (default: 2000).")
     remove = sub.add_parser("remove", help="Delete a bundle from the user bundle directory.")
     remove.add_argument("name", metavar="NAME", help="Bundle name (en, or en.sqlite).")
     return p
@@ -71,7 +75,8 @@ def run(argv: List[str]) -> int:
     elif a.command == "list":
         bundle_list()
     elif a.command == "install":
-        bundle_install(a.source, a.sha256, a.name, index=a.index, snowball_stems=a.snowball_stems)
+        bundle_install(a.source, a.sha256, a.name, index=a.index, snowball_stems=a.snowball_stems, timeout=a.timeout,
+                       max_size_mb=a.max_size)
     else:
         bundle_remove(a.name)
     return 0
@@ -89,6 +94,13 @@ def _bundle_path(given: str) -> str:
     if found is None:
         raise fail(f"{given}: no such file, and no bundle of that name on the search path (meteor-lite bundle list)")
     return str(found)
+
+
+def _out(line: str) -> None:
+    """Print one line of a bundle's description: its metadata are data, escaped so they never add a line."""
+    from ..printable import one_line
+
+    print(one_line(line))
 
 
 def bundle_info(path: str, as_json: bool = False) -> None:
@@ -117,32 +129,32 @@ def bundle_info(path: str, as_json: bool = False) -> None:
 
         print(json.dumps(info, indent=1, ensure_ascii=False))
         return
-    print(f"{info['path']}")
+    _out(f"{info['path']}")
     for key in ("language", "name", "version", "schema_version", "created_by", "content_checksum"):
-        print(f"  {key + ':':17} {info[key]}")
+        _out(f"  {key + ':':17} {info[key]}")
     if info["stemmer"]:
         st: Dict[str, str] = info["stemmer"]  # type: ignore[assignment]
-        print(f"  {'stemmer:':17} {st.get('package')} {st.get('version')} ({st.get('language')})")
-    print("  counts:")
+        _out(f"  {'stemmer:':17} {st.get('package')} {st.get('version')} ({st.get('language')})")
+    _out("  counts:")
     counts: Dict[str, int] = info["counts"]  # type: ignore[assignment]
     for table, n in counts.items():
-        print(f"    {table:22} {n}")
-    print("  sources:")
+        _out(f"    {table:22} {n}")
+    _out("  sources:")
     sources: List[Dict[str, str]] = info["sources"]  # type: ignore[assignment]
     for s in sources:
-        print(f"    {s['name']}: {s['description']} [{s['licence']}] sha256:{s['sha256'][:12]}")
-    print("  tuned tasks (meteor-lite score --task NAME):" if tasks else "  tuned tasks:       none")
+        _out(f"    {s['name']}: {s['description']} [{s['licence']}] sha256:{s['sha256'][:12]}")
+    _out("  tuned tasks (meteor-lite score --task NAME):" if tasks else "  tuned tasks:       none")
     for name, t in sorted(tasks.items()):
-        print(f"    {name}@{t.short_hash}: {_task_line(t)}")
+        _out(f"    {name}@{t.short_hash}: {_task_line(t)}")
         for line in _provenance_lines(t.provenance):
-            print(f"      {line}")
+            _out(f"      {line}")
     if shipped:
-        print(f"  tuned sets shipped with meteor-lite for {info['language']} (used with any {info['language']} bundle; "
+        _out(f"  tuned sets shipped with meteor-lite for {info['language']} (used with any {info['language']} bundle; "
               "the bundle's own set of the same name wins):")
     for name, t in sorted(shipped.items()):
-        print(f"    {name}@{t.short_hash}: {'--' + t.norm + ' ' if t.norm else ''}{_task_line(t)}")
+        _out(f"    {name}@{t.short_hash}: {'--' + t.norm + ' ' if t.norm else ''}{_task_line(t)}")
         for line in _provenance_lines(t.provenance):
-            print(f"      {line}")
+            _out(f"      {line}")
 
 
 def _task_line(t: "TunedTask") -> str:
@@ -197,13 +209,13 @@ def bundle_list() -> None:
             with Bundle.open(loc.path) as b:
                 lang, desc = b.language, f"{b.name} {b.version} @{b.checksum[:8]}"
         except BundleError as exc:
-            print(f"  ?    {loc.path}  (unreadable: {exc})  [{loc.describe()}]")
+            _out(f"  ?    {loc.path}  (unreadable: {exc})  [{loc.describe()}]")
             continue
         found = True
         mark = "*" if first and lang == loc.name else ""
-        print(f"{mark:1} {lang:4} {desc:28} {loc.path}  [{loc.describe()}]")
+        _out(f"{mark:1} {lang:4} {desc:28} {loc.path}  [{loc.describe()}]")
     if not found:
-        print("no bundles found; searched: " + ", ".join(str(d) for d in bundle_search_path()) + ", installed packs")
+        _out("no bundles found; searched: " + ", ".join(str(d) for d in bundle_search_path()) + ", installed packs")
 
 
 def _is_name(source: str) -> bool:
@@ -216,11 +228,11 @@ def _is_name(source: str) -> bool:
 
 def bundle_install(
     source: str, sha256: "str | None" = None, name: "str | None" = None, *, index: "str | None" = None,
-    snowball_stems: bool = False,
+    snowball_stems: bool = False, timeout: "float | None" = None, max_size_mb: "float | None" = None,
 ) -> None:
     """Install into the user bundle directory: an official language, a pack from an index, or a bundle file/URL."""
     from ..errors import BundleError
-    from ..resources.install import install_bundle
+    from ..resources.install import DEFAULT_DEADLINE, DEFAULT_MAX_BYTES, install_bundle
 
     if index is not None and not _is_name(source):
         raise fail(f"--index takes a bundle name (e.g. de), not {source!r}")
@@ -233,13 +245,17 @@ def bundle_install(
 
             done = install_from_index(source, index, name=name, say=_say)
         else:
-            done = install_bundle(source, sha256=sha256, name=name)
+            done = install_bundle(
+                source, sha256=sha256, name=name,
+                deadline=DEFAULT_DEADLINE if timeout is None else timeout,
+                max_bytes=DEFAULT_MAX_BYTES if max_size_mb is None else int(max_size_mb * 1_000_000),
+            )
     except BundleError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
         raise fail("interrupted: nothing installed", 130) from None
     verb = "replaced" if done.replaced else "installed"
-    print(f"{verb} {done.path} ({done.bundle_name} {done.version} @{done.checksum[:8]}, {done.size / 1e6:.1f} MB, checksum verified)")
+    _out(f"{verb} {done.path} ({done.bundle_name} {done.version} @{done.checksum[:8]}, {done.size / 1e6:.1f} MB, checksum verified)")
 
 
 def _say(line: str) -> None:
@@ -265,7 +281,7 @@ def _install_official(lang: str, snowball_stems: bool) -> None:
     from ..resources.bundle import Bundle
 
     with Bundle.open(path) as b:
-        print(f"installed {path} ({b.name} {b.version} @{b.checksum[:8]}, {path.stat().st_size / 1e6:.1f} MB)")
+        _out(f"installed {path} ({b.name} {b.version} @{b.checksum[:8]}, {path.stat().st_size / 1e6:.1f} MB)")
 
 
 def bundle_remove(name: str) -> None:

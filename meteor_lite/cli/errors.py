@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, List, NoReturn, Optional, TextIO, Type, Union
 
 from ..errors import MeteorLiteError, MeteorLiteWarning
+from ..printable import one_line
 
 __all__ = [
     "EXIT_OK",
@@ -67,7 +68,7 @@ _OUTPUT_ERRNOS = {28, 122, 27, 5, 9}
 
 def fail(msg: str, code: int = EXIT_ERROR) -> SystemExit:
     """Print ``meteor-lite: error: <msg>`` on stderr; return the :class:`SystemExit` to raise."""
-    print(f"meteor-lite: error: {msg}", file=sys.stderr)
+    print(f"meteor-lite: error: {one_line(msg)}", file=sys.stderr)
     return SystemExit(code)
 
 
@@ -140,7 +141,7 @@ def warnings_as_lines(prog: str = "meteor-lite") -> Iterator[None]:
             line: Optional[str] = None,
         ) -> None:
             if issubclass(category, MeteorLiteWarning):
-                print(f"{prog}: warning: {message}", file=file if file is not None else sys.stderr)
+                print(f"{prog}: warning: {one_line(message)}", file=file if file is not None else sys.stderr)
             else:
                 previous(message, category, filename, lineno, file, line)
 
@@ -188,6 +189,16 @@ def _message(exc: BaseException, prog: str) -> "tuple[str, int]":
     )
 
 
+def stderr_or_devnull() -> None:
+    """With standard error closed (``2>&-``), send warnings and errors to /dev/null, never to stdout.
+
+    Python leaves ``sys.stderr`` None then, and ``print(..., file=None)`` writes to standard
+    output: warnings and error lines would be mixed into the scores.
+    """
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+
+
 def run_guarded(run: Callable[[List[str]], int], argv: List[str], prog: str = "meteor-lite") -> int:
     """Run a command line so that no traceback reaches the user; return the exit code.
 
@@ -198,6 +209,7 @@ def run_guarded(run: Callable[[List[str]], int], argv: List[str], prog: str = "m
     when ``--debug`` / ``METEOR_LITE_DEBUG=1`` asks for it.
     """
     debug, argv = debug_requested(argv)
+    stderr_or_devnull()
     if sys.stdout is None:
         print(f"{prog}: error: standard output is closed: nowhere to write the result", file=sys.stderr)
         return EXIT_ERROR
@@ -221,5 +233,5 @@ def run_guarded(run: Callable[[List[str]], int], argv: List[str], prog: str = "m
         if isinstance(exc, OSError) and exc.errno in _OUTPUT_ERRNOS:
             _quiet_stdout()
         msg, code = _message(exc, prog)
-        print(f"{prog}: error: {msg}", file=sys.stderr)
+        print(f"{prog}: error: {one_line(msg)}", file=sys.stderr)
         return code

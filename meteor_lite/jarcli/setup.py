@@ -20,6 +20,7 @@ from ..errors import ConfigError
 from ..jarcompat import java_double
 from ..languages import LANGUAGE_ALIASES, LANGUAGES, canonical_language, long_name
 from ..meteor import Meteor
+from ..resources.bundle import Bundle
 from ..resources.jarformat import write_jar_bundle
 from ..resources.locate import find_bundle
 from .options import JarOptions
@@ -144,7 +145,9 @@ def _with_jar_files(opts: JarOptions, kw: Dict[str, Any]) -> Dict[str, Any]:
     atexit.register(shutil.rmtree, tmp, True)
     out = write_jar_bundle(tmp / "bundle.sqlite", language=lang, base=base, function_words=words,
                            synonym_dir=synonyms, paraphrase_file=paraphrases)
-    kw["bundle"] = out
+    # written just now from the user's own files, into a private directory: no content checksum to verify
+    # (a bundle given by path must have one), so it is handed over open
+    kw["bundle"] = Bundle.open(out)
     return kw
 
 

@@ -226,10 +226,19 @@ def read_metric(path: str, judgments: Judgments, name: Optional[str] = None) -> 
         score_col = _column(header, path, "score", "metric")
         base = os.path.basename(path)
         metric = MetricScores(base.split(".")[0] or base, {})
+        first: Dict[Tuple[str, str], int] = {}
         for line, row in enumerate(rows, start=2):
+            if len(row) <= max(sys_col, seg_col, score_col):
+                raise InputError(f"{path}:{line}: {len(row)} columns, header has {len(header)}")
+            key = (row[sys_col], row[seg_col])
+            if key in first:  # never keep one of two scores silently
+                raise InputError(
+                    f"{path}:{line}: system {key[0]!r} has segment {key[1]!r} twice (first on line {first[key]})"
+                )
+            first[key] = line
             value = _float(row[score_col], path, line)
             if value is not None:
-                metric.segments[(row[sys_col], row[seg_col])] = value
+                metric.segments[key] = value
     if name:
         metric.name = name
     return metric

@@ -36,10 +36,14 @@ class Bundle:
     cached by the scorer, not here.  Open with :meth:`open`.
     """
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, meta: Dict[str, str]):
+    def __init__(self, path: Path, conn: sqlite3.Connection, meta: Dict[str, str], identity: Optional[Tuple[Any, ...]] = None):
         self.path = path
         self._conn = conn
         self.meta = meta
+        #: The identity of the file the connection reads (:func:`meteor_lite.resources.integrity.file_identity`,
+        #: taken when it was opened): what its verification is remembered by, and what a forked worker's
+        #: reopened file must still be.
+        self.identity = identity
         self._counts: Optional[Dict[str, int]] = None
         self._build_params: Optional[Dict[str, object]] = None
 
@@ -50,9 +54,16 @@ class Bundle:
 
         Raises :class:`BundleError` naming the file and the problem.
         """
+        from .integrity import file_identity
+
         p = Path(path)
         if not p.is_file():
             raise BundleNotFoundError(f"{p}: bundle not found" + (" (it is a directory)" if p.is_dir() else ""))
+        _refuse_wal(p)
+        try:
+            before = file_identity(p)
+        except OSError as exc:
+            raise BundleError(f"{p}: cannot open ({exc.strerror or exc})") from None
         try:
             # as_uri() percent-encodes the path ('?', '#', '%' and spaces in names are safe).
             conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
@@ -66,7 +77,14 @@ class Bundle:
         except BaseException:
             conn.close()
             raise
-        return cls(p, conn, meta)
+        try:
+            after = file_identity(p)
+        except OSError:
+            after = None
+        if after != before:  # replaced or written while it was being opened: which file is read is unknown
+            conn.close()
+            raise BundleError(f"{p}: the bundle file changed while it was being opened; try again")
+        return cls(p, conn, meta, before)
 
     def close(self) -> None:
         """Close the underlying connection."""
@@ -294,6 +312,31 @@ _HAS_SQL = {
     "paraphrases": "SELECT 1 FROM paraphrases WHERE paraphrases IS NOT NULL LIMIT 1",
     "paraphrase_prefixes": "SELECT 1 FROM paraphrases WHERE prefix = 1 LIMIT 1",
 }
+
+
+#: The first bytes of every SQLite database file.
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _refuse_wal(p: Path) -> None:
+    """Refuse a bundle in SQLite's WAL journal mode: its content would also live in a ``-wal`` file beside it.
+
+    A bundle is one self-contained file (what its content checksum and the verification cache
+    describe); in WAL mode a planted or left-over ``<bundle>-wal`` would change what is read
+    without changing the bundle file.  Bytes 18 and 19 of the header are the file format's
+    write/read versions: 1 for a rollback journal, 2 for WAL.
+    """
+    try:
+        with open(p, "rb") as f:
+            head = f.read(20)
+    except OSError as exc:
+        raise BundleError(f"{p}: cannot open ({exc.strerror or exc})") from None
+    if head.startswith(_SQLITE_MAGIC) and len(head) == 20 and (head[18] != 1 or head[19] != 1):
+        raise BundleError(
+            f"{p}: the bundle is in SQLite's WAL journal mode, so its content could change through a '-wal' file "
+            f"beside it; a bundle must be one self-contained file: convert it with "
+            f"sqlite3 {p} 'PRAGMA journal_mode=DELETE' (then verify it), or rebuild it"
+        )
 
 
 def _checked_meta(p: Path, conn: sqlite3.Connection) -> Dict[str, str]:

@@ -11,6 +11,14 @@
 4. renamed into place (``os.replace``: atomic; an existing bundle of the name is replaced).
 
 Any failure raises :class:`InstallError` with a one-line message and leaves nothing behind.
+
+A source is untrusted: the download has an overall deadline (``deadline`` seconds, default
+:data:`DEFAULT_DEADLINE`; each read also times out), a size cap on the bytes received and on the
+bytes written (``max_bytes``, default :data:`DEFAULT_MAX_BYTES`; a ``Content-Length`` above it is
+refused before any byte is read), and a decompression that never holds more than about one MiB
+of output at a time (an xz bomb cannot fill the memory); a server's redirect is followed only to
+http(s).  The ``.part`` file of an install that was killed (SIGKILL, power loss) is named after
+its process and removed by the next install into the directory once that process is gone.
 """
 
 from __future__ import annotations
@@ -19,15 +27,29 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, NamedTuple, Optional, Tuple, Type
+from typing import Any, BinaryIO, Callable, Iterator, NamedTuple, Optional, Tuple, Type
 
 from ..errors import BundleError
 from .bundle import Bundle
 from .locate import BUNDLE_SUFFIX, find_bundle, user_bundle_dir
 
-__all__ = ["InstallError", "Installed", "install_bundle", "remove_bundle", "bundle_name_from_source"]
+__all__ = ["DEFAULT_DEADLINE", "DEFAULT_MAX_BYTES", "InstallError", "Installed", "install_bundle", "remove_bundle",
+           "remove_stale_parts", "bundle_name_from_source"]
 
 _CHUNK = 1 << 20
+
+#: Seconds a download may take in all (``install_bundle(deadline=...)``, ``--timeout``).
+DEFAULT_DEADLINE = 3600.0
+
+#: Most bytes a download may have, compressed or decompressed (``install_bundle(max_bytes=...)``,
+#: ``--max-size``): 2 GB, beyond any bundle built so far (English, the largest: 113 MB).
+DEFAULT_MAX_BYTES = 2_000_000_000
+
+#: Seconds one read of a download may wait for data.
+_READ_TIMEOUT = 60.0
+
+#: Input fed to the zstd decompressor at a time (it has no output bound: 1 KiB of zstd expands to ~32 MiB at most).
+_ZST_PIECE = 1 << 10
 _XZ_MAGIC = b"\xfd7zXZ\x00"
 _ZST_MAGIC = b"\x28\xb5\x2f\xfd"
 
@@ -52,9 +74,14 @@ def _is_url(source: str) -> bool:
     return "://" in source and source.split("://", 1)[0].lower() in ("http", "https", "file")
 
 
+def _url_path(url: str) -> str:
+    """``url`` without its query (``?...``) and fragment (``#...``): what names the file."""
+    return url.split("#", 1)[0].split("?", 1)[0]
+
+
 def bundle_name_from_source(source: str) -> str:
     """The bundle name a source gives: its file name without ``.xz``/``.zst`` and ``.sqlite`` (``en.sqlite.xz`` -> ``en``)."""
-    base = source.rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0] if _is_url(source) else Path(source).name
+    base = _url_path(source).rstrip("/").rsplit("/", 1)[-1] if _is_url(source) else Path(source).name
     for suffix in (".xz", ".zst", BUNDLE_SUFFIX):
         if base.endswith(suffix):
             base = base[: -len(suffix)]
@@ -87,11 +114,20 @@ class _Decoder:
         else:
             self._errors = ()
 
-    def feed(self, data: bytes) -> bytes:
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        """The decompressed bytes of ``data``, in pieces of about :data:`_CHUNK` at most (xz) or from
+        :data:`_ZST_PIECE` input bytes at a time (zstd): never the whole expansion at once."""
         if self._obj is None:
-            return data
+            yield data
+            return
         try:
-            return bytes(self._obj.decompress(data))
+            if self.kind == "xz":
+                yield self._obj.decompress(data, max_length=_CHUNK)
+                while not self._obj.needs_input and not self._obj.eof:
+                    yield self._obj.decompress(b"", max_length=_CHUNK)
+            else:
+                for i in range(0, len(data), _ZST_PIECE):
+                    yield bytes(self._obj.decompress(data[i : i + _ZST_PIECE]))
         except self._errors as exc:
             raise InstallError(f"{self.label}: not a valid {self.kind} stream ({exc})") from None
 
@@ -113,7 +149,7 @@ def _zstandard(label: str) -> Any:
 
 
 def _kind(source: str, head: bytes) -> str:
-    name = source.split("?", 1)[0].lower()
+    name = (_url_path(source) if _is_url(source) else source).lower()
     if name.endswith(".xz") or head.startswith(_XZ_MAGIC):
         return "xz"
     if name.endswith(".zst") or head.startswith(_ZST_MAGIC):
@@ -121,7 +157,26 @@ def _kind(source: str, head: bytes) -> str:
     return "plain"
 
 
-def _open_source(source: str) -> Tuple[BinaryIO, Optional[int]]:
+def _opener() -> Any:
+    """A urllib opener that follows a server's redirect only to another http(s) URL.
+
+    urllib alone would also follow one to ``ftp://``: a bundle source is an allow-list of schemes.
+    """
+    import urllib.request
+
+    class HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> Any:
+            scheme = newurl.split(":", 1)[0].lower() if ":" in newurl else ""
+            if scheme not in ("http", "https"):
+                raise InstallError(
+                    f"{req.full_url}: the server redirects to {newurl!r}: only http and https redirects are followed"
+                )
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    return urllib.request.build_opener(HttpOnlyRedirects)
+
+
+def _open_source(source: str, timeout: float = _READ_TIMEOUT) -> Tuple[BinaryIO, Optional[int]]:
     """The source as a binary stream, and the byte count it announces (``Content-Length``), if any."""
     if not _is_url(source):
         try:
@@ -130,10 +185,9 @@ def _open_source(source: str) -> Tuple[BinaryIO, Optional[int]]:
             raise InstallError(f"{source}: cannot read ({exc.strerror or exc})") from None
         return f, None
     import urllib.error
-    import urllib.request
 
     try:
-        resp = urllib.request.urlopen(source, timeout=60)  # noqa: S310 - the user names the URL
+        resp = _opener().open(source, timeout=timeout)
     except urllib.error.HTTPError as exc:
         raise InstallError(f"{source}: HTTP {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
@@ -143,26 +197,65 @@ def _open_source(source: str) -> Tuple[BinaryIO, Optional[int]]:
     return resp, int(length) if length and length.isdigit() else None
 
 
-def _copy(source: str, out: BinaryIO, progress: Optional[Callable[[int], None]]) -> str:
-    """Stream ``source`` into ``out`` (decompressed); return the SHA-256 of the bytes read."""
-    import http.client as _http  # IncompleteRead; already imported by urllib for URLs
+def _copy(
+    source: str,
+    out: BinaryIO,
+    progress: Optional[Callable[[int], None]],
+    deadline: float = DEFAULT_DEADLINE,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> str:
+    """Stream ``source`` into ``out`` (decompressed); return the SHA-256 of the bytes read.
 
-    stream, expected = _open_source(source)
+    Raises :class:`InstallError` past ``deadline`` seconds or beyond ``max_bytes`` bytes
+    (received, or written after decompression).
+    """
+    import http.client as _http  # IncompleteRead; already imported by urllib for URLs
+    import time
+
+    end = time.monotonic() + deadline
+    stream, expected = _open_source(source, max(1.0, min(_READ_TIMEOUT, deadline)))
     digest = hashlib.sha256()
-    got = 0
+    got = written = 0
+    # read1: whatever has arrived (at most a chunk), so that a server trickling bytes meets the deadline
+    read = getattr(stream, "read1", stream.read)
+
+    def check() -> None:
+        if time.monotonic() > end:
+            raise InstallError(f"{source}: the download took longer than its deadline of {deadline:g} s "
+                               f"({got} bytes received); give more time with --timeout")
+        if got > max_bytes or written > max_bytes:
+            raise InstallError(f"{source}: larger than the size cap of {max_bytes} bytes "
+                               f"({'received' if got > max_bytes else 'decompressed'}); raise it with --max-size")
+
     try:
-        chunk = stream.read(_CHUNK)
+        if expected is not None and expected > max_bytes:
+            raise InstallError(f"{source}: announces {expected} bytes, more than the size cap of {max_bytes} bytes; "
+                               "raise it with --max-size")
+        chunk = read(_CHUNK)
+        while 0 < len(chunk) < len(_XZ_MAGIC):  # enough of the start to recognise the format
+            more = read(_CHUNK)
+            if not more:
+                break
+            chunk += more
         decoder = _Decoder(_kind(source, chunk), source)
         while chunk:
             got += len(chunk)
             digest.update(chunk)
-            out.write(decoder.feed(chunk))
+            check()
+            for piece in decoder.feed(chunk):
+                written += len(piece)
+                check()
+                out.write(piece)
             if progress is not None:
                 progress(got)
-            chunk = stream.read(_CHUNK)
+            chunk = read(_CHUNK)
+        check()
     except _http.IncompleteRead as exc:
         raise InstallError(f"{source}: truncated transfer ({got + len(exc.partial)} bytes received)") from None
     except (ConnectionError, TimeoutError) as exc:
+        if time.monotonic() > end:
+            raise InstallError(f"{source}: the download took longer than its deadline of {deadline:g} s "
+                               f"({got} bytes received); give more time with --timeout") from None
         raise InstallError(f"{source}: transfer failed after {got} bytes ({exc})") from None
     finally:
         stream.close()
@@ -192,6 +285,41 @@ def _default_mode(path: Path) -> None:
     os.chmod(path, 0o666 & ~mask)
 
 
+#: A ``.part`` file whose name carries no process id (older meteor-lite) is stale after this many seconds.
+_UNNAMED_PART_STALE_AFTER = 24 * 3600
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, under another user
+        return True
+    return True
+
+
+def remove_stale_parts(dest: Path) -> None:
+    """Delete the ``.<name>.<pid>.<random>.part`` files of installs whose process is gone (killed outright),
+    and unnamed ones older than a day; best effort (an error leaves the file)."""
+    import time
+
+    try:
+        parts = [p for p in dest.iterdir() if p.name.startswith(".") and p.name.endswith(".part")]
+    except OSError:
+        return
+    for p in parts:
+        fields = p.name[1 : -len(".part")].rsplit(".", 2)
+        try:
+            if len(fields) == 3 and fields[1].isdigit():
+                if int(fields[1]) != os.getpid() and not _pid_alive(int(fields[1])):
+                    p.unlink()
+            elif time.time() - p.stat().st_mtime > _UNNAMED_PART_STALE_AFTER:
+                p.unlink()
+        except OSError:
+            pass
+
+
 def install_bundle(
     source: str,
     *,
@@ -199,8 +327,16 @@ def install_bundle(
     name: Optional[str] = None,
     dest_dir: "Optional[os.PathLike[str] | str]" = None,
     progress: Optional[Callable[[int], None]] = None,
+    deadline: float = DEFAULT_DEADLINE,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> Installed:
-    """Install the bundle at ``source`` (path or URL) as ``<dest_dir>/<name>.sqlite``; see the module docstring."""
+    """Install the bundle at ``source`` (path or URL) as ``<dest_dir>/<name>.sqlite``; see the module docstring.
+
+    ``deadline`` (seconds) and ``max_bytes`` bound the download (:data:`DEFAULT_DEADLINE`,
+    :data:`DEFAULT_MAX_BYTES`).
+    """
+    if not deadline > 0 or not max_bytes > 0:
+        raise InstallError(f"the deadline and the size cap must be positive, got {deadline!r} s and {max_bytes!r} bytes")
     if sha256 is not None:
         sha256 = sha256.strip().lower()
         if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
@@ -211,10 +347,11 @@ def install_bundle(
     tmp: Optional[Path] = None
     try:
         dest.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=dest)
+        remove_stale_parts(dest)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=".part", dir=dest)
         tmp = Path(tmp_name)
         with os.fdopen(fd, "wb") as out:
-            digest = _copy(source, out, progress)
+            digest = _copy(source, out, progress, deadline, max_bytes)
             out.flush()
             os.fsync(out.fileno())
         if sha256 is not None and digest != sha256:

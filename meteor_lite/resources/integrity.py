@@ -33,7 +33,8 @@ __all__ = ["ENV_CACHE_DIR", "SLOW_NOTICE_SECONDS", "cache_file", "file_identity"
 #: Environment variable naming the cache directory (default ``$XDG_CACHE_HOME/meteor-lite``).
 ENV_CACHE_DIR = "METEOR_LITE_CACHE_DIR"
 
-#: Entries kept in the cache file (entries of files that no longer exist go first, then the oldest).
+#: Entries kept in the cache file (entries of files that no longer exist go first, then those of the smallest
+#: files: a test suite writing hundreds of tiny bundles never evicts the 113 MB English bundle).
 MAX_ENTRIES = 256
 
 Identity = Tuple[str, int, int, int, int]
@@ -83,6 +84,12 @@ def _line(identity: Identity, checksum: str) -> str:
     return "\t".join([*(str(x) for x in identity), checksum])
 
 
+def _size(line: str) -> int:
+    """The file size recorded in a cache line (0 when unreadable)."""
+    fields = line.split("\t")
+    return int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
+
+
 def _read(cache: Path) -> List[str]:
     try:
         return cache.read_text(encoding="utf-8").splitlines()
@@ -90,28 +97,41 @@ def _read(cache: Path) -> List[str]:
         return []
 
 
-def is_verified(path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None) -> bool:
-    """Whether this very file (same identity) was verified against ``checksum``."""
+def is_verified(
+    path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None, identity: Optional[Identity] = None
+) -> bool:
+    """Whether this very file (same identity: ``identity``, else the file at ``path`` now) was verified against ``checksum``."""
     if not checksum:
         return False
     try:
-        wanted = _line(file_identity(path), checksum)
+        wanted = _line(identity or file_identity(path), checksum)
     except OSError:
         return False
     return wanted in _read(cache or cache_file())
 
 
-def remember(path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None) -> None:
-    """Record that ``path`` (as it is now) was verified against ``checksum`` (best effort: never raises OSError)."""
+def remember(
+    path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None, identity: Optional[Identity] = None
+) -> None:
+    """Record that ``path`` (as it is now, or the file of ``identity``) was verified against ``checksum``.
+
+    Best effort: never raises OSError.  Give the ``identity`` of the file that was actually read
+    (:attr:`meteor_lite.resources.bundle.Bundle.identity`), so that a file renamed over the bundle
+    meanwhile is never recorded as verified.
+    """
     cache = cache or cache_file()
     try:
-        entry = _line(file_identity(path), checksum)
+        entry = _line(identity or file_identity(path), checksum)
         real = entry.split("\t", 1)[0]
         kept = [
             line for line in _read(cache)
             if line.split("\t", 1)[0] != real and os.path.exists(line.split("\t", 1)[0])
         ]
-        lines = (kept + [entry])[-MAX_ENTRIES:]
+        if len(kept) >= MAX_ENTRIES:  # full: the smallest files go first (the cheapest to verify again)
+            by_size = sorted(range(len(kept)), key=lambda i: (_size(kept[i]), i))
+            dropped = set(by_size[: len(kept) - MAX_ENTRIES + 1])
+            kept = [line for i, line in enumerate(kept) if i not in dropped]
+        lines = kept + [entry]
         with atomic_path(cache) as tmp:
             tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     except OSError:
@@ -119,14 +139,19 @@ def remember(path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path
 
 
 def ensure_verified(
-    path: "os.PathLike[str] | str", checksum: str, verify: Callable[[], List[str]], cache: Optional[Path] = None
+    path: "os.PathLike[str] | str",
+    checksum: str,
+    verify: Callable[[], List[str]],
+    cache: Optional[Path] = None,
+    identity: Optional[Identity] = None,
 ) -> None:
     """Verify the bundle at ``path`` unless this very file was verified before; raise :class:`BundleError` if unsound.
 
     ``verify`` is the bundle's full check (:meth:`meteor_lite.resources.bundle.Bundle.verify`:
-    SQLite's integrity check and the content checksum), returning a list of problems.
+    SQLite's integrity check and the content checksum), returning a list of problems;
+    ``identity`` the identity of the file it reads (default: the file at ``path`` now).
     """
-    if is_verified(path, checksum, cache):
+    if is_verified(path, checksum, cache, identity):
         return
     import threading
 
@@ -144,4 +169,4 @@ def ensure_verified(
             f"{path}: the bundle is damaged or was changed after it was built ({problems[0]}); "
             "reinstall or rebuild it"
         )
-    remember(path, checksum, cache)
+    remember(path, checksum, cache, identity)
