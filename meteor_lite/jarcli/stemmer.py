@@ -56,15 +56,14 @@ class StemFn:
 
     def __init__(self, lang: str):
         from ..languages import LANGUAGES, language_alias
-        from ..stemmers import meteor15_stemmer
+        from ..resources.stemming import meteor15_stemmer_name, stem_function
 
         code = language_alias(lang)
-        if code not in LANGUAGES or LANGUAGES[code][1] is None:
+        stem = stem_function(meteor15_stemmer_name(code))
+        if stem is None:
             name = LANGUAGES[code][0] if code in LANGUAGES else "other"
             raise MeteorLiteError(f"No stemmer for language ({name})" if code else "Unknown language ()")
-        algorithm = LANGUAGES[code][1]
-        assert algorithm is not None
-        self.stem = meteor15_stemmer(algorithm)
+        self.stem = stem
 
     def __call__(self, tokens: List[str]) -> List[str]:
         stem = self.stem

@@ -55,7 +55,6 @@ class Resources:
         before the stemmer (default: whenever the bundle has one; see ``configure.uses_stem_map``).
         """
         self.bundle = bundle
-        self.stemmer_name = stemmer_name
         self._stem_fn = stem_function(stemmer_name)
         self.function_words: FrozenSet[str] = bundle.function_words() if bundle is not None else frozenset()
         self.nonbreaking: Dict[str, bool] = bundle.nonbreaking_prefixes() if bundle is not None else {}

@@ -5,6 +5,6 @@
 (:mod:`.snowball2007`), or ``snowballstemmer`` 2.2.0's English (the jar's English stems).
 """
 
-from .meteor15 import METEOR15_ALGORITHMS, METEOR15_STEMMER, Meteor15Stemmer, is_jar_number, meteor15_stemmer
+from .meteor15 import METEOR15_ALGORITHMS, Meteor15Stemmer, is_jar_number, meteor15_stemmer
 
-__all__ = ["METEOR15_ALGORITHMS", "METEOR15_STEMMER", "Meteor15Stemmer", "meteor15_stemmer", "is_jar_number"]
+__all__ = ["METEOR15_ALGORITHMS", "Meteor15Stemmer", "meteor15_stemmer", "is_jar_number"]

@@ -19,18 +19,15 @@ from __future__ import annotations
 import importlib
 import re
 import threading
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Dict, Tuple
 
-__all__ = ["METEOR15_ALGORITHMS", "METEOR15_STEMMER", "Meteor15Stemmer", "meteor15_stemmer", "is_jar_number"]
+__all__ = ["METEOR15_ALGORITHMS", "Meteor15Stemmer", "meteor15_stemmer", "is_jar_number"]
 
 #: The Snowball algorithms Meteor 1.5 stems with (its 15 stemmed languages).
 METEOR15_ALGORITHMS: Tuple[str, ...] = (
     "danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian",
     "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish", "turkish",
 )
-
-#: How the scorer names these stemmers (a bundle's stemmer record, ``meteor-lite --version``).
-METEOR15_STEMMER = "Meteor 1.5's Snowball stemmers (algorithms of 2007)"
 
 _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 _NUMBER_PUNCT = frozenset(",.-")
@@ -95,9 +92,6 @@ class Meteor15Stemmer:
             stem: str = stemmer.stemWord(word)
             return stem
         return _joined_pairs(stemmer.stemWord(_as_utf16_units(word)))
-
-    def __reduce__(self) -> Tuple[Callable[[str], "Meteor15Stemmer"], Tuple[str]]:
-        return (Meteor15Stemmer, (self.algorithm,))
 
 
 _SHARED: Dict[str, Meteor15Stemmer] = {}
