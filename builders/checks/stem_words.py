@@ -55,9 +55,9 @@ def usable(word: str) -> bool:
 
 def algorithm_suffixes(algorithm: str) -> List[str]:
     """The strings of every ``among`` of Meteor 1.5's ``algorithm`` (non-empty, sorted)."""
-    from meteor_lite.stemmers.meteor15 import _stemmer_class
+    from meteor_lite.stemmers.meteor15 import stemmer_class
 
-    cls = _stemmer_class(algorithm)
+    cls = stemmer_class(algorithm)
     found: Set[str] = set()
     for name in dir(cls):
         table = getattr(cls, name)

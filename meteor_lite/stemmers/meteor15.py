@@ -21,7 +21,7 @@ import re
 import threading
 from typing import Any, Dict, Tuple
 
-__all__ = ["METEOR15_ALGORITHMS", "Meteor15Stemmer", "meteor15_stemmer", "is_jar_number"]
+__all__ = ["METEOR15_ALGORITHMS", "Meteor15Stemmer", "meteor15_stemmer", "stemmer_class", "is_jar_number"]
 
 #: The Snowball algorithms Meteor 1.5 stems with (its 15 stemmed languages).
 METEOR15_ALGORITHMS: Tuple[str, ...] = (
@@ -58,7 +58,7 @@ def _joined_pairs(units: str) -> str:
     return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
-def _stemmer_class(algorithm: str) -> type:
+def stemmer_class(algorithm: str) -> type:
     """The Snowball stemmer class Meteor 1.5 uses for ``algorithm`` (one of :data:`METEOR15_ALGORITHMS`)."""
     if algorithm not in METEOR15_ALGORITHMS:
         raise ValueError(f"Meteor 1.5 has no {algorithm!r} stemmer (it has {', '.join(METEOR15_ALGORITHMS)})")
@@ -76,7 +76,7 @@ class Meteor15Stemmer:
 
     def __init__(self, algorithm: str):
         self.algorithm = algorithm
-        self._cls = _stemmer_class(algorithm)
+        self._cls = stemmer_class(algorithm)
         self._local = threading.local()
 
     def _stemmer(self) -> Any:
