@@ -110,3 +110,24 @@ def test_pip_installs_a_pack_by_name(index: Path, served: str, tmp_path: Path, h
     assert r.returncode == 0, r.stderr
     assert (target / "meteor_lite_pack_de_extra" / "de-extra.sqlite").is_file()
     assert (target / "meteor_lite_pack_de_extra-2.0.dist-info" / "entry_points.txt").is_file()
+
+
+def test_index_installs_keep_the_size_cap_and_clean_stale_parts(index: Path, served: str, user_dir: Path, tmp_path: Path) -> None:
+    """--max-size bounds the wheel and the bundle unpacked from it; a killed install's .part is removed by the next."""
+    from meteor_lite.resources.index import install_from_index
+    from meteor_lite.resources.install import InstallError
+
+    entry = next(e for e in json.loads((index / "packs.json").read_text())["packs"] if e["bundle"] == "en")
+    unpacked = (tmp_path / "b" / "en.sqlite").stat().st_size
+    assert entry["size"] < unpacked  # the wheel is compressed: a cap between the two stops the unpacking
+    with pytest.raises(InstallError, match="unpacks to more than"):
+        install_from_index("en", served, dest_dir=user_dir, max_bytes=entry["size"] + 1)
+    assert list(user_dir.iterdir()) == []
+    r = run("bundle", "install", "en", "--index", served, "--max-size", "0.0001")
+    assert r.exit_code == 1 and "size cap" in r.stderr, r.stderr
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True).stdout.strip()
+    stale = user_dir / f".en.whl.{dead}.abc123.part"
+    stale.write_bytes(b"left by a killed install")
+    r = run("bundle", "install", "en", "--index", served)
+    assert r.exit_code == 0, r.stderr
+    assert sorted(p.name for p in user_dir.iterdir()) == ["en.sqlite"]

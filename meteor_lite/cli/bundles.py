@@ -239,17 +239,15 @@ def bundle_install(
     if index is None and _is_name(source):
         _install_official(source, snowball_stems)
         return
+    deadline = DEFAULT_DEADLINE if timeout is None else timeout
+    max_bytes = DEFAULT_MAX_BYTES if max_size_mb is None else int(max_size_mb * 1_000_000)
     try:
         if index is not None:
             from ..resources.index import install_from_index
 
-            done = install_from_index(source, index, name=name, say=_say)
+            done = install_from_index(source, index, name=name, say=_say, deadline=deadline, max_bytes=max_bytes)
         else:
-            done = install_bundle(
-                source, sha256=sha256, name=name,
-                deadline=DEFAULT_DEADLINE if timeout is None else timeout,
-                max_bytes=DEFAULT_MAX_BYTES if max_size_mb is None else int(max_size_mb * 1_000_000),
-            )
+            done = install_bundle(source, sha256=sha256, name=name, deadline=deadline, max_bytes=max_bytes)
     except BundleError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:

@@ -23,11 +23,21 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
-from .install import Installed, InstallError, _copy, _is_url, install_bundle
+from .install import (
+    DEFAULT_DEADLINE,
+    DEFAULT_MAX_BYTES,
+    Installed,
+    InstallError,
+    _copy,
+    _is_url,
+    check_bounds,
+    install_bundle,
+    new_part_file,
+    remove_stale_parts,
+)
 from .locate import BUNDLE_SUFFIX, user_bundle_dir
 from .packs import pack_module_name
 
@@ -103,12 +113,17 @@ def install_from_index(
     name: Optional[str] = None,
     dest_dir: "Optional[os.PathLike[str] | str]" = None,
     say: Optional[Callable[[str], None]] = None,
+    deadline: float = DEFAULT_DEADLINE,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> Installed:
     """Install the newest pack of ``bundle`` in ``index`` into ``dest_dir`` (default: the user bundle directory).
 
-    The bundle is installed as ``<name>.sqlite`` (default: ``bundle``).
+    The bundle is installed as ``<name>.sqlite`` (default: ``bundle``).  ``deadline`` and ``max_bytes``
+    bound the download and the bundle unpacked from the wheel, as for :func:`~.install.install_bundle`.
     """
     import zipfile
+
+    check_bounds(deadline, max_bytes)
 
     base = index_base(index)
     entry = newest_entry(read_index(index), bundle, base)
@@ -120,18 +135,21 @@ def install_from_index(
     sqlite: Optional[Path] = None
     try:
         dest.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{bundle}.", suffix=".whl.part", dir=dest)
-        wheel = Path(tmp)
+        remove_stale_parts(dest)
+        fd, wheel = new_part_file(dest, f"{bundle}.whl")
         with os.fdopen(fd, "wb") as out:
-            digest = _copy(url, out, None)
+            digest = _copy(url, out, None, deadline, max_bytes)
         if digest != entry["sha256"]:
             raise InstallError(f"{url}: sha256 mismatch: the file's is {digest}, the index lists {entry['sha256']}")
         member = f"{pack_module_name(bundle)}/{bundle}{BUNDLE_SUFFIX}"
-        fd, tmp = tempfile.mkstemp(prefix=f".{bundle}.", suffix=".sqlite.part", dir=dest)
-        sqlite = Path(tmp)
+        fd, sqlite = new_part_file(dest, f"{bundle}.sqlite")
         try:
             with zipfile.ZipFile(wheel) as zf, zf.open(member) as inp, os.fdopen(fd, "wb") as out:
+                unpacked = 0
                 for chunk in iter(lambda: inp.read(1 << 20), b""):
+                    unpacked += len(chunk)
+                    if unpacked > max_bytes:
+                        raise InstallError(f"{url}: the pack's bundle unpacks to more than {max_bytes:,} bytes (the size cap)")
                     out.write(chunk)
         except (zipfile.BadZipFile, KeyError, EOFError) as exc:
             raise InstallError(f"{url}: not a resource pack of bundle {bundle!r} ({exc})") from None

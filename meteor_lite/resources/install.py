@@ -34,7 +34,7 @@ from .bundle import Bundle
 from .locate import BUNDLE_SUFFIX, find_bundle, user_bundle_dir
 
 __all__ = ["DEFAULT_DEADLINE", "DEFAULT_MAX_BYTES", "InstallError", "Installed", "install_bundle", "remove_bundle",
-           "remove_stale_parts", "bundle_name_from_source"]
+           "remove_stale_parts", "new_part_file", "check_bounds", "bundle_name_from_source"]
 
 _CHUNK = 1 << 20
 
@@ -320,6 +320,19 @@ def remove_stale_parts(dest: Path) -> None:
             pass
 
 
+def check_bounds(deadline: float, max_bytes: int) -> None:
+    """Refuse a download deadline or size cap that is not positive (:class:`InstallError`)."""
+    if not deadline > 0 or not max_bytes > 0:
+        raise InstallError(f"the deadline and the size cap must be positive, got {deadline!r} s and {max_bytes!r} bytes")
+
+
+def new_part_file(dest: Path, name: str) -> Tuple[int, Path]:
+    """A new hidden ``.<name>.<pid>.<random>.part`` file in ``dest`` (open descriptor, path), named so that
+    :func:`remove_stale_parts` removes it once this process is gone."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=".part", dir=dest)
+    return fd, Path(tmp_name)
+
+
 def install_bundle(
     source: str,
     *,
@@ -335,8 +348,7 @@ def install_bundle(
     ``deadline`` (seconds) and ``max_bytes`` bound the download (:data:`DEFAULT_DEADLINE`,
     :data:`DEFAULT_MAX_BYTES`).
     """
-    if not deadline > 0 or not max_bytes > 0:
-        raise InstallError(f"the deadline and the size cap must be positive, got {deadline!r} s and {max_bytes!r} bytes")
+    check_bounds(deadline, max_bytes)
     if sha256 is not None:
         sha256 = sha256.strip().lower()
         if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
@@ -348,8 +360,7 @@ def install_bundle(
     try:
         dest.mkdir(parents=True, exist_ok=True)
         remove_stale_parts(dest)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=".part", dir=dest)
-        tmp = Path(tmp_name)
+        fd, tmp = new_part_file(dest, name)
         with os.fdopen(fd, "wb") as out:
             digest = _copy(source, out, progress, deadline, max_bytes)
             out.flush()
