@@ -88,7 +88,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except MissingValueError as exc:
             err.write(f"{PROG}: {exc}\n")
             return 1
-        return run(opts, out, err)
+        from ..cli.errors import warnings_as_lines
+
+        with warnings_as_lines(PROG):  # e.g. the verification cache cannot be written: one line
+            return run(opts, out, err)
     except (JarCliError, MeteorLiteError) as exc:
         out.flush()
         err.write(f"{PROG}: error: {exc}\n")
