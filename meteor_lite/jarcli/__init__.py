@@ -133,5 +133,17 @@ def console() -> None:
     if "-stdio" not in sys.argv[1:]:
         # One run, then exit (a -stdio server runs on, and keeps its collector).
         gc.disable()
+    _exit_on_sigterm()
     sys.exit(run_guarded(main, sys.argv[1:], PROG))
+
+
+def _exit_on_sigterm() -> None:
+    """SIGTERM ends the process with exit code 143 *through* its exit handlers, which remove the scratch
+    bundle of ``-s/-d/-a/-new`` (by default SIGTERM would skip them; SIGKILL leaves it to the next run)."""
+    import signal
+
+    def terminated(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, terminated)
 
