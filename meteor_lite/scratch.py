@@ -109,8 +109,12 @@ def remove_stale(prefix: str, directory: Optional[Path] = None) -> List[Path]:
 
 
 def _hold(entry: Path) -> None:
-    """Lock ``entry`` for the life of this process (its lock file for a directory)."""
-    fd = os.open(_lock_path(entry), os.O_RDWR | os.O_CREAT, 0o600)
+    """Lock ``entry`` for the life of this process (its lock file for a directory); best effort (without the
+    lock, the process id alone tells others whether it is stale)."""
+    try:
+        fd = os.open(_lock_path(entry), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return
     _lock(fd)
     _held[entry] = fd
 
