@@ -388,10 +388,10 @@ def read_tuned_tasks(raw: Optional[str], where: str = "bundle") -> Dict[str, Tun
     """The tuned sets of a bundle's meta value ``raw`` (None or "": none), checked, by name."""
     if not raw:
         return {}
-    import json
+    from .resources.metadata import load_json
 
     try:
-        data = json.loads(raw)
+        data = load_json(raw)
     except ValueError as exc:
         raise ConfigError(f"{where}: meta {TASKS_META_KEY!r} is not JSON ({exc})") from None
     if not isinstance(data, dict):

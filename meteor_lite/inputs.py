@@ -17,6 +17,9 @@ transposed (5 images x 5 captions read as 5 streams).
 
 Wrong types (a string where a list is meant, ``None`` as a hypothesis, a
 string of numbers as ``params``) raise :class:`TypeError` naming the argument.
+A string that is not valid Unicode text (a lone surrogate, e.g. from bytes decoded with
+``errors="surrogateescape"``) raises :class:`InputError` naming the argument and the position
+(:func:`checked_text`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any, List, Optional
 
 from .errors import ConfigError, InputError
 
-__all__ = ["LAYOUTS", "check_options", "hypothesis_list", "references_per_segment", "segment_references"]
+__all__ = ["LAYOUTS", "check_options", "checked_text", "hypothesis_list", "references_per_segment", "segment_references"]
 
 #: The reference layouts :func:`references_per_segment` accepts.
 LAYOUTS = ("streams", "segments")
@@ -50,6 +53,20 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def checked_text(text: str, name: str) -> str:
+    """``text``, unless it holds a lone surrogate (not Unicode text: it has no UTF-8 or UTF-16 form):
+    then :class:`InputError` naming the argument ``name``, the code point and its position."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InputError(
+                f"{name} holds a lone surrogate (U+{ord(text[exc.start]):04X}) at position {exc.start}: not valid "
+                "Unicode text (decode the input strictly, or with errors='replace')"
+            ) from None
+    return text
+
+
 def hypothesis_list(hyps: object, name: str = "hyps") -> List[str]:
     """The hypotheses as a list of strings (``None`` or a non-string entry is a :class:`TypeError`)."""
     out = _as_list(hyps, name, "a list of hypothesis strings")
@@ -57,17 +74,20 @@ def hypothesis_list(hyps: object, name: str = "hyps") -> List[str]:
         if not isinstance(h, str):
             hint = " (use '' for an empty output)" if h is None else ""
             raise TypeError(f"{name}[{i}] is {_type_name(h)}: every hypothesis must be a string{hint}")
+        checked_text(h, f"{name}[{i}]")
     return out
 
 
 def segment_references(refs: object, name: str = "refs") -> List[Optional[str]]:
     """The references of one segment: a string, or a list of strings (``None`` entries kept as missing)."""
     if isinstance(refs, str):
-        return [refs]
+        return [checked_text(refs, name)]
     out = _as_list(refs, name, "a reference string or a list of reference strings")
     for j, r in enumerate(out):
         if r is not None and not isinstance(r, str):
             raise TypeError(f"{name}[{j}] is {_type_name(r)}: references must be strings (None for a missing one)")
+        if r is not None:
+            checked_text(r, f"{name}[{j}]")
     return out
 
 
@@ -108,6 +128,8 @@ def _inner_list(x: object, k: int, layout: Optional[str]) -> List[Optional[str]]
     for j, r in enumerate(out):
         if r is not None and not isinstance(r, str):
             raise TypeError(f"refs[{k}][{j}] is {_type_name(r)}: references must be strings (None for a missing one)")
+        if r is not None:
+            checked_text(r, f"refs[{k}][{j}]")
     return out
 
 

@@ -12,7 +12,7 @@ from .config import MeteorConfig, resolve_config
 from .configure import check_language, fit_modules, open_bundle, stemmer_name, stemmer_version_note, uses_stem_map
 from .errors import BundleError, MeteorLiteWarning
 from .gcpause import gc_paused
-from .inputs import check_options, hypothesis_list, references_per_segment, segment_references
+from .inputs import check_options, checked_text, hypothesis_list, references_per_segment, segment_references
 from .languages import default_tokenizer
 from .parallel import MIN_SHARD, can_fork, default_jobs, map_shards
 from .resources.bundle import Bundle
@@ -126,14 +126,19 @@ class Meteor:
     def tokens(self, line: str) -> List[str]:
         """Tokens of ``line`` as Meteor sees them after normalisation / lower-casing."""
         cfg = self.config
+        text = checked_text(line, "line") if isinstance(line, str) else line
         return prepare(
-            line, cfg.lang, norm=cfg.norm, lower=cfg.lower, keep_punct=not cfg.no_punct,
+            text, cfg.lang, norm=cfg.norm, lower=cfg.lower, keep_punct=not cfg.no_punct,
             nonbreaking=self.resources.nonbreaking, tokenizer=self.tokenizer, keep_case=cfg.case_aware,
         )
 
     # -- scoring ---------------------------------------------------------------------
     def score_tokens(self, hyp: List[str], refs: Sequence[List[str]]) -> SegmentScore:
         """Score pre-tokenised text (no normalisation applied).  Safe to call from several threads."""
+        for name, tokens in (("hyp", hyp), *((f"refs[{k}]", r) for k, r in enumerate(refs))):
+            for j, token in enumerate(tokens):
+                if isinstance(token, str):
+                    checked_text(token, f"{name}[{j}]")
         with self._lock:
             return best_reference(hyp, refs, self.config, self.resources)
 
@@ -146,6 +151,7 @@ class Meteor:
         """
         if not isinstance(hyp, str):
             raise TypeError(f"hyp must be a string, not {type(hyp).__name__} (use '' for an empty output)")
+        checked_text(hyp, "hyp")
         per_seg = references_per_segment([segment_references(refs)], 1, "segments")
         with self._lock:
             return self._score_range([hyp], per_seg, 0, 1)[0]

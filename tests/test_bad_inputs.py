@@ -75,6 +75,7 @@ class Case:
 
 
 S, B, P, JAR, BUILD, API = "score", "bundle", "process", "jar", "build", "api"
+COR = "correlate"  # meteor-lite correlate, in this process
 
 CASES: Tuple[Case, ...] = (
     # --- files: lengths, encodings, line ends ------------------------------------------------------------
@@ -298,6 +299,54 @@ CASES: Tuple[Case, ...] = (
     Case("api-stream-lengths", API,
          ("Meteor('en', bundle=TINY, modules=['exact']).score_corpus(['a', 'b'], [['a', 'b'], ['a']], layout='streams')",),
          "InputError", r"", "reference streams of different lengths"),
+    # --- issue 26: metadata, messages, leftovers ---
+    Case("bundle-meta-null", S, ("h.txt", "r.txt", "--bundle", "meta-null.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: meta-null\.sqlite: bad bundle metadata: meta 'schema_version' is NULL, not text$",
+         "a bundle whose meta schema_version is NULL (its meta table rebuilt without NOT NULL)"),
+    Case("bundle-meta-stemmer-not-json", S, ("h.txt", "r.txt", "--bundle", "meta-stemmer-text.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: meta-stemmer-text\.sqlite: bad bundle metadata: meta 'stemmer' is not readable JSON",
+         "meta stemmer that is not JSON (content checksum recomputed: the bundle verifies)"),
+    Case("bundle-meta-stemmer-list", B, ("info", "meta-stemmer-list.sqlite"), 1,
+         r"^meteor-lite: error: meta-stemmer-list\.sqlite: bad bundle metadata: meta 'stemmer' is not a JSON object "
+         r"\(got a JSON list\)$", "bundle info on a bundle whose meta stemmer is a JSON list"),
+    Case("bundle-meta-stemmer-field", S, ("h.txt", "r.txt", "--bundle", "meta-stemmer-field.sqlite", "-m", "exact stem"),
+         1, r"^meteor-lite: error: meta-stemmer-field\.sqlite: bad bundle metadata: meta 'stemmer' has a 'language' "
+         r"that is not a string", "meta stemmer whose language is a list"),
+    Case("bundle-meta-params-not-json", S, ("h.txt", "r.txt", "--bundle", "meta-params-text.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: meta-params-text\.sqlite: bad bundle metadata: meta 'build_params' is not readable JSON",
+         "meta build_params that is not JSON (was scored, and a traceback in bundle info)"),
+    Case("bundle-meta-params-list", B, ("verify", "meta-params-list.sqlite"), 1,
+         r"^meteor-lite: error: meta-params-list\.sqlite: bad bundle metadata: meta 'build_params' is not a JSON object",
+         "bundle verify on a bundle whose meta build_params is a JSON list"),
+    Case("bundle-meta-paraphrase-max-length", S, ("h.txt", "r.txt", "--bundle", "meta-maxlen.sqlite"), 1,
+         r"^meteor-lite: error: meta-maxlen\.sqlite: bad bundle metadata: meta 'paraphrase_max_length' is not a "
+         r"non-negative integer \(got 'three'\)$", "meta paraphrase_max_length that is not a number"),
+    Case("bundle-meta-tasks-deep", S, ("h.txt", "r.txt", "--bundle", "meta-tasks-deep.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: meta-tasks-deep\.sqlite: bad bundle metadata: meta 'tasks' is not readable JSON "
+         r"\(nested too deeply\)$", "meta tasks nested 100,000 deep (a RecursionError in the JSON parser)"),
+    Case("bundle-blob-word-verify", B, ("verify", "blob-word.sqlite"), 1,
+         r"blob-word\.sqlite: content unreadable: table 'function_words' holds a value that is not text or a number",
+         "bundle verify on a bundle with a BLOB among its function words"),
+    Case("bundle-blob-word-score", S, ("h.txt", "r.txt", "--bundle", "blob-word.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: blob-word\.sqlite: the bundle is damaged or was changed after it was built \(content "
+         r"unreadable: table 'function_words' holds a value that is not text or a number",
+         "scoring with it: refused by its first-use verification"),
+    Case("bundle-blob-word-install", B, ("install", "blob-word.sqlite", "--name", "blobcopy"), 1,
+         r"^meteor-lite: error: blob-word\.sqlite: bundle fails verification: content unreadable: table "
+         r"'function_words' holds a value that is not text or a number", "installing it: refused, nothing installed"),
+    Case("jobs-negative", S, ("h.txt", "r.txt", *T, "--jobs", "-3"), 2,
+         r"^meteor-lite: error: argument --jobs/-j: must be an integer >= 0, got -3", "--jobs -3 (a usage error)"),
+    Case("correlate-inf-judgment", COR, ("judg-inf.tsv", "metric-inf.tsv"), 1,
+         r"^meteor-lite: error: judg-inf\.tsv:3: not a finite number: 'inf'", "inf as a human judgment"),
+    Case("correlate-inf-metric", COR, ("judg.tsv", "metric-inf.tsv"), 1,
+         r"^meteor-lite: error: metric-inf\.tsv:5: not a finite number: '-Infinity'", "-Infinity as a metric score"),
+    Case("api-lone-surrogate-hypothesis", API,
+         ("Meteor('en', bundle=TINY, modules=['exact']).score_corpus(['a b', 'x \\udc80'], [['a b', 'x']])",),
+         "InputError", r"^hyps\[1\] holds a lone surrogate \(U\+DC80\) at position 2: not valid Unicode text",
+         "a lone surrogate in a hypothesis (text decoded with errors='surrogateescape')"),
+    Case("api-lone-surrogate-reference", API,
+         ("Meteor('en', bundle=TINY, modules=['exact']).score_segment('a b', ['a \\ud800 b'])",),
+         "InputError", r"^refs\[0\] holds a lone surrogate \(U\+D800\) at position 2", "a lone surrogate in a reference"),
 )
 
 
@@ -339,7 +388,46 @@ def untrusted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     make_tiny_bundle(d / "forged.sqlite", name="tiny\nFinal score:            0.999999", version="0.0.1\x1b[2J")
     make_tiny_bundle(d / "licence.sqlite", licence="CC0\nRequires-Dist: evil-dependency-xyz")
     make_tiny_bundle(d / "nolang.sqlite", language="")
+    _hostile_metadata(d)
     return d
+
+
+def _hostile_metadata(d: Path) -> None:
+    """Bundles whose metadata or content is of the wrong type (issue 26), each with its content checksum
+    recomputed where one can be (as an attacker would: they pass verification), and judgment files with inf."""
+    from meteor_lite.resources.schema import compute_content_checksum
+    from tiny_bundles import make_tiny_bundle
+
+    tiny = make_tiny_bundle(d / "meta-base.sqlite")
+    meta = "INSERT OR REPLACE INTO meta VALUES "
+    variants = {
+        "meta-null": ["CREATE TABLE m2 (key TEXT PRIMARY KEY, value) WITHOUT ROWID", "INSERT INTO m2 SELECT * FROM meta",
+                      "DROP TABLE meta", "ALTER TABLE m2 RENAME TO meta",
+                      "UPDATE meta SET value = NULL WHERE key = 'schema_version'"],
+        "meta-stemmer-text": [meta + "('stemmer', 'snowball english')"],
+        "meta-stemmer-list": [meta + "('stemmer', '[\"english\"]')"],
+        "meta-stemmer-field": [meta + "('stemmer', '{\"language\": [\"english\"]}')"],
+        "meta-params-text": [meta + "('build_params', '{builder: me}')"],
+        "meta-params-list": [meta + "('build_params', '[1, 2]')"],
+        "meta-maxlen": [meta + "('paraphrase_max_length', 'three')"],
+        "meta-tasks-deep": [meta + "('tasks', '{\"rank\": ' || '" + "[" * 100_000 + "' || '1' || '"
+                            + "]" * 100_000 + "' || '}')"],
+        "blob-word": ["INSERT INTO function_words VALUES (x'6869')"],
+    }
+    for name, sqls in variants.items():
+        out = d / f"{name}.sqlite"
+        shutil.copy(tiny, out)
+        conn = sqlite3.connect(out)
+        with conn:
+            for sql in sqls:
+                conn.execute(sql)
+            if name != "blob-word":  # a BLOB has no checksum line: the old checksum stays
+                conn.execute("UPDATE meta SET value = ? WHERE key = 'content_checksum'", (compute_content_checksum(conn),))
+        conn.close()
+    tiny.unlink()
+    (d / "judg-inf.tsv").write_text("system\tseg_id\tmqm\nA\t1\t-1\nA\t2\tinf\nB\t1\t0\nB\t2\t-2\n")
+    (d / "judg.tsv").write_text("system\tseg_id\tmqm\nA\t1\t-1\nA\t2\t-3\nB\t1\t0\nB\t2\t-2\n")
+    (d / "metric-inf.tsv").write_text("system\tseg_id\tscore\nA\t1\t0.5\nA\t2\t0.4\nB\t1\t0.6\nB\t2\t-Infinity\n")
 
 
 @pytest.fixture()
@@ -354,8 +442,8 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, untrusted: Path) -> Pa
     (tmp_path / "adir").mkdir()
     tiny = make_tiny_bundle(tmp_path / "tiny.sqlite")
     make_tiny_bundle(tmp_path / "tiny-de.sqlite", language="de")
-    for name in ("forged", "licence", "nolang"):  # copies: built once, not remembered by every case's cache
-        shutil.copy(untrusted / f"{name}.sqlite", tmp_path / f"{name}.sqlite")
+    for src in untrusted.iterdir():  # copies: built once, not remembered by every case's cache
+        shutil.copy(src, tmp_path / src.name)
     make_empty_bundle(tmp_path / "empty.sqlite")
     (tmp_path / "junk.sqlite").write_text("not a bundle\n", encoding="utf-8")
     for name, sql in (("nochecksum", "DELETE FROM meta WHERE key = 'content_checksum'"),
@@ -574,6 +662,7 @@ def test_integrity_cache(work: Path) -> None:
 def doc_text() -> str:
     """``docs/bad-inputs.md``: the catalogue as a table (generated from :data:`CASES`)."""
     surfaces = {S: "meteor-lite score", B: "meteor-lite bundle", P: "meteor-lite (process)", JAR: "meteor-jar",
+                COR: "meteor-lite correlate",
                 BUILD: "meteor-build",
                 API: "Python API"}
     lines = [

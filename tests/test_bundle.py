@@ -240,7 +240,7 @@ def test_schema_1_bundle_never_scores(tmp_path: Path) -> None:
 def test_open_bad_schema_version(tmp_path: Path) -> None:
     p = write(tmp_path / "bad.sqlite")
     _set_meta(p, "schema_version", "one")
-    with pytest.raises(BundleError, match="no valid schema_version"):
+    with pytest.raises(BundleError, match="bad bundle metadata: meta 'schema_version' is not a non-negative integer"):
         Bundle.open(p)
 
 

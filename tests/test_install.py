@@ -210,6 +210,18 @@ def test_redirect_only_to_http(server, user_dir: Path, tiny: bytes) -> None:
     assert leftovers(user_dir) == ["en.sqlite"]
 
 
+def test_redirect_loop_is_one_line(server, user_dir: Path) -> None:
+    """A server whose redirects loop (urllib's own error is three lines): one line naming the URL, nothing left."""
+    url, routes = server
+    routes["/loop-a.sqlite"] = (f"{url}/loop-b.sqlite".encode(), -2)
+    routes["/loop-b.sqlite"] = (f"{url}/loop-a.sqlite".encode(), -2)
+    r = run("bundle", "install", f"{url}/loop-a.sqlite")
+    assert r.exit_code == 1 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.startswith(f"meteor-lite: error: {url}/loop-a.sqlite: the server's redirects loop or are too many "
+                               f"(more than 10; the last one: HTTP 302 to '{url}/loop-b.sqlite')"), r.stderr
+    assert leftovers(user_dir) == []
+
+
 def test_url_fragment_and_query_do_not_name_the_bundle(server, user_dir: Path, tiny: bytes) -> None:
     """``.../en.sqlite#frag`` and ``.../en.sqlite?x=1#frag`` install as en.sqlite."""
     from meteor_lite.resources.install import bundle_name_from_source

@@ -106,15 +106,17 @@ class BackgroundStems:
         import json
         import subprocess
         import sys
-        import tempfile
         import weakref
+
+        from meteor_lite.scratch import scratch_file
 
         self.algorithm, self.words = algorithm, words
         self._proc: Optional["subprocess.Popen[bytes]"] = None
         self._input: Optional[Path] = None
         try:
-            fd, path = tempfile.mkstemp(prefix="meteor-lite-stems-", suffix=".json")
-            self._input = Path(path)
+            # named by this process: a build killed outright leaves it to the next one, which removes it
+            fd, self._input = scratch_file("meteor-lite-stems-", ".json")
+            path = str(self._input)
             with open(fd, "w", encoding="utf-8") as f:
                 json.dump(words, f, ensure_ascii=False)
             self._proc = subprocess.Popen(
@@ -152,4 +154,6 @@ def _stop(proc: "Optional[subprocess.Popen[bytes]]", path: Optional[Path]) -> No
         proc.kill()
         proc.communicate()
     if path is not None:
-        path.unlink(missing_ok=True)
+        from meteor_lite.scratch import release
+
+        release(path)

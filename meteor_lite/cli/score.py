@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
 
 from ..languages import MODULES, TASKS
+from .argtypes import non_negative_int
 from .errors import EXIT_USAGE, Parser, fail, reported_errors, warnings_as_lines
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,7 +66,7 @@ def build_parser() -> "argparse.ArgumentParser":
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="text",
                    help="text: Meteor 1.5's report; json: every segment's statistics. Default: text.")
     p.add_argument("--quiet", "-q", action="store_true", help="Segment scores to stderr, final score to stdout, nothing else.")
-    p.add_argument("--jobs", "-j", type=int, default=0,
+    p.add_argument("--jobs", "-j", type=non_negative_int, default=0,
                    help="Processes to score with (0: one per idle CPU, i.e. CPUs less the load average, at most 4; results do not change). Default: 0.")
     return p
 

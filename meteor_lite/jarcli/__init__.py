@@ -88,7 +88,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except MissingValueError as exc:
             err.write(f"{PROG}: {exc}\n")
             return 1
-        return run(opts, out, err)
+        from ..cli.errors import warnings_as_lines
+
+        with warnings_as_lines(PROG):  # e.g. the verification cache cannot be written: one line
+            return run(opts, out, err)
     except (JarCliError, MeteorLiteError) as exc:
         out.flush()
         err.write(f"{PROG}: error: {exc}\n")
@@ -130,5 +133,17 @@ def console() -> None:
     if "-stdio" not in sys.argv[1:]:
         # One run, then exit (a -stdio server runs on, and keeps its collector).
         gc.disable()
+    _exit_on_sigterm()
     sys.exit(run_guarded(main, sys.argv[1:], PROG))
+
+
+def _exit_on_sigterm() -> None:
+    """SIGTERM ends the process with exit code 143 *through* its exit handlers, which remove the scratch
+    bundle of ``-s/-d/-a/-new`` (by default SIGTERM would skip them; SIGKILL leaves it to the next run)."""
+    import signal
+
+    def terminated(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, terminated)
 

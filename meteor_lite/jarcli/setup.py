@@ -9,9 +9,6 @@ file formats by :mod:`meteor_lite.resources.jarformat` into a temporary bundle
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -23,6 +20,7 @@ from ..meteor import Meteor
 from ..resources.bundle import Bundle
 from ..resources.jarformat import write_jar_bundle
 from ..resources.locate import find_bundle
+from ..scratch import scratch_dir
 from .options import JarOptions
 
 __all__ = ["JarCliError", "build_scorer", "jar_config", "jar_header", "ref_count"]
@@ -141,8 +139,7 @@ def _with_jar_files(opts: JarOptions, kw: Dict[str, Any]) -> Dict[str, Any]:
         words = words or _existing(str(new / "function.words"), "No function word list ({})")
     lang = canonical_language(kw["lang"])
     base = find_bundle(lang) if lang in LANGUAGES else None
-    tmp = Path(tempfile.mkdtemp(prefix="meteor-jar-"))
-    atexit.register(shutil.rmtree, tmp, True)
+    tmp = scratch_dir("meteor-jar-")  # removed at exit, else (killed) by the next run once this process is gone
     out = write_jar_bundle(tmp / "bundle.sqlite", language=lang, base=base, function_words=words,
                            synonym_dir=synonyms, paraphrase_file=paraphrases)
     # written just now from the user's own files, into a private directory: no content checksum to verify

@@ -93,14 +93,25 @@ def _column(header: List[str], path: str, *names: str) -> int:
 
 
 def _float(text: str, path: str, line: int) -> Optional[float]:
-    """A score cell: float, or None for an empty / 'None' / 'nan' cell."""
+    """A score cell: float, or None for an empty / 'None' / 'nan' cell (missing); an infinite one is an error."""
     if text.strip().lower() in ("", "none", "nan", "na"):
         return None
     try:
         value = float(text)
     except ValueError:
         raise InputError(f"{path}:{line}: not a number: {text!r}") from None
+    if math.isinf(value):
+        raise InputError(f"{path}:{line}: not a finite number: {text!r} (a missing score is an empty cell, None or nan)")
     return None if math.isnan(value) else value
+
+
+def _json_score(value: object, file: str, where: str) -> float:
+    """A score of a meteor-lite JSON file (None: 0.0, as an empty segment); anything but a finite number is an error."""
+    if value is None:
+        return 0.0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InputError(f"{file}: {where}: the score is not a finite number: {value!r}")
+    return float(value)
 
 
 def read_judgments(path: str, column: Optional[str] = None, human_systems: Optional[Sequence[str]] = None) -> Judgments:
@@ -201,16 +212,20 @@ def _read_json_dir(path: str, judgments: Judgments) -> MetricScores:
                 data = json.load(fh)
         except (OSError, ValueError) as exc:
             raise InputError(f"cannot read {file}: {exc}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("segments", []), list):
+            raise InputError(f"{file}: not a meteor-lite JSON report (an object with a list of 'segments')")
         segments = data.get("segments", [])
         order = judgments.order[name]
         if len(segments) != len(order):
             raise InputError(f"{file}: {len(segments)} segments, the judgments have {len(order)} for {name!r}")
-        for i, seg in zip(order, segments):
+        for n, (i, seg) in enumerate(zip(order, segments), start=1):
             key = (name, judgments.items[i])
-            metric.segments[key] = float(seg["score"] or 0.0)
+            if not isinstance(seg, dict):
+                raise InputError(f"{file}: segment {n} is not a JSON object")
+            metric.segments[key] = _json_score(seg.get("score"), file, f"segment {n}")
             if "stats" in seg:
                 metric.stats[key] = seg["stats"]
-        metric.system_scores[name] = float(data.get("score") or 0.0)
+        metric.system_scores[name] = _json_score(data.get("score"), file, "the corpus score")
         metric.signature = data.get("signature", metric.signature)
     return metric
 

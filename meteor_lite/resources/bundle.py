@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..errors import BundleError, BundleNotFoundError
+from .metadata import Meta, check_meta, load_json, read_meta_values
 from .schema import (
     FORMAT_NAME,
     PARAPHRASE_SEPARATOR,
@@ -36,16 +37,22 @@ class Bundle:
     cached by the scorer, not here.  Open with :meth:`open`.
     """
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, meta: Dict[str, str], identity: Optional[Tuple[Any, ...]] = None):
+    def __init__(
+        self, path: Path, conn: sqlite3.Connection, meta: "Dict[str, str] | Meta",
+        identity: Optional[Tuple[Any, ...]] = None,
+    ):
         self.path = path
         self._conn = conn
-        self.meta = meta
+        if not isinstance(meta, Meta):  # raw values (tests, writers): checked like a file's
+            meta = check_meta(path, meta)
+        #: The meta table's text values, checked when the bundle was opened (:mod:`.metadata`).
+        self.meta = meta.values
+        self._json = meta.json
         #: The identity of the file the connection reads (:func:`meteor_lite.resources.integrity.file_identity`,
         #: taken when it was opened): what its verification is remembered by, and what a forked worker's
         #: reopened file must still be.
         self.identity = identity
         self._counts: Optional[Dict[str, int]] = None
-        self._build_params: Optional[Dict[str, object]] = None
 
     # -- opening ---------------------------------------------------------
     @classmethod
@@ -115,24 +122,18 @@ class Bundle:
 
     @property
     def stemmer(self) -> Optional[Dict[str, str]]:
-        """The stemmer recorded at build time (``{"language", "package", "version"}``), if any."""
-        import json
-
-        raw = self.meta.get("stemmer")
-        return json.loads(raw) if raw else None
+        """The stemmer recorded at build time (``{"language", "package", "version"}``, strings), if any."""
+        return dict(self._json["stemmer"]) or None
 
     @property
     def build_params(self) -> Dict[str, object]:
-        """The builder's parameters recorded in the bundle (``{}`` when none or unreadable)."""
-        import json
+        """The builder's parameters recorded in the bundle (``{}`` when none)."""
+        return self._json["build_params"]
 
-        if self._build_params is None:
-            try:
-                parsed = json.loads(self.meta.get("build_params") or "{}")
-            except ValueError:
-                parsed = {}
-            self._build_params = parsed if isinstance(parsed, dict) else {}
-        return self._build_params
+    @property
+    def tasks_json(self) -> Dict[str, Any]:
+        """Meta ``tasks`` parsed (a JSON object, ``{}`` when none); :func:`meteor_lite.config.read_tuned_tasks` checks the sets."""
+        return self._json["tasks"]
 
     def sources(self) -> List[Dict[str, str]]:
         """Provenance: one dict per source the bundle was built from."""
@@ -174,9 +175,6 @@ class Bundle:
 
     def info(self) -> Dict[str, object]:
         """Everything `bundle info` shows, as a JSON-ready dict."""
-        import json
-
-        build_params = self.meta.get("build_params")
         return {
             "path": str(self.path),
             "format": self.meta.get("format"),
@@ -187,7 +185,7 @@ class Bundle:
             "description": self.meta.get("description", ""),
             "created_by": self.meta.get("created_by", ""),
             "stemmer": self.stemmer,
-            "build_params": json.loads(build_params) if build_params else {},
+            "build_params": self.build_params,
             "sources": self.sources(),
             "counts": self.counts(),
             "content_checksum": self.checksum,
@@ -339,18 +337,18 @@ def _refuse_wal(p: Path) -> None:
         )
 
 
-def _checked_meta(p: Path, conn: sqlite3.Connection) -> Dict[str, str]:
+def _checked_meta(p: Path, conn: sqlite3.Connection) -> Meta:
     """Check the format, the schema version and the tables of an open bundle; return its meta."""
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "meta" not in tables:
         raise BundleError(f"{p}: not a meteor-lite bundle (an SQLite database without a meta table)")
-    meta = dict(conn.execute("SELECT key, value FROM meta"))
+    meta = read_meta_values(p, conn)
     if meta.get("format") != FORMAT_NAME:
         raise BundleError(f"{p}: not a meteor-lite bundle (format {meta.get('format')!r})")
-    try:
-        version = int(meta.get("schema_version", ""))
-    except ValueError:
-        raise BundleError(f"{p}: bundle has no valid schema_version") from None
+    checked = check_meta(p, meta)
+    if not meta.get("schema_version"):
+        raise BundleError(f"{p}: bundle has no valid schema_version")
+    version = int(meta["schema_version"])
     if version == 1:
         raise BundleError(_schema1_message(p, meta))
     if version != SCHEMA_VERSION:
@@ -363,15 +361,13 @@ def _checked_meta(p: Path, conn: sqlite3.Connection) -> Dict[str, str]:
         raise BundleError(f"{p}: bundle is incomplete (missing tables: {', '.join(missing)})")
     for table in TABLES:
         conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchall()
-    return meta
+    return checked
 
 
 def _schema1_message(p: Path, meta: Dict[str, str]) -> str:
     """The error for a schema-1 bundle: what it is and the command that rebuilds it."""
-    import json
-
     try:
-        params = json.loads(meta.get("build_params") or "{}")
+        params = load_json(meta.get("build_params") or "{}")
     except ValueError:
         params = {}
     builder = str(params.get("builder", "")) if isinstance(params, dict) else ""

@@ -185,11 +185,18 @@ def _open_source(source: str, timeout: float = _READ_TIMEOUT) -> Tuple[BinaryIO,
             raise InstallError(f"{source}: cannot read ({exc.strerror or exc})") from None
         return f, None
     import urllib.error
+    import urllib.request
 
     try:
         resp = _opener().open(source, timeout=timeout)
     except urllib.error.HTTPError as exc:
-        raise InstallError(f"{source}: HTTP {exc.code} {exc.reason}") from None
+        if str(exc.msg).startswith(urllib.request.HTTPRedirectHandler.inf_msg):  # a URL seen twice, or too many
+            raise InstallError(
+                f"{source}: the server's redirects loop or are too many (more than "
+                f"{urllib.request.HTTPRedirectHandler.max_redirections}; the last one: HTTP {exc.code} to "
+                f"{exc.headers.get('Location', '?') if exc.headers else '?'!r})"
+            ) from None
+        raise InstallError(f"{source}: HTTP {exc.code} {' '.join(str(exc.reason).split())}") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", None) or exc
         raise InstallError(f"{source}: cannot download ({reason})") from None
@@ -272,7 +279,8 @@ def _verify(tmp: Path, source: str) -> Tuple[str, str, str]:
             problems = b.verify()
             found = (b.meta.get("name", ""), b.version, b.checksum)
     except BundleError as exc:
-        raise InstallError(f"{source}: not a usable bundle ({str(exc).replace(str(tmp) + ': ', '')})") from None
+        reason = str(exc).replace(str(tmp) + ": ", "").replace(str(tmp), source)  # the file the user named
+        raise InstallError(f"{source}: not a usable bundle ({reason})") from None
     if problems:
         raise InstallError(f"{source}: bundle fails verification: {problems[0]}")
     return found

@@ -14,6 +14,13 @@ printed; an unchanged bundle costs one ``stat`` and reading the cache file.
 A builder or installer that has just computed the checksum of the file it wrote can
 :func:`remember` it, so that the first score pays nothing either.
 
+When the cache directory cannot be written (a read-only home, a ``METEOR_LITE_CACHE_DIR`` that is
+not a directory), verifications are remembered in a private per-user directory of the system's
+temporary directory instead (``/tmp/meteor-lite-<uid>``: created mode 0700, used only while it is
+owned by this user and writable by no one else), with one warning naming both directories and the
+variable that sets the cache directory; when neither can be written, a warning says that every run
+verifies its bundles again.
+
 Used by :func:`meteor_lite.configure.open_bundle` (every bundle opened for scoring;
 ``METEOR_LITE_VERIFY_BUNDLES=0`` skips it) and seeded by the bundle writer of ``meteor-build``.
 """
@@ -21,14 +28,17 @@ Used by :func:`meteor_lite.configure.open_bundle` (every bundle opened for scori
 from __future__ import annotations
 
 import os
+import stat
+import tempfile
+import warnings
 from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
 from ..atomicfile import atomic_path
-from ..errors import BundleError
+from ..errors import BundleError, MeteorLiteWarning
 
-__all__ = ["ENV_CACHE_DIR", "SLOW_NOTICE_SECONDS", "cache_file", "file_identity", "is_verified", "remember", "ensure_verified",
-           "set_notice"]
+__all__ = ["ENV_CACHE_DIR", "SLOW_NOTICE_SECONDS", "cache_file", "fallback_cache_file", "file_identity", "is_verified",
+           "remember", "ensure_verified", "set_notice"]
 
 #: Environment variable naming the cache directory (default ``$XDG_CACHE_HOME/meteor-lite``).
 ENV_CACHE_DIR = "METEOR_LITE_CACHE_DIR"
@@ -73,6 +83,29 @@ def cache_file() -> Path:
     return Path(base) / "verified-bundles.tsv"
 
 
+def fallback_cache_file() -> Optional[Path]:
+    """The cache used when :func:`cache_file` cannot be written: in a directory of the system's temporary
+    directory private to this user (``meteor-lite-<uid>``, mode 0700); None when it is not (yet) such a
+    directory (absent, or owned by someone else, or writable by others: its entries would not be ours)."""
+    d = _fallback_dir()
+    return d / "verified-bundles.tsv" if _is_private_dir(d) else None
+
+
+def _fallback_dir() -> Path:
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return Path(tempfile.gettempdir()) / f"meteor-lite-{uid}"
+
+
+def _is_private_dir(d: Path) -> bool:
+    """``d`` is a directory (not a link) owned by this user that no one else can write."""
+    try:
+        st = os.lstat(d)
+    except OSError:
+        return False
+    owner_ok = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+    return stat.S_ISDIR(st.st_mode) and owner_ok and not st.st_mode & 0o022
+
+
 def file_identity(path: "os.PathLike[str] | str") -> Identity:
     """(real path, size, mtime_ns, inode, ctime_ns) of ``path``."""
     real = os.path.realpath(path)
@@ -107,7 +140,10 @@ def is_verified(
         wanted = _line(identity or file_identity(path), checksum)
     except OSError:
         return False
-    return wanted in _read(cache or cache_file())
+    if cache is not None:
+        return wanted in _read(cache)
+    fallback = fallback_cache_file()
+    return wanted in _read(cache_file()) or (fallback is not None and wanted in _read(fallback))
 
 
 def remember(
@@ -117,25 +153,60 @@ def remember(
 
     Best effort: never raises OSError.  Give the ``identity`` of the file that was actually read
     (:attr:`meteor_lite.resources.bundle.Bundle.identity`), so that a file renamed over the bundle
-    meanwhile is never recorded as verified.
+    meanwhile is never recorded as verified.  Without ``cache``: in :func:`cache_file`, else (it
+    cannot be written) in the per-user fallback, with a :class:`MeteorLiteWarning` either way.
     """
-    cache = cache or cache_file()
     try:
         entry = _line(identity or file_identity(path), checksum)
-        real = entry.split("\t", 1)[0]
-        kept = [
-            line for line in _read(cache)
-            if line.split("\t", 1)[0] != real and os.path.exists(line.split("\t", 1)[0])
-        ]
-        if len(kept) >= MAX_ENTRIES:  # full: the smallest files go first (the cheapest to verify again)
-            by_size = sorted(range(len(kept)), key=lambda i: (_size(kept[i]), i))
-            dropped = set(by_size[: len(kept) - MAX_ENTRIES + 1])
-            kept = [line for i, line in enumerate(kept) if i not in dropped]
-        lines = kept + [entry]
-        with atomic_path(cache) as tmp:
-            tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     except OSError:
-        pass
+        return
+    if cache is not None:
+        try:
+            _add_entry(cache, entry)
+        except OSError:
+            pass
+        return
+    primary = cache_file()
+    try:
+        _add_entry(primary, entry)
+        return
+    except OSError as exc:
+        problem = f"{primary.parent}: {exc.strerror or exc}"
+    fix = f"set {ENV_CACHE_DIR} to a writable directory (or make {primary.parent} writable)"
+    try:
+        d = _fallback_dir()
+        d.mkdir(mode=0o700, exist_ok=True)
+        fallback = fallback_cache_file()
+        if fallback is None:
+            raise OSError(f"{d} is not a private directory of this user")
+        _add_entry(fallback, entry)
+    except OSError as exc:
+        warnings.warn(
+            f"cannot write the cache of verified bundles ({problem}; fallback: {exc.strerror or exc}), so every run "
+            f"verifies its bundles again (seconds for a large one): {fix}",
+            MeteorLiteWarning, stacklevel=2,
+        )
+        return
+    warnings.warn(
+        f"cannot write the cache of verified bundles ({problem}); remembered in {fallback.parent} instead: {fix}",
+        MeteorLiteWarning, stacklevel=2,
+    )
+
+
+def _add_entry(cache: Path, entry: str) -> None:
+    """Add ``entry`` to the cache file ``cache`` (replacing the same file's line); OSError when it cannot be written."""
+    real = entry.split("\t", 1)[0]
+    kept = [
+        line for line in _read(cache)
+        if line.split("\t", 1)[0] != real and os.path.exists(line.split("\t", 1)[0])
+    ]
+    if len(kept) >= MAX_ENTRIES:  # full: the smallest files go first (the cheapest to verify again)
+        by_size = sorted(range(len(kept)), key=lambda i: (_size(kept[i]), i))
+        dropped = set(by_size[: len(kept) - MAX_ENTRIES + 1])
+        kept = [line for i, line in enumerate(kept) if i not in dropped]
+    lines = kept + [entry]
+    with atomic_path(cache) as tmp:
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def ensure_verified(

@@ -196,27 +196,34 @@ def compute_content_checksum(conn: sqlite3.Connection) -> str:
     h = hashlib.sha256()
     _encode_row, _ = _encoders()
 
+    read: List[str] = ["meta"]  # the section being read, for the error message
+
     def section(name: str, lines: Iterable[str]) -> None:
+        read[0] = name
         h.update(b"\x00T" + name.encode("utf-8") + b"\x00")
         _hash_lines(h, lines)
 
-    meta = [(k, v) for k, v in conn.execute("SELECT key, value FROM meta ORDER BY key") if k not in NON_CONTENT_META]
-    section("meta", (_encode_row(list(r)) for r in meta))
-    sources = conn.execute("SELECT name, kind, description, licence, sha256, location FROM sources ORDER BY name")
-    section("sources", (_encode_row(list(r)) for r in sources))
-    for table in RESOURCE_TABLES[:4]:
-        rows = conn.execute(f"SELECT * FROM {table} ORDER BY {_ORDER_BY[table]}")
-        section(table, _format_rows(rows))
-    prefixes: List[str] = []
-    h.update(b"\x00Tparaphrases\x00")
-    if has_table(conn, PROBABILITY_TABLE):
-        _hash_lines(h, _pair_lines(paraphrase_lists(conn, with_probs=True), prefixes))
-    else:
-        for text in _pair_texts(conn, prefixes):
-            h.update(text.encode("utf-8"))
-    section("paraphrase_prefixes", (_encode_row([p]) for p in prefixes))
-    rows = conn.execute("SELECT * FROM nonbreaking_prefixes ORDER BY prefix")
-    section("nonbreaking_prefixes", (_encode_row(list(r)) for r in rows))
+    try:
+        meta = [(k, v) for k, v in conn.execute("SELECT key, value FROM meta ORDER BY key") if k not in NON_CONTENT_META]
+        section("meta", (_encode_row(list(r)) for r in meta))
+        sources = conn.execute("SELECT name, kind, description, licence, sha256, location FROM sources ORDER BY name")
+        section("sources", (_encode_row(list(r)) for r in sources))
+        for table in RESOURCE_TABLES[:4]:
+            rows = conn.execute(f"SELECT * FROM {table} ORDER BY {_ORDER_BY[table]}")
+            section(table, _format_rows(rows))
+        prefixes: List[str] = []
+        read[0] = "paraphrases"
+        h.update(b"\x00Tparaphrases\x00")
+        if has_table(conn, PROBABILITY_TABLE):
+            _hash_lines(h, _pair_lines(paraphrase_lists(conn, with_probs=True), prefixes))
+        else:
+            for text in _pair_texts(conn, prefixes):
+                h.update(text.encode("utf-8"))
+        section("paraphrase_prefixes", (_encode_row([p]) for p in prefixes))
+        rows = conn.execute("SELECT * FROM nonbreaking_prefixes ORDER BY prefix")
+        section("nonbreaking_prefixes", (_encode_row(list(r)) for r in rows))
+    except (TypeError, AttributeError) as exc:  # a BLOB (or another non-text value) where text belongs
+        raise ValueError(f"table {read[0]!r} holds a value that is not text or a number ({exc})") from None
     return h.hexdigest()
 
 
