@@ -162,3 +162,35 @@ def test_real_debian_dictionary_matches_its_recipe() -> None:
     pairs, counts = expand_hunspell(d)
     got = dict(pairs)
     assert got["leenbanke"] == "leenbank" and counts["forms"] > 100_000
+
+
+def test_hunspell_second_opinion_variants(tmp_path: Path) -> None:
+    """meteor-build check hunspell-effect's bundles: the base bundle's Snowball map replaced by Hunspell's lemmas."""
+    from meteor_lite_builders.checks.hunspell_effect import build_variant, hunspell_lemma_table, variant_pairs
+    from meteor_lite.resources.stemming import snowball_stem_function
+
+    base = build_recipe(_recipe(tmp_path, "ga", 'from = ["hunspell"]\nalgorithm = "irish"'), tmp_path / "ga.sqlite",
+                        show_progress=False).path
+    d = tmp_path / "xx.dic"
+    table, counts = hunspell_lemma_table(d, "ga")
+    assert table["carried"] == "carry" and table["walk"] == "walk" and counts["roots"] == 4  # identities kept
+    irish = snowball_stem_function("irish")
+    assert irish is not None
+    assert dict(variant_pairs(table, "hunspell+snowball", irish))["unwalks"] == irish("walk")
+    with pytest.raises(ValueError, match="unknown variant"):
+        list(variant_pairs(table, "nope", irish))
+    lemma = build_variant(base, d, "hunspell", tmp_path / "v1.sqlite")
+    snow = build_variant(base, d, "hunspell+snowball", tmp_path / "v2.sqlite")
+    with Bundle.open(lemma) as b:
+        assert b.stemmer is not None and b.stemmer["language"] == "hunspell:xx.dic"
+    with Bundle.open(snow) as b:
+        assert b.stemmer is not None and b.stemmer["language"] == "irish"
+
+    def matches(bundle: Path, hyp: str, ref: str) -> int:
+        m = Meteor("ga", bundle=bundle, modules=["exact", "stem"], quiet=True)
+        return m.score_segment(hyp, [ref]).stats.ref_word_matches
+
+    assert matches(base, "carried", "carry") == 0  # Snowball (irish) leaves both alone
+    assert matches(lemma, "carried", "carry") == 1 and matches(snow, "carried", "carry") == 1
+    assert matches(lemma, "unwalks", "walk") == 1
+    assert matches(lemma, "zebras", "zebra") == matches(base, "zebras", "zebra")  # outside the map: Snowball, as before
