@@ -101,12 +101,12 @@ def run_hunspell_effect(judgments: str, lang: str, base: str, dic: str, out_dir:
     stem_w = (preset(lang, "rank") if lang in ("de", "es", "fr", "ru", "en") else preset(lang, "li"))[1][1]
     paths = {"snowball": base}
     table = None
-    for v in HUNSPELL_VARIANTS:
-        out = out_dir / f"{Path(base).stem}-{v.replace('+', '-')}.sqlite"
+    for variant in HUNSPELL_VARIANTS:
+        out = out_dir / f"{Path(base).stem}-{variant.replace('+', '-')}.sqlite"
         if not out.is_file() and table is None:
             with Bundle.open(base) as b:
                 table = hunspell_lemma_table(dic, b.language or lang)
-        paths[v] = str(build_variant(base, dic, v, out, table))
+        paths[variant] = str(build_variant(base, dic, variant, out, table))
     j = read_judgments_with_docs(judgments)
     vs = [Variant(name, path, ("exact", "stem"), (1.0, stem_w)) for name, path in paths.items()]
     data = {v.name: align(j, score_variant(j, lang, v)) for v in vs}
