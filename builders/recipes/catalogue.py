@@ -160,7 +160,8 @@ def _matcher(r: Recipe) -> str:
     if kinds[0] in LEMMA_KINDS and "algorithm" not in sec:
         return ", ".join(
             f"simplemma `{r.sources[n].language}` lemmas" if r.sources[n].kind == "simplemma"
-            else f"Hunspell `{Path(r.sources[n].path).name}` lemmas" if r.sources[n].kind == "hunspell"
+            else f"Hunspell `{Path(r.sources[n].path).name}` lemmas" + (" of wordfreq's words" if "analyse" in sec else "")
+            if r.sources[n].kind == "hunspell"
             else f"lemma file `{r.sources[n].path}`"
             for n in r.uses("stems")
         ) + " (map only)"
