@@ -162,3 +162,94 @@ def test_real_debian_dictionary_matches_its_recipe() -> None:
     pairs, counts = expand_hunspell(d)
     got = dict(pairs)
     assert got["leenbanke"] == "leenbank" and counts["forms"] > 100_000
+
+
+def test_hunspell_second_opinion_variants(tmp_path: Path) -> None:
+    """meteor-build check hunspell-effect's bundles: the base bundle's Snowball map replaced by Hunspell's lemmas."""
+    from meteor_lite.resources.stemming import snowball_stem_function
+    from meteor_lite_builders.checks.hunspell_effect import build_variant, hunspell_lemma_table, variant_pairs
+
+    base = build_recipe(_recipe(tmp_path, "ga", 'from = ["hunspell"]\nalgorithm = "irish"'), tmp_path / "ga.sqlite",
+                        show_progress=False).path
+    d = tmp_path / "xx.dic"
+    table, counts = hunspell_lemma_table(d, "ga")
+    assert table["carried"] == "carry" and table["walk"] == "walk" and counts["roots"] == 4  # identities kept
+    irish = snowball_stem_function("irish")
+    assert irish is not None
+    assert dict(variant_pairs(table, "hunspell+snowball", irish))["unwalks"] == irish("walk")
+    with pytest.raises(ValueError, match="unknown variant"):
+        list(variant_pairs(table, "nope", irish))
+    lemma = build_variant(base, d, "hunspell", tmp_path / "v1.sqlite")
+    snow = build_variant(base, d, "hunspell+snowball", tmp_path / "v2.sqlite")
+    with Bundle.open(lemma) as b:
+        assert b.stemmer is not None and b.stemmer["language"] == "hunspell:xx.dic"
+    with Bundle.open(snow) as b:
+        assert b.stemmer is not None and b.stemmer["language"] == "irish"
+
+    def matches(bundle: Path, hyp: str, ref: str) -> int:
+        m = Meteor("ga", bundle=bundle, modules=["exact", "stem"], quiet=True)
+        return m.score_segment(hyp, [ref]).stats.ref_word_matches
+
+    assert matches(base, "carried", "carry") == 0  # Snowball (irish) leaves both alone
+    assert matches(lemma, "carried", "carry") == 1 and matches(snow, "carried", "carry") == 1
+    assert matches(lemma, "unwalks", "walk") == 1
+    assert matches(lemma, "zebras", "zebra") == matches(base, "zebras", "zebra")  # outside the map: Snowball, as before
+
+
+def test_analysis_gives_the_roots_the_expansion_gives(tmp_path: Path) -> None:
+    """analyse_hunspell (rules applied backwards to given words) agrees with expand_hunspell on every form."""
+    from meteor_lite_builders.lexical.hunspell import analyse_hunspell
+
+    d = _dict(tmp_path)
+    expanded = dict(expand_hunspell(d)[0])
+    pairs, counts = analyse_hunspell(d, [*expanded, "walked", "busses", "pre", "zebra"])
+    assert dict(pairs) == expanded  # "walked" (no such rule), "busses" ([^s]), "pre" (NEEDAFFIX), "zebra": none
+    assert counts["words"] == len(expanded) + 4 and counts["analysed"] == len(expanded)
+
+
+def test_analysis_converts_with_iconv_and_oconv(tmp_path: Path) -> None:
+    """ICONV applies to the word before analysis, OCONV to the root after (Korean: syllables <-> jamo)."""
+    from meteor_lite_builders.lexical.hunspell import analyse_hunspell, convert
+
+    aff = "SET UTF-8\nICONV 1\nICONV ß ss\nOCONV 1\nOCONV ss ß\nSFX S Y 1\nSFX S 0 es .\n"
+    d = _dict(tmp_path, aff=aff, dic="1\nstrass/S\n")
+    assert convert("straßeß", {"ß": "ss", "ßß": "x"}) == "strassess"
+    assert analyse_hunspell(d, ["straßes", "strasses", "straße"])[0] == [("strasses", "straß"), ("straßes", "straß")]
+
+
+def test_flag_declarations_are_flags_not_aliases(tmp_path: Path) -> None:
+    """With AF aliases, ``ONLYINCOMPOUND 1`` is flag 1 (Korean's .aff), not the flags of alias line 1."""
+    aff = "FLAG num\nAF 2\nAF 5,6\nAF 1\nONLYINCOMPOUND 1\nSFX 5 Y 1\nSFX 5 0 s .\n"
+    d = _dict(tmp_path, aff=aff, dic="2\nwalk/1\npart/2\n")  # walk: alias 1 = flags 5,6; part: alias 2 = flag 1
+    assert read_aff(tmp_path / "xx.aff").not_words == {"1"}
+    got = dict(expand_hunspell(d)[0])
+    assert got["walk"] == "walk" and got["walks"] == "walk" and "part" not in got
+
+
+def test_recipe_lemma_map_of_analysed_words(tmp_path: Path) -> None:
+    """[stems] analyse = "<vocabulary>": the vocabulary's words analysed, not every form expanded."""
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("unwalks buses carried zebra\nwalk bus\n", encoding="utf-8")
+    import hashlib
+
+    p = _recipe(tmp_path, "ko", 'from = "hunspell"\nanalyse = "corpus"')
+    p.write_text(p.read_text(encoding="utf-8") + f"""
+[sources.corpus]
+kind = "corpus"
+path = "corpus.txt"
+sha256 = "{hashlib.sha256(corpus.read_bytes()).hexdigest()}"
+licence = "CC0"
+
+[function_words]
+from = "corpus"
+threshold = 0.5
+""", encoding="utf-8")
+    res = build_recipe(p, tmp_path / "ko.sqlite", show_progress=False)
+    with Bundle.open(res.path) as b:
+        assert b.stemmer is not None and b.stemmer["language"] == "hunspell:xx"
+        assert b.counts()["stems"] == 3  # unwalks, buses, carried (walk, bus: their own roots; zebra: unknown)
+    m = Meteor("ko", bundle=res.path, modules=["exact", "stem"], quiet=True)
+    assert m.score_segment("unwalks buses", ["walk bus"]).stats.ref_word_matches == 2
+    bad = _recipe(tmp_path, "ko", 'from = "hunspell"\nanalyse = "hunspell"')
+    with pytest.raises(RecipeError, match="analyse 'hunspell': not a declared wordfreq or corpus source"):
+        build_recipe(bad, tmp_path / "bad.sqlite", show_progress=False)

@@ -31,7 +31,7 @@ from meteor_lite.metaeval.data import Judgments, MetricScores, read_judgments
 from meteor_lite.meteor import Meteor
 
 __all__ = ["Variant", "variants", "score_variant", "paired_interval", "run_effect", "sample_synonym_matches", "read_pairs",
-           "write_sample"]
+           "write_sample", "read_judgments_with_docs"]
 
 KEY = ("seg", "sys", "pearson")
 SYNONYM_WEIGHT = 0.8
@@ -168,17 +168,23 @@ def _doc_items(judgments: str, tmp: Path) -> str:
     return str(path)
 
 
-def run_effect(
-    judgments: str, lang: str, base: str, new: str, *, bootstrap: int = 1000, seed: int = 0,
-    sample: int = 0, sample_out: Optional[Path] = None,
-) -> Dict[str, Any]:
-    """The effect report (JSON-ready): Pearson per variant, paired intervals of the differences, synonym matches counted."""
+def read_judgments_with_docs(judgments: str) -> Judgments:
+    """The judgments of ``judgments``, items ``doc/seg_id`` when the file has a ``doc`` column; ValueError without texts."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
         j = read_judgments(_doc_items(judgments, Path(tmp)))
     if not j.texts:
         raise ValueError(f"{judgments}: no hyp/ref columns")
+    return j
+
+
+def run_effect(
+    judgments: str, lang: str, base: str, new: str, *, bootstrap: int = 1000, seed: int = 0,
+    sample: int = 0, sample_out: Optional[Path] = None,
+) -> Dict[str, Any]:
+    """The effect report (JSON-ready): Pearson per variant, paired intervals of the differences, synonym matches counted."""
+    j = read_judgments_with_docs(judgments)
     vs = variants(lang, base, new)
     data = {v.name: align(j, score_variant(j, lang, v)) for v in vs}
     per_variant: Dict[str, Dict[str, Any]] = {}

@@ -439,6 +439,25 @@ def thesaurus_effect_cmd(
         typer.echo(json.dumps(rep, indent=1, ensure_ascii=False) if as_json else format_effect(rep))
 
 
+@app.command("hunspell-effect")
+def hunspell_effect_cmd(
+    judgments: Path = typer.Argument(..., help="MQM judgments TSV (.gz) with hyp and ref columns"),
+    lang: str = typer.Option(..., "--lang", help="target language"),
+    base: Path = typer.Option(..., "--base", help="the bundle with the Snowball stem map (e.g. de-wordfreq.sqlite)"),
+    dic: Path = typer.Option(..., "--dic", help="the Hunspell .dic (its .aff beside it)"),
+    out_dir: Path = typer.Option(..., "--out-dir", help="where the Hunspell variants of the base bundle are written (reused)"),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="paired bootstrap resamples (0: none)"),
+    seed: int = typer.Option(0, "--seed"),
+    as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+) -> None:
+    """Exact + stem with the Snowball stem map vs Hunspell lemma maps: segment-level Pearson, paired bootstrap."""
+    from ..checks.hunspell_effect import format_hunspell_effect, run_hunspell_effect
+
+    with _guard():
+        rep = run_hunspell_effect(str(judgments), lang, str(base), str(dic), out_dir, bootstrap=bootstrap, seed=seed)
+        typer.echo(json.dumps(rep, indent=1, ensure_ascii=False) if as_json else format_hunspell_effect(rep))
+
+
 @app.command("thesaurus-sample")
 def thesaurus_sample_cmd(
     pairs: Path = typer.Argument(..., help="TSV (.gz) with hyp and ref (or ref_A) columns: MQM or WMT systems files"),

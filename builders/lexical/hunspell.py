@@ -30,12 +30,12 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from ..errors import MalformedSourceError, SourceError
 
 __all__ = ["AffixRule", "AffixFile", "read_aff", "read_dic", "expand_hunspell", "hunspell_vocabulary", "hunspell_digest",
-           "hunspell_files"]
+           "hunspell_files", "convert", "analyse_hunspell"]
 
 _ENCODINGS = {"iso8859-1": "latin-1", "microsoft-cp1251": "cp1251", "iso-8859-1": "latin-1"}
 
@@ -60,10 +60,13 @@ class AffixFile:
     suffixes: Dict[str, Tuple[bool, List[AffixRule]]] = field(default_factory=dict)
     not_words: Set[str] = field(default_factory=set)  # ONLYINCOMPOUND, NEEDAFFIX, FORBIDDENWORD flags
     skipped_rules: int = 0  # rules whose affix is not a string (a bracket class): left out
+    iconv: Dict[str, str] = field(default_factory=dict)  # ICONV: input conversion (analysis only)
+    oconv: Dict[str, str] = field(default_factory=dict)  # OCONV: output conversion (analysis only)
 
-    def split_flags(self, text: str) -> List[str]:
-        """The flags of a flag field (aliases resolved)."""
-        if self.aliases and text.isdigit():
+    def split_flags(self, text: str, aliases: bool = True) -> List[str]:
+        """The flags of a flag field (aliases resolved, unless ``aliases`` is False: a flag declaration such as
+        ``ONLYINCOMPOUND 1`` names a flag, never an ``AF`` line)."""
+        if aliases and self.aliases and text.isdigit():
             i = int(text)
             text = self.aliases[i - 1] if 0 < i <= len(self.aliases) else ""
         if self.flag_mode == "long":
@@ -142,6 +145,8 @@ def read_aff(path: "os.PathLike[str] | str") -> AffixFile:
             elif alias_left:
                 aff.aliases.append(parts[1])
                 alias_left -= 1
+        elif key in ("ICONV", "OCONV") and len(parts) == 3:  # "ICONV n" announces them; each is "ICONV from to"
+            (aff.iconv if key == "ICONV" else aff.oconv)[parts[1]] = parts[2]
         elif key in ("ONLYINCOMPOUND", "NEEDAFFIX", "FORBIDDENWORD", "PSEUDOROOT") and len(parts) > 1:
             special[key] = parts[1]
         elif key in ("PFX", "SFX") and len(parts) >= 4 and parts[2] in ("Y", "N") and parts[3].isdigit():
@@ -170,7 +175,7 @@ def read_aff(path: "os.PathLike[str] | str") -> AffixFile:
             old = table.get(flag)
             table[flag] = (cross, (old[1] if old else []) + rules)
     for v in special.values():
-        aff.not_words.update(aff.split_flags(v))
+        aff.not_words.update(aff.split_flags(v, aliases=False))
     return aff
 
 
@@ -306,3 +311,113 @@ def hunspell_digest(dic: "os.PathLike[str] | str") -> str:
         listing += f"{h}  {f.name}\n"
     return hashlib.sha256(listing.encode("utf-8")).hexdigest()
 
+
+
+def convert(text: str, table: Dict[str, str]) -> str:
+    """``text`` with every key of ``table`` replaced by its value, longest key first at each position (ICONV/OCONV)."""
+    if not table:
+        return text
+    longest = max(len(k) for k in table)
+    out: List[str] = []
+    i = 0
+    while i < len(text):
+        for n in range(min(longest, len(text) - i), 0, -1):
+            rep = table.get(text[i:i + n])
+            if rep is not None:
+                out.append(rep)
+                i += n
+                break
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def _index(table: Dict[str, Tuple[bool, List[AffixRule]]]) -> Dict[str, List[Tuple[str, bool, AffixRule]]]:
+    """Affix string -> the (flag, cross product, rule) that add it."""
+    index: Dict[str, List[Tuple[str, bool, AffixRule]]] = {}
+    for flag, (cross, rules) in table.items():
+        for rule in rules:
+            index.setdefault(rule.add, []).append((flag, cross, rule))
+    return index
+
+
+class _Analyser:
+    """Roots of a word by the affix rules applied backwards (one suffix, one prefix, or both as a cross product)."""
+
+    def __init__(self, aff: AffixFile, roots: Dict[str, Set[str]]):
+        self.aff, self.roots = aff, roots
+        self.sfx, self.pfx = _index(aff.suffixes), _index(aff.prefixes)
+        self.sfx_len = max((len(a) for a in self.sfx), default=0)
+        self.pfx_len = max((len(a) for a in self.pfx), default=0)
+
+    def _root_with(self, stem: str, flag: str, rule: AffixRule) -> bool:
+        return flag in self.roots.get(stem, ()) and bool(rule.condition.search(stem))
+
+    def _suffix_roots(self, w: str, cross_only: bool) -> Iterator[Tuple[str, str]]:
+        """(root, suffix flag) of ``w`` as root + one suffix."""
+        for i in range(max(0, len(w) - self.sfx_len), len(w) + 1):
+            for flag, cross, rule in self.sfx.get(w[i:], ()):
+                if cross_only and not cross:
+                    continue
+                if rule.strip == "" and i == len(w) and rule.add == "":
+                    stem = w
+                else:
+                    stem = w[:i] + rule.strip
+                if self._root_with(stem, flag, rule):
+                    yield stem, flag
+
+    def roots_of(self, w: str) -> Set[str]:
+        """Every root ``w`` is a form of (itself when it is a root that is a word by itself)."""
+        found: Set[str] = set()
+        own = self.roots.get(w)
+        if own is not None and not (own & self.aff.not_words):
+            found.add(w)
+        found.update(r for r, _f in self._suffix_roots(w, False))
+        for n in range(0, min(self.pfx_len, len(w)) + 1):
+            for flag, cross, rule in self.pfx.get(w[:n], ()):
+                inner = rule.strip + w[n:]
+                if self._root_with(inner, flag, rule):
+                    found.add(inner)
+                if cross:  # prefix on a suffixed form: the root must carry both flags, both cross products
+                    for r, _sflag in self._suffix_roots(inner, True):
+                        if flag in self.roots[r] and rule.condition.search(r):
+                            found.add(r)
+        return found
+
+
+def analyse_hunspell(dic: "os.PathLike[str] | str", words: "Iterable[str]", aff_path: "os.PathLike[str] | str | None" = None
+                     ) -> Tuple[List[Tuple[str, str]], Dict[str, int]]:
+    """``(word, root)`` for each of ``words`` that the dictionary analyses: the affix rules applied backwards.
+
+    For dictionaries whose expansion is too large to list (Korean: more than 3 million forms from 785
+    roots), the vocabulary's words are analysed instead: each word (after the ``.aff``'s ``ICONV``
+    conversion; the root converted back by ``OCONV``) is split into a root of the ``.dic`` plus one
+    suffix, one prefix or both (cross products), whose rule the root's flags allow and whose condition
+    the root meets -- the same single level of affixes :func:`expand_hunspell` generates, so a word
+    gets a root here exactly when the expansion lists it.  A word of several roots keeps itself when
+    it is one, else the alphabetically first.  Words the dictionary does not know are left out.
+    """
+    dic_p = Path(dic)
+    aff_p = Path(aff_path) if aff_path is not None else dic_p.with_suffix(".aff")
+    for file in (dic_p, aff_p):
+        if not file.is_file():
+            raise SourceError(f"{file}: Hunspell file not found")
+    aff = read_aff(aff_p)
+    roots: Dict[str, Set[str]] = {}
+    for root, flags in read_dic(dic_p, aff):
+        roots.setdefault(root, set()).update(flags)
+    an = _Analyser(aff, roots)
+    pairs: List[Tuple[str, str]] = []
+    n_words = ambiguous = 0
+    for word in sorted(set(words)):
+        n_words += 1
+        found = an.roots_of(convert(word, aff.iconv))
+        if not found:
+            continue
+        out = {convert(r, aff.oconv) for r in found}
+        ambiguous += len(out) > 1
+        pairs.append((word, word if word in out else min(out)))
+    counts = {"roots": len(roots), "words": n_words, "analysed": len(pairs), "words_of_several_roots": ambiguous,
+              "suffix_flags": len(aff.suffixes), "prefix_flags": len(aff.prefixes), "skipped_rules": aff.skipped_rules}
+    return pairs, counts

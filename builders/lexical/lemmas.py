@@ -51,6 +51,7 @@ __all__ = [
     "simplemma_pairs",
     "read_lemma_file",
     "lemma_stem_map",
+    "normalised_pairs",
     "pystemmer_version",
     "pystemmer_stem_map",
 ]
@@ -187,6 +188,10 @@ def _normalised_pairs(pairs: Iterable[Tuple[str, str]], lang: str, nb: Mapping[s
                 best[f] = key
         bar.update(len(items) % 50_000)
     return {f: lem for f, (_k, lem) in best.items()}, dropped
+
+
+#: ``(form, lemma)`` pairs as the scorer's tokens: token -> lemma token, and the number of pairs left out.
+normalised_pairs = _normalised_pairs
 
 
 def lemma_stem_map(

@@ -263,7 +263,7 @@ class _RecipeInputs:
             if s.kind == "simplemma":
                 p, src, label = load_lemmas(s.language)
             elif s.kind == "hunspell":
-                p, src, label = self.hunspell_lemmas(s)
+                p, src, label = self.hunspell_lemmas(s, analyse=self.analysed_words())
             else:
                 p, src, label = load_lemmas(path=self.r.resolve(s), licence=s.licence, location=s.path)
             pairs.extend(p)
@@ -273,15 +273,35 @@ class _RecipeInputs:
         return lemma_stem_map(pairs, self.r.language, name="+".join(names), package=package, version=version,
                               sources=sources, nonbreaking=self.prefixes, show_progress=self.show)
 
-    def hunspell_lemmas(self, s: RecipeSource, counts: Optional[Dict[str, object]] = None
-                        ) -> Tuple[List[Tuple[str, str]], Source, str]:
-        """``(form, root)`` pairs of a Hunspell dictionary (none when ``counts`` of a vocabulary are given),
-        its source record and the map's stemmer name."""
-        from ..lexical.hunspell import expand_hunspell, hunspell_digest
+    def analysed_words(self) -> Optional[Set[str]]:
+        """The words [stems] ``analyse`` names (wordfreq's list, corpus words), or None when it is absent."""
+        from ..lexical.stems import corpus_part, wordfreq_part
+
+        f = self.r.sections["stems"].get("analyse")
+        if f is None:
+            return None
+        words: Set[str] = set()
+        for n in [f] if isinstance(f, str) else list(f):
+            s = self.r.sources[n]
+            if s.kind == "wordfreq":
+                words |= wordfreq_part(self.r.language, nonbreaking=self.prefixes, show_progress=self.show).words
+            else:
+                words |= corpus_part(self.merged([n])).words
+        return words
+
+    def hunspell_lemmas(self, s: RecipeSource, counts: Optional[Dict[str, object]] = None,
+                        analyse: Optional[Set[str]] = None) -> Tuple[List[Tuple[str, str]], Source, str]:
+        """``(form, root)`` pairs of a Hunspell dictionary (none when ``counts`` of a vocabulary are given;
+        the words of ``analyse`` analysed when given, else every form expanded), its source record and the
+        map's stemmer name."""
+        from ..lexical.hunspell import analyse_hunspell, expand_hunspell, hunspell_digest
 
         path = self.r.resolve(s)
         pairs: List[Tuple[str, str]] = []
-        if counts is None:
+        if counts is None and analyse is not None:
+            pairs, analysed = analyse_hunspell(path, analyse)
+            counts = {"analysed words": "the vocabulary's words analysed by the affix rules", **analysed}
+        elif counts is None:
             pairs, expanded = expand_hunspell(path)
             counts = dict(expanded)
         name = Path(s.path).stem

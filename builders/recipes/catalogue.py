@@ -28,12 +28,14 @@ __all__ = ["CatalogueEntry", "CATALOGUE", "ENGLISH_NAMES", "catalogue_recipe", "
 
 @dataclass(frozen=True)
 class CatalogueEntry:
-    """One language of :data:`CATALOGUE`: its stem source (``pystemmer:<algorithm>``, ``simplemma:<code>`` or "")."""
+    """One language of :data:`CATALOGUE`: its stem source (``pystemmer:<algorithm>``, ``simplemma:<code>`` or "");
+    ``wordfreq`` False for a language wordfreq has no list of (a lemma map only, no function words)."""
 
     name: str
     stems: str
     note: str = ""
     version: str = "1.0.0"
+    wordfreq: bool = True
 
 
 #: Languages whose recipes this module writes (ISO 639-1 codes; ``cz`` is Meteor's code of Czech).
@@ -53,6 +55,14 @@ CATALOGUE: Dict[str, CatalogueEntry] = {
     "sl": CatalogueEntry("Slovenian", "simplemma:sl"),
     "tl": CatalogueEntry("Filipino (Tagalog)", "simplemma:tl", " (wordfreq's 'fil' list)"),
     "uk": CatalogueEntry("Ukrainian", "simplemma:uk"),
+    # simplemma languages without a wordfreq list: a lemma map only (issue 22's 60th language and more)
+    "cy": CatalogueEntry("Welsh", "simplemma:cy", wordfreq=False),
+    "gv": CatalogueEntry("Manx", "simplemma:gv", wordfreq=False),
+    "ka": CatalogueEntry("Georgian", "simplemma:ka", wordfreq=False),
+    "la": CatalogueEntry("Latin", "simplemma:la", wordfreq=False),
+    "lb": CatalogueEntry("Luxembourgish", "simplemma:lb", wordfreq=False),
+    "ml": CatalogueEntry("Malayalam", "simplemma:ml", wordfreq=False),
+    "sw": CatalogueEntry("Swahili", "simplemma:sw", wordfreq=False),
     "bn": CatalogueEntry("Bengali", ""),
     "ur": CatalogueEntry("Urdu", ""),
     "vi": CatalogueEntry("Vietnamese", ""),
@@ -72,6 +82,8 @@ ENGLISH_NAMES: Dict[str, str] = {
 
 def _describe(code: str, e: CatalogueEntry) -> str:
     kind, _, arg = e.stems.partition(":")
+    if not e.wordfreq:
+        return f"{e.name}: a lemma map from simplemma's '{arg}' dictionary (map only); no function words (wordfreq has no {code} list){e.note}"
     what = "function words (wordfreq, relative frequency >= 1e-3)"
     if kind == "pystemmer":
         what += f" and a Snowball 3 '{arg}' stem map (PyStemmer, map only) over wordfreq's list"
@@ -92,7 +104,7 @@ def catalogue_recipe(code: str, out: Path) -> Dict[str, object]:
     o = NewRecipe(
         lang=code, out=out, name=f"{code}-wordfreq" if code == "cz" else code, version=e.version,
         description=_describe(code, e),
-        wordfreq=True, fw_from="wordfreq", stems=kind == "pystemmer", stemmer=arg if kind == "pystemmer" else None,
+        wordfreq=e.wordfreq, fw_from="wordfreq" if e.wordfreq else "none", stems=kind == "pystemmer", stemmer=arg if kind == "pystemmer" else None,
         lemmas=e.stems if kind == "simplemma" else None,
     )
     data = new_recipe_data(o)
@@ -148,7 +160,8 @@ def _matcher(r: Recipe) -> str:
     if kinds[0] in LEMMA_KINDS and "algorithm" not in sec:
         return ", ".join(
             f"simplemma `{r.sources[n].language}` lemmas" if r.sources[n].kind == "simplemma"
-            else f"Hunspell `{Path(r.sources[n].path).name}` lemmas" if r.sources[n].kind == "hunspell"
+            else f"Hunspell `{Path(r.sources[n].path).name}` lemmas" + (" of wordfreq's words" if "analyse" in sec else "")
+            if r.sources[n].kind == "hunspell"
             else f"lemma file `{r.sources[n].path}`"
             for n in r.uses("stems")
         ) + " (map only)"

@@ -10,9 +10,10 @@ too large), so the language has a bundle with a stem map at all.
 :data:`HUNSPELL` lists the dictionaries used (file in :data:`HUNSPELL_DIR`, Debian package, licence from
 ``/usr/share/doc/<package>/copyright``, and how it is used); :func:`write_hunspell_recipes` writes a
 recipe per language (``resources/recipes/<code>.toml``; Galician's thesaurus recipe gets the stem map
-added).  Left out, measured: dictionaries without affix rules (Bengali, Gujarati, Malayalam, Telugu,
-Uzbek, Swahili, Manx, Guarani: no form differs from its root), Korean (more than 3 million forms from
-785 roots), Mongolian (its ``.aff`` has a malformed rule line, ``SFT F0 ...`` at line 8058; read past it,
+added, Korean's function-word recipe a lemma map of wordfreq's words *analysed* by the rules, since its
+expansion gives more than 3 million forms from 785 roots).  Left out, measured: dictionaries without
+affix rules (Bengali, Gujarati, Malayalam, Telugu, Uzbek, Swahili, Manx, Guarani: no form differs from
+its root), Mongolian (its ``.aff`` has a malformed rule line, ``SFT F0 ...`` at line 8058; read past it,
 it gives more than 5 million forms after 70,000 of its roots).
 """
 
@@ -42,6 +43,7 @@ class HunspellDictionary:
     name: str
     algorithm: Optional[str] = None
     stemmer: Optional[str] = None
+    analyse: bool = False  # a lemma map of wordfreq's words analysed by the rules (the expansion is too large)
 
 
 _LO = "(libreoffice-dictionaries)"
@@ -62,6 +64,8 @@ HUNSPELL: Dict[str, HunspellDictionary] = {
     "oc": HunspellDictionary("oc_FR.dic", "hunspell-oc", f"GPL-2+ {_LO}", "Occitan"),
     "si": HunspellDictionary("si_LK.dic", "hunspell-si", f"GPL-3+ {_LO}", "Sinhala"),
     "sq": HunspellDictionary("sq_AL.dic", "myspell-sq", "GPL-2+", "Albanian"),
+    # ko.aff's header: GPL-3+; debian/copyright: built from dict-ko-data.yaml (GPL-3+) and data/entries (CC-BY-SA-4.0)
+    "ko": HunspellDictionary("ko.dic", "hunspell-ko", "GPL-3+ and CC-BY-SA-4.0", "Korean", analyse=True),
     "et": HunspellDictionary("et_EE.dic", "myspell-et", "LGPL-2.1", "Estonian", "estonian", "PyStemmer==3.1.0"),
     "eu": HunspellDictionary("eu.dic", "hunspell-eu", "LGPL-3+", "Basque", "basque"),
     "ga": HunspellDictionary("ga_IE.dic", "myspell-ga", "GPL-3", "Irish", "irish"),
@@ -84,6 +88,8 @@ def _source(code: str, directory: Path) -> Dict[str, Any]:
 
 def _stems(code: str) -> Dict[str, Any]:
     d = HUNSPELL[code]
+    if d.analyse:
+        return {"from": "hunspell", "analyse": "wordfreq"}
     if d.algorithm is None:
         return {"from": "hunspell"}
     out: Dict[str, Any] = {"from": ["hunspell"], "algorithm": d.algorithm}
@@ -96,6 +102,7 @@ def hunspell_recipe(code: str, existing: Optional[Dict[str, Any]] = None, *, dir
     """The recipe (as data) of a language of :data:`HUNSPELL`: a new one, or ``existing`` with the stem map added."""
     d = HUNSPELL[code]
     how = (f"a Snowball '{d.algorithm}' stem map over the Hunspell dictionary's words" if d.algorithm
+           else "a lemma map of wordfreq's words analysed by the Hunspell dictionary's affix rules (map only)" if d.analyse
            else "a lemma map from the Hunspell dictionary's affix rules (map only)")
     if existing is not None:
         data = dict(existing)

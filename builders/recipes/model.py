@@ -63,7 +63,10 @@ A ``[stems]`` section takes ``from`` either lemma sources (``simplemma``, ``lemm
 *lemma map*, forms -> lemma) or vocabularies (``wordfreq``, ``corpus``, ``wordnet``, ``lmf``) that
 the ``algorithm`` stems; ``stemmer = "PyStemmer==3.1.0"`` runs a Snowball 3 algorithm that the
 scorer's snowballstemmer 2.2.0 lacks (``czech``, ``polish``, ``persian``, ...) over them.  Both are
-*map-only* (see :mod:`~..lexical.lemmas`).
+*map-only* (see :mod:`~..lexical.lemmas`).  ``analyse = "wordfreq"`` (names of wordfreq or corpus
+sources) makes a Hunspell lemma map from those sources' words, each analysed by the affix rules
+(:func:`~..lexical.hunspell.analyse_hunspell`), instead of from every form the rules give: for a
+dictionary whose expansion is too large to list (Korean).
 
 Relative paths are relative to the recipe file's directory.
 """
@@ -129,7 +132,8 @@ _SECTION_KINDS: Dict[str, Tuple[str, ...]] = {
 _SECTION_KEYS: Dict[str, Dict[str, str]] = {
     "bundle": {"language": "str", "name": "str", "version": "str", "description": "str"},
     "function_words": {"from": "names", "threshold": "float"},
-    "stems": {"from": "names", "algorithm": "str", "stemmer": "str", "wordfreq_top": "int", "min_count": "int"},
+    "stems": {"from": "names", "algorithm": "str", "stemmer": "str", "wordfreq_top": "int", "min_count": "int",
+              "analyse": "names"},
     "synonyms": {"from": "name", "ids": "str", "lexicons": "strs", "lmf_language": "str", "max_set_size": "int",
                  "inflections": "bool", "drop_function_words": "bool"},
     "nonbreaking": {"from": "name"},
@@ -404,9 +408,22 @@ def _check_uses(where: str, sections: Dict[str, Dict[str, Any]], sources: Dict[s
     if para and sources[para[0]].kind == "mythes" and para != names_of("synonyms"):
         raise RecipeError(f"{where}: [paraphrases]: a mythes source must also be the source of [synonyms]")
     _check_stems(where, sections.get("stems"), [sources[n].kind for n in names_of("stems")])
+    _check_analyse(where, sections.get("stems"), sources, names_of("stems"))
     unused = sorted(set(sources) - used)
     if unused:
         raise RecipeError(f"{where}: source(s) {', '.join(unused)} are declared but no section uses them")
+
+
+def _check_analyse(where: str, sec: Optional[Dict[str, Any]], sources: Dict[str, RecipeSource], stem_names: List[str]) -> None:
+    """[stems] analyse: only for a map from Hunspell sources alone, naming declared wordfreq or corpus sources."""
+    if sec is None or "analyse" not in sec:
+        return
+    if not stem_names or any(sources[n].kind != "hunspell" for n in stem_names) or "algorithm" in sec:
+        raise RecipeError(f"{where}: [stems]: analyse is for a lemma map from hunspell sources only")
+    f = sec["analyse"]
+    for n in [f] if isinstance(f, str) else list(f):
+        if n not in sources or sources[n].kind not in ("wordfreq", "corpus"):
+            raise RecipeError(f"{where}: [stems]: analyse {n!r}: not a declared wordfreq or corpus source")
 
 
 _STEMMER_PIN = re.compile(r"^(snowballstemmer|PyStemmer==\d+(\.\d+)*)$")
