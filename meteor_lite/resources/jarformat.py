@@ -236,6 +236,9 @@ def _paraphrase_rows(path: Path) -> Iterator[Tuple[str, str]]:
         yield phrase, "\t".join(paras)
 
 
+_SPACE = re.compile(" ")
+
+
 def _copy_table(conn: sqlite3.Connection, table: str) -> None:
     conn.execute(f"INSERT INTO main.{table} SELECT * FROM base.{table}")
 
@@ -260,6 +263,10 @@ def write_jar_bundle(
     """
     conn = sqlite3.connect(str(out))
     try:
+        # a private file written once and read after: no rollback journal, no waiting for the disk
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute("PRAGMA page_size = 65536")  # long phrases (and prefixes) fit in a page
         conn.executescript(SCHEMA_SQL)
         meta: Dict[str, str] = {}
         if base is not None:
@@ -296,18 +303,26 @@ def _fill(
         conn.executemany("INSERT OR IGNORE INTO synonym_exceptions (form, base) VALUES (?, ?)",
                          parse_exceptions(_read_text(exc), str(exc)))
     if paraphrase_file is not None:
-        prefixes: Set[str] = set()
-        longest = pairs = 0
-        rows = []
-        for phrase, joined in _paraphrase_rows(paraphrase_file):
-            rows.append((phrase, joined))
-            pairs += joined.count("\t") + 1
-            tokens = phrase.split(" ")
-            longest = max(longest, len(tokens))
-            prefixes.update(" ".join(tokens[:k]) for k in range(1, len(tokens)))
-        conn.executemany("INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?)", rows)
+        _insert_paraphrases(conn, meta, paraphrase_file)
+
+
+def _insert_paraphrases(conn: sqlite3.Connection, meta: Dict[str, str], path: Path) -> None:
+    """The table's phrases, and every phrase's proper prefixes flagged as such (what the scorer's walk needs).
+
+    A phrase of n words has n - 1 prefixes, so a table of very long phrases has a great many prefix rows:
+    each is cut from its phrase (no joins), inserted as it is made and never held in memory with the rest,
+    in the index's order (a phrase's prefixes grow one word at a time).
+    """
+    longest = pairs = 0
+    for phrase, joined in _paraphrase_rows(path):
+        conn.execute(
+            "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?) "
+            "ON CONFLICT (phrase) DO UPDATE SET paraphrases = excluded.paraphrases", (phrase, joined))
+        pairs += joined.count("\t") + 1
+        spaces = [m.start() for m in _SPACE.finditer(phrase)]
+        longest = max(longest, len(spaces) + 1)
         conn.executemany(
             "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
-            "ON CONFLICT (phrase) DO UPDATE SET prefix = 1", ((p,) for p in sorted(prefixes)))
-        meta.update({"paraphrase_max_length": str(longest), "paraphrase_pairs": str(pairs),
-                     "paraphrase_probabilities": "dropped"})
+            "ON CONFLICT (phrase) DO UPDATE SET prefix = 1", ((phrase[:end],) for end in spaces))
+    meta.update({"paraphrase_max_length": str(longest), "paraphrase_pairs": str(pairs),
+                 "paraphrase_probabilities": "dropped"})
