@@ -60,7 +60,7 @@ def run(opts: JarOptions, out: IO[str], err: IO[str]) -> int:
     if opts.sgml:
         from .sgml import run_sgml
 
-        return run_sgml(opts, scorer, out)
+        return run_sgml(opts, scorer, out, err)
     from .plain import run_plain
 
     return run_plain(opts, scorer, out, err)

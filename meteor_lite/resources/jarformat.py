@@ -26,7 +26,7 @@ import re
 import sqlite3
 from itertools import zip_longest
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..errors import InputError
 from .schema import FORMAT_NAME, SCHEMA_SQL, SCHEMA_VERSION
