@@ -347,3 +347,33 @@ def test_tuned_set_of_the_bundle_as_task(tmp_path: Path, monkeypatch: pytest.Mon
     assert f"Final score:            {java_double(want.score)}\n" in out
     assert main([str(hyp), str(ref), "-l", "en", "-t", "no-such-set"]) == 1
     assert "unknown task 'no-such-set'" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- -a with very long phrases (issue 26)
+
+
+def test_paraphrase_table_of_long_phrases(tmp_path: Path) -> None:
+    """A table of 1,000-word phrases (-a): every proper prefix is still flagged for the scorer's walk, but the
+    prefixes are made and inserted one phrase at a time (the whole set of them once took 1.3 GB)."""
+    import random
+    import tracemalloc
+
+    from meteor_lite.resources.bundle import Bundle
+    from meteor_lite.resources.jarformat import write_jar_bundle
+
+    rng = random.Random(26)
+    phrases = [" ".join(f"w{rng.randrange(5000)}" for _ in range(1000)) for _ in range(30)]
+    table = tmp_path / "long.para"
+    table.write_text("".join(f"0.5\n{p}\n{p[::-1]}\n" for p in phrases), encoding="utf-8")
+    tracemalloc.start()
+    try:
+        out = write_jar_bundle(tmp_path / "b.sqlite", language="en", paraphrase_file=table)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2**20, f"peak {peak / 2**20:.1f} MiB (all prefixes at once: about 90 MiB)"
+    half = " ".join(phrases[0].split()[:500])
+    with Bundle.open(out) as bundle:
+        found, prefixes = bundle.paraphrase_entries([phrases[0], half, phrases[0] + " x"])
+        assert bundle.paraphrase_max_length() == 1000
+    assert found == {phrases[0]: phrases[0][::-1]} and prefixes == {half}
