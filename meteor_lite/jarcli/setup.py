@@ -14,7 +14,7 @@ import shutil
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..config import MeteorConfig, resolve_config
 from ..errors import ConfigError
@@ -193,12 +193,35 @@ def _with_jar_files(opts: JarOptions, kw: Dict[str, Any]) -> Dict[str, Any]:
     atexit.register(shutil.rmtree, tmp, True)
     if lang == OTHER and words is None:
         words = _english_function_words(tmp / "function.words")
+    prefixes: Set[int] = set()
     out = write_jar_bundle(tmp / "bundle.sqlite", language=lang, base=base, function_words=words,
-                           synonym_dir=synonyms, paraphrase_file=paraphrases)
+                           synonym_dir=synonyms, paraphrase_file=paraphrases,
+                           prefix_hashes=prefixes if paraphrases is not None else None)
     # written just now from the user's own files, into a private directory: no content checksum to verify
     # (a bundle given by path must have one), so it is handed over open
-    kw["bundle"] = Bundle.open(out)
+    bundle = JarFilesBundle.open(out)
+    if paraphrases is not None:
+        assert isinstance(bundle, JarFilesBundle)
+        bundle.prefix_hashes = prefixes
+    kw["bundle"] = bundle
     return kw
+
+
+class JarFilesBundle(Bundle):
+    """meteor-jar's private bundle of ``-s``/``-d``/``-a``/``-new`` files.  With a paraphrase table (``-a``)
+    the phrases' proper prefixes are not rows of the file (a table of 1,000-word phrases would need
+    gigabytes of them): which phrases begin a longer one is answered from their hashes (a hash shared by
+    chance only costs the scorer's walk one more look-up: the longer phrase is then not found)."""
+
+    prefix_hashes: Optional[Set[int]] = None
+
+    def paraphrase_entries(self, phrases: Sequence[str]) -> Tuple[Dict[str, str], Set[str]]:
+        """:meth:`Bundle.paraphrase_entries`, the prefixes answered from :attr:`prefix_hashes` when set."""
+        paras, prefixes = super().paraphrase_entries(phrases)
+        if self.prefix_hashes is not None:
+            known = self.prefix_hashes
+            prefixes.update(p for p in phrases if hash(p) in known)
+        return paras, prefixes
 
 
 def _english_function_words(out: Path) -> Optional[Path]:

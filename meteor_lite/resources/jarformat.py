@@ -26,7 +26,7 @@ import re
 import sqlite3
 from itertools import zip_longest
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from ..errors import InputError
 from .schema import FORMAT_NAME, SCHEMA_SQL, SCHEMA_VERSION
@@ -252,6 +252,7 @@ def write_jar_bundle(
     synonym_dir: Optional[Path] = None,
     synonym_language: str = "english",
     paraphrase_file: Optional[Path] = None,
+    prefix_hashes: Optional[Set[int]] = None,
 ) -> Path:
     """Write a bundle (schema of :mod:`.schema`) from resource files in Meteor 1.5's formats.
 
@@ -260,6 +261,11 @@ def write_jar_bundle(
     and ``.exceptions``), ``paraphrase_file`` (``-a``: probability/phrase/paraphrase triples, gzipped or
     not).  Stems and non-breaking prefixes always come from ``base``.  For scoring, not distribution:
     no sources are recorded and no content checksum is written.
+
+    ``prefix_hashes``: when given, the proper prefixes of the paraphrase table's phrases are not written
+    as rows (a phrase of n words has n - 1 of them: a table of 1,000-word phrases would take gigabytes);
+    their ``hash()`` values are added to the set instead, for a reader that answers "does this begin a
+    phrase?" itself (:class:`meteor_lite.jarcli.setup.JarFilesBundle`).  The file alone is then incomplete.
     """
     conn = sqlite3.connect(str(out))
     try:
@@ -280,7 +286,7 @@ def write_jar_bundle(
         meta.pop("content_checksum", None)
         meta.update({"format": FORMAT_NAME, "schema_version": str(SCHEMA_VERSION), "language": language,
                      "name": f"{language}-jar-files", "description": "resources read from Meteor 1.5 files"})
-        _fill(conn, meta, function_words, synonym_dir, synonym_language, paraphrase_file)
+        _fill(conn, meta, function_words, synonym_dir, synonym_language, paraphrase_file, prefix_hashes)
         conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
         conn.commit()
     finally:
@@ -290,7 +296,7 @@ def write_jar_bundle(
 
 def _fill(
     conn: sqlite3.Connection, meta: Dict[str, str], function_words: Optional[Path], synonym_dir: Optional[Path],
-    synonym_language: str, paraphrase_file: Optional[Path],
+    synonym_language: str, paraphrase_file: Optional[Path], prefix_hashes: Optional[Set[int]] = None,
 ) -> None:
     """Insert the resources read from the jar's files."""
     if function_words is not None:
@@ -303,11 +309,14 @@ def _fill(
         conn.executemany("INSERT OR IGNORE INTO synonym_exceptions (form, base) VALUES (?, ?)",
                          parse_exceptions(_read_text(exc), str(exc)))
     if paraphrase_file is not None:
-        _insert_paraphrases(conn, meta, paraphrase_file)
+        _insert_paraphrases(conn, meta, paraphrase_file, prefix_hashes)
 
 
-def _insert_paraphrases(conn: sqlite3.Connection, meta: Dict[str, str], path: Path) -> None:
-    """The table's phrases, and every phrase's proper prefixes flagged as such (what the scorer's walk needs).
+def _insert_paraphrases(
+    conn: sqlite3.Connection, meta: Dict[str, str], path: Path, prefix_hashes: Optional[Set[int]] = None
+) -> None:
+    """The table's phrases, and every phrase's proper prefixes flagged as such (what the scorer's walk needs),
+    or their hashes added to ``prefix_hashes`` (see :func:`write_jar_bundle`).
 
     A phrase of n words has n - 1 prefixes, so a table of very long phrases has a great many prefix rows:
     each is cut from its phrase (no joins), inserted as it is made and never held in memory with the rest,
@@ -321,6 +330,9 @@ def _insert_paraphrases(conn: sqlite3.Connection, meta: Dict[str, str], path: Pa
         pairs += joined.count("\t") + 1
         spaces = [m.start() for m in _SPACE.finditer(phrase)]
         longest = max(longest, len(spaces) + 1)
+        if prefix_hashes is not None:
+            prefix_hashes.update(hash(phrase[:end]) for end in spaces)
+            continue
         conn.executemany(
             "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
             "ON CONFLICT (phrase) DO UPDATE SET prefix = 1", ((phrase[:end],) for end in spaces))
