@@ -307,6 +307,10 @@ CASES: Tuple[Case, ...] = (
     Case("jar-lang-other", JAR, ("h.txt", "r.txt", "-l", "xx", "-q"), 0, r"^1\.0\n0\.1\n$",
          "-l xx (or other): the jar's 'other' language (exact matching, language-independent parameters, English "
          "function words)", stdout=r"^0\.7420656016698219\n$"),
+    Case("jar-lang-other-modules", JAR, ("h.txt", "r.txt", "-l", "xx", "-m", "exact paraphrase"), 1,
+         r"^meteor-jar: error: file not found \(paraphrase-other\.gz\): -l other has no paraphrase table \(give -a\)$",
+         "-l xx -m 'exact paraphrase' without -a: the jar prints the header (further modules weigh 0 for 'other') "
+         "and dies: no paraphrase table", stdout=r"Weights:        1\.0 0\.0\n"),
     Case("jar-lang-unknown", JAR, ("h.txt", "r.txt", "-l", "nb", "-q"), 1, r"^meteor-jar: error: Unknown language \(nb\)",
          "-l nb: a code the jar does not know (it dies before the header)"),
     Case("jar-params-five", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact", "-p", "0.5 0.5 0.5 0.5 0.5"), 0, r"^$",

@@ -105,6 +105,9 @@ def scorer_kwargs(opts: JarOptions) -> Dict[str, Any]:
         kw["weights"] = _numbers("-w", opts.weights)
     if opts.modules is not None:
         kw["modules"] = opts.modules.split()
+        if kw["lang"] == OTHER and opts.new_dir is None and opts.weights is None:
+            # the jar's "other" has one weight (exact's): further modules weigh 0 unless -w says otherwise
+            kw["weights"] = [1.0] + [0.0] * (len(kw["modules"]) - 1)
     elif kw["lang"] == OTHER and opts.new_dir is None and (opts.task or "").lower() != "universal":
         kw["modules"] = ["exact"]  # the jar's modules for a language it does not know
     if opts.new_dir is not None:  # a "new language": lower-case only (-norm is ignored, as by the jar)
