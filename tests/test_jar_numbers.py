@@ -126,8 +126,9 @@ def test_fatal_number_ends_the_process() -> None:
 
 
 @pytest.mark.java
+@pytest.mark.slow
 def test_fixture_is_the_jars() -> None:
-    """The fixture is what the jar does (run it: about a dozen processes)."""
+    """The fixture is what the jar does: one jar process per token it dies on, about 40 (1-3 minutes)."""
     assert outcomes(jar_command(), TOKENS) == _fixture()
 
 
