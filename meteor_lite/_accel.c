@@ -144,6 +144,10 @@ static int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_
     }
     s->seq++;
     if (lo == (size_t)beam) return 0;  /* cut: beam better paths exist */
+    if (n < (size_t)beam) {  /* room for one more (grown as needed: a huge -x must not be allocated up front) */
+        if (vec_reserve(&s->nxt, n + 1)) return -1;
+        h = (Path *)s->nxt.data;
+    }
     if (vec_reserve(&s->npool, s->npool.len + 2 * (size_t)W)) return -1;
     uint64_t *dst = (uint64_t *)s->npool.data + s->npool.len;
     if (add) {
@@ -344,7 +348,7 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
     s->paths.size = s->nxt.size = sizeof(Path);
     s->pool.size = s->npool.size = sizeof(uint64_t);
     s->nodes.size = sizeof(Node);
-    if (vec_reserve(&s->paths, 1) || vec_reserve(&s->pool, 2 * (size_t)W) || vec_reserve(&s->nxt, (size_t)beam))
+    if (vec_reserve(&s->paths, 1) || vec_reserve(&s->pool, 2 * (size_t)W) || vec_reserve(&s->nxt, (size_t)(beam < 64 ? beam : 64)))
         return NULL;
     Path start = {0, 0, -1, -1, -1, 0, 0};
     ((Path *)s->paths.data)[0] = start;

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import math
+import re
 from typing import Dict, List, Sequence, Tuple
 
 from . import accel
@@ -26,6 +27,8 @@ __all__ = [
     "java_trim",
     "java_utf8_decode",
     "java_utf8_encode",
+    "java_parse_int",
+    "java_parse_double",
     "jdiv",
     "jpow",
 ]
@@ -165,6 +168,40 @@ def utf16_sort_key(s: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+# -- number parsing ------------------------------------------------------------------
+
+_INT32 = (-(2**31), 2**31 - 1)
+_FLOAT_SUFFIX = "fFdD"
+_JAVA_DEC_FLOAT = re.compile(r"[+-]?(?:NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?)", re.ASCII)
+_JAVA_HEX_FLOAT = re.compile(r"([+-]?)0[xX]([0-9a-fA-F]*\.?[0-9a-fA-F]*)[pP]([+-]?\d+)[fFdD]?", re.ASCII)
+
+
+def java_parse_int(text: str) -> int:
+    """``Integer.parseInt``: an optional sign and decimal digits of any script (``Character.digit``),
+    nothing else (no spaces, no ``_``), within 32 bits; ``ValueError`` otherwise."""
+    body = text[1:] if text[:1] in "+-" else text
+    if not body or not all(c.isdecimal() and ord(c) <= 0xFFFF for c in body):
+        raise ValueError(f"not an integer: {text!r}")
+    value = int(("-" if text[:1] == "-" else "") + "".join(str(int(c)) for c in body))
+    if not _INT32[0] <= value <= _INT32[1]:
+        raise ValueError(f"out of the range of a 32-bit integer: {text!r}")
+    return value
+
+
+def java_parse_double(text: str) -> float:
+    """``Double.parseDouble``: ``String.trim`` first; ASCII decimal digits (``1``, ``1.``, ``.5``, ``1e3``),
+    hexadecimal with a binary exponent (``0x1.8p1``), ``NaN``, ``Infinity``, each with an optional sign and
+    a ``f``/``d`` suffix; ``ValueError`` otherwise."""
+    t = java_trim(text)
+    if _JAVA_DEC_FLOAT.fullmatch(t):
+        core = t.rstrip(_FLOAT_SUFFIX) if t[-1:] in _FLOAT_SUFFIX and "Infinity" not in t else t
+        return float(core.replace("Infinity", "inf").replace("NaN", "nan"))
+    m = _JAVA_HEX_FLOAT.fullmatch(t)
+    if m is not None and m.group(2).strip("."):
+        return float.fromhex(f"{m.group(1)}0x{m.group(2)}p{m.group(3)}")
+    raise ValueError(f"not a number: {text!r}")
 
 
 # -- strings -------------------------------------------------------------------------

@@ -347,7 +347,116 @@ CASES: Tuple[Case, ...] = (
     Case("api-lone-surrogate-reference", API,
          ("Meteor('en', bundle=TINY, modules=['exact']).score_segment('a b', ['a \\ud800 b'])",),
          "InputError", r"^refs\[0\] holds a lone surrogate \(U\+D800\) at position 2", "a lone surrogate in a reference"),
+    # --- issue 26: jar drop-in ---
+    # Each row's outcome was checked against the jar (java -jar meteor-1.5.jar, same files and options): the same
+    # scores where the jar scores; one line and exit 1 where it dies; where it scores something other than the
+    # file says, or never ends, an error naming the line (README, "Deliberate differences").
+    Case("jar-lang-any-case", JAR, ("h.txt", "r.txt", "-l", "En", "-m", "exact", "-q"), 0, r"^1\.0\n0\.05714285714285714\n$",
+         "-l En (or EN): the jar ignores the case of the language", stdout=r"^0\.40603341449874986\n$"),
+    Case("jar-lang-other", JAR, ("h.txt", "r.txt", "-l", "xx", "-q"), 0, r"^1\.0\n0\.1\n$",
+         "-l xx (or other): the jar's 'other' language (exact matching, language-independent parameters, English "
+         "function words)", stdout=r"^0\.7420656016698219\n$"),
+    Case("jar-lang-other-modules", JAR, ("h.txt", "r.txt", "-l", "xx", "-m", "exact paraphrase"), 1,
+         r"^meteor-jar: error: file not found \(paraphrase-other\.gz\): -l other has no paraphrase table \(give -a\)$",
+         "-l xx -m 'exact paraphrase' without -a: the jar prints the header (further modules weigh 0 for 'other') "
+         "and dies: no paraphrase table", stdout=r"Weights:        1\.0 0\.0\n"),
+    Case("jar-lang-unknown", JAR, ("h.txt", "r.txt", "-l", "nb", "-q"), 1, r"^meteor-jar: error: Unknown language \(nb\)",
+         "-l nb: a code the jar does not know (it dies before the header)"),
+    Case("jar-params-five", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact", "-p", "0.5 0.5 0.5 0.5 0.5"), 0, r"^$",
+         "-p with 5 values: the jar shows all five and scores with the first four",
+         stdout=r"Parameters:     0\.5 0\.5 0\.5 0\.5 0\.5\n(.*\n)*Final score:            0\.630791593829745\n"),
+    Case("jar-refs-zero", JAR, ("h.txt", "r4.txt", "-l", "en", "-m", "exact", "-r", "0", "-q"), 0,
+         r"warning: -r 0: r4\.txt has 4 lines for 2 segments; the last 2 are ignored, as the jar does",
+         "-r 0 (or less): the jar pairs line i with line i, without its length check (extra lines: a warning)",
+         stdout=r"^0\.729483282674772\n$"),
+    Case("jar-refs-zero-short", JAR, ("h.txt", "empty.txt", "-l", "en", "-m", "exact", "-r", "0", "-q"), 1,
+         r"^meteor-jar: error: -r 0: empty\.txt has 0 lines for 2 segments",
+         "-r 0 with fewer reference lines than segments (the jar dies: IndexOutOfBoundsException)"),
+    Case("jar-beam-zero", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact", "-x", "0"), 1,
+         r"^meteor-jar: error: -x: the beam size must be at least 1, got 0",
+         "-x 0 (deliberate: the jar warns 'unexpected conditions' and prints meaningless scores)"),
+    Case("jar-beam-overflow", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact", "-x", "2147483648"), 1,
+         r"^meteor-jar: error: -x: out of the range of a 32-bit integer: '2147483648'$",
+         "-x 2147483648 (the jar dies: NumberFormatException)"),
+    Case("jar-beam-largest", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact", "-x", "2147483647", "-q"), 0,
+         r"^1\.0\n0\.05714285714285714\n$", "-x 2147483647: scored as the jar scores it (no buffer of that size)",
+         stdout=r"^0\.40603341449874986\n$"),
+    Case("jar-eval-hex-no-dot", JAR, ("-", "-", "-stdio", "-l", "en", "-m", "exact"), 1,
+         r"^meteor-jar: fatal: not a number in Meteor stats: '0x1p3'$",
+         "EVAL with 0x1p3 (the jar dies: its Scanner takes hexadecimal only with a '.'; the full matrix of forms: "
+         "tests/test_jar_numbers.py)", stdin=b"EVAL ||| 0x1p3 " + b"1.0 " * 22 + b"\n"),
+    Case("jar-eval-hex-no-exponent", JAR, ("-", "-", "-stdio", "-l", "en", "-m", "exact"), 1,
+         r"^meteor-jar: fatal: not a number in Meteor stats: '0x1\.8'$",
+         "EVAL with 0x1.8 (the jar dies: Double.parseDouble needs the binary exponent)",
+         stdin=b"EVAL ||| 0x1.8 " + b"1.0 " * 22 + b"\n"),
+    Case("jar-eval-arabic-indic-digit", JAR, ("-", "-", "-stdio", "-l", "en", "-norm"), 0, r"^$",
+         "EVAL with an Arabic-Indic digit: read as 6, as the jar reads it",
+         stdin=("EVAL ||| \u0666 6.0 3.0 3.0 3.0 3.0 1.0 1.0 " + "0.0 " * 12 + "2.0 4.0 4.0\n").encode(),
+         stdout=r"^0\.3980580516852713\n0\.3980580516852713\n$"),
+    Case("jar-sgml-entities", JAR, ("sg-amp.sgm", "sg-ref.sgm", "-l", "en", "-m", "exact", "-sgml"), 0, r"^$",
+         "-sgml with &amp; &lt; &gt; &quot; &apos; (any case): decoded once, as by the jar; numeric and unknown "
+         "entities are left as written, as by the jar", stdout=r"Final score:            0\.2859729978979966\n"),
+    Case("jar-sgml-multiline", JAR, ("sg-multiline.sgm", "sg-ref.sgm", "-l", "en", "-m", "exact", "-sgml"), 0,
+         r"warning: sg-multiline\.sgm:3: segment 1 spans 2 lines: joined without a space, as Meteor 1\.5 joins them",
+         "-sgml, a segment over two lines: joined without a space as by the jar (same score), with a warning",
+         stdout=r"Final score:            0\.32424281488718903\n"),
+    Case("jar-sgml-missing-segment", JAR, ("sg-missing.sgm", "sg-ref.sgm", "-l", "en", "-m", "exact", "-sgml"), 0,
+         r"warning: no data for system \[sys1\] on segment \[s1\]\[d1\]\[3\] - scoring empty segment",
+         "-sgml, a reference segment the system lacks: scored as empty, as by the jar, with its warning",
+         stdout=r"Final score:            0\.3597832586725326\n"),
+    Case("jar-sgml-unclosed-seg", JAR, ("sg-unclosed.sgm", "sg-ref.sgm", "-l", "en", "-m", "exact", "-sgml"), 1,
+         r"^meteor-jar: error: sg-unclosed\.sgm:3: <seg> not closed before the <seg> of line 4",
+         "-sgml, a <seg> left open (deliberate: the jar reads the next segment into it and scores that one as empty, "
+         "exit 0)"),
+    Case("jar-sgml-unclosed-at-end", JAR, ("sg-unclosed-end.sgm", "sg-ref.sgm", "-l", "en", "-m", "exact", "-sgml"), 1,
+         r"^meteor-jar: error: sg-unclosed-end\.sgm:5: <seg> not closed: the file ends inside it",
+         "-sgml, a <seg> open at the end of the file (the jar never finishes, its memory growing)"),
+    Case("jar-sgml-two-segs-one-line", JAR, ("sg-two.sgm", "sg-ref.sgm", "-l", "en", "-m", "exact", "-sgml"), 1,
+         r"^meteor-jar: error: sg-two\.sgm:3: two <seg> on one line",
+         "-sgml, two <seg> on one line (deliberate: the jar reads one and scores the other as empty, exit 0)"),
+    Case("jar-sgml-duplicate-id", JAR, ("sg-dup.sgm", "sg-ref.sgm", "-l", "en", "-m", "exact", "-sgml"), 1,
+         r"^meteor-jar: error: sg-dup\.sgm:4: segment id 1 twice in document d1 of system sys1",
+         "-sgml, a segment id twice in a document (deliberate: the jar keeps one and scores another as empty, exit 0)"),
+    Case("jar-sgml-no-reference", JAR, ("sg-ok.sgm", "sg-ref2.sgm", "-l", "en", "-m", "exact", "-sgml"), 1,
+         r"^meteor-jar: error: sg-ok\.sgm:5: segment 3 of document d1 has no reference",
+         "-sgml, a test segment without reference (deliberate: the jar leaves it out of every score, exit 0)"),
+    Case("jar-sgml-no-docid", JAR, ("sg-nodocid.sgm", "sg-ref.sgm", "-l", "en", "-m", "exact", "-sgml"), 1,
+         r'^meteor-jar: error: sg-nodocid\.sgm:2: <doc> without docid="\.\.\."',
+         "-sgml, a <doc> without docid (the jar: 'Could not score SGML files', exit 1)"),
+    Case("jar-sgml-empty", JAR, ("empty.txt", "sg-ref.sgm", "-l", "en", "-m", "exact", "-sgml"), 1,
+         r"^meteor-jar: error: empty\.txt: no <seg> in the file",
+         "-sgml, an empty (or plain-text) test file (the jar dies: NullPointerException)"),
 )
+
+_HYP = ("the cat sat on the mat", "a dog ran in the park", "it is raining today")
+
+
+def _sgml(kind: str, lines: Tuple[str, ...], docid: str = ' docid="d1"') -> bytes:
+    """An SGML set of one document: ``kind`` tst or ref, ``lines`` the lines between <doc> and </doc>."""
+    sysid = "sys1" if kind == "tst" else "ref"
+    return (f'<{kind}set setid="s1" srclang="de" trglang="en">\n<doc sysid="{sysid}"{docid}>\n' + "".join(
+        line + "\n" for line in lines) + f"</doc>\n</{kind}set>\n").encode()
+
+
+def _segs(texts: Tuple[str, ...], ids: Tuple[str, ...] = ("1", "2", "3")) -> Tuple[str, ...]:
+    return tuple(f'<seg id="{i}"> {t} </seg>' for i, t in zip(ids, texts))
+
+
+#: The SGML files of the issue-26 jar rows (each run through the jar with the row's options).
+FILES.update({
+    "sg-ok.sgm": _sgml("tst", _segs(_HYP)),
+    "sg-ref.sgm": _sgml("ref", _segs(("the cat sat on a mat", "the dog ran in a park", "it rains today"))),
+    "sg-ref2.sgm": _sgml("ref", _segs(("the cat sat on a mat", "the dog ran in a park"))),
+    "sg-amp.sgm": _sgml("tst", _segs(("the cat &AMP; a mat &#233;", "the &quot;dog&quot; ran &lt;in&gt; a park",
+                                      "it rains &apos;today&apos; &foo;"))),
+    "sg-multiline.sgm": _sgml("tst", ('<seg id="1"> the cat sat', 'on the mat </seg>', *_segs(_HYP[1:], ("2", "3")))),
+    "sg-missing.sgm": _sgml("tst", _segs(_HYP[:2])),
+    "sg-unclosed.sgm": _sgml("tst", ('<seg id="1"> the cat sat on the mat', *_segs(_HYP[1:], ("2", "3")))),
+    "sg-unclosed-end.sgm": _sgml("tst", (*_segs(_HYP[:2]), '<seg id="3"> it is raining today')).split(b"</doc>")[0],
+    "sg-two.sgm": _sgml("tst", ("".join(_segs(_HYP[:2])), *_segs(_HYP[2:], ("3",)))),
+    "sg-dup.sgm": _sgml("tst", _segs(_HYP, ("1", "1", "2"))),
+    "sg-nodocid.sgm": _sgml("tst", _segs(_HYP), docid=""),
+})
 
 
 # --------------------------------------------------------------------------------------------------------

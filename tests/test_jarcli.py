@@ -347,3 +347,81 @@ def test_tuned_set_of_the_bundle_as_task(tmp_path: Path, monkeypatch: pytest.Mon
     assert f"Final score:            {java_double(want.score)}\n" in out
     assert main([str(hyp), str(ref), "-l", "en", "-t", "no-such-set"]) == 1
     assert "unknown task 'no-such-set'" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- -a with very long phrases (issue 26)
+
+
+def test_paraphrase_table_of_long_phrases(tmp_path: Path) -> None:
+    """A table of 1,000-word phrases (-a): every proper prefix is still flagged for the scorer's walk, but the
+    prefixes are made and inserted one phrase at a time (the whole set of them once took 1.3 GB)."""
+    import random
+    import tracemalloc
+
+    from meteor_lite.resources.bundle import Bundle
+    from meteor_lite.resources.jarformat import write_jar_bundle
+
+    rng = random.Random(26)
+    phrases = [" ".join(f"w{rng.randrange(5000)}" for _ in range(1000)) for _ in range(30)]
+    table = tmp_path / "long.para"
+    table.write_text("".join(f"0.5\n{p}\n{p[::-1]}\n" for p in phrases), encoding="utf-8")
+    tracemalloc.start()
+    try:
+        out = write_jar_bundle(tmp_path / "b.sqlite", language="en", paraphrase_file=table)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2**20, f"peak {peak / 2**20:.1f} MiB (all prefixes at once: about 90 MiB)"
+    half = " ".join(phrases[0].split()[:500])
+    with Bundle.open(out) as bundle:
+        found, prefixes = bundle.paraphrase_entries([phrases[0], half, phrases[0] + " x"])
+        assert bundle.paraphrase_max_length() == 1000
+    assert found == {phrases[0]: phrases[0][::-1]} and prefixes == {half}
+
+
+def test_paraphrase_prefixes_by_hash(tmp_path: Path) -> None:
+    """meteor-jar's private bundle keeps no prefix rows: JarFilesBundle answers prefix queries from hashes, so
+    the file holds only the phrases (a table of 200 phrases of 1,000 words: 2 MB instead of 640 MB)."""
+    import sqlite3
+
+    from meteor_lite.jarcli.setup import JarFilesBundle
+    from meteor_lite.resources.jarformat import write_jar_bundle
+
+    phrases = [" ".join(f"w{i}_{k}" for k in range(1000)) for i in range(3)] + ["a b", "a c"]
+    table = tmp_path / "t.para"
+    table.write_text("".join(f"0.5\n{p}\n{p.upper()}\n" for p in phrases), encoding="utf-8")
+    hashes: "set[int]" = set()
+    out = write_jar_bundle(tmp_path / "b.sqlite", language="en", paraphrase_file=table, prefix_hashes=hashes)
+    with sqlite3.connect(out) as conn:
+        assert conn.execute("SELECT count(*), sum(prefix) FROM paraphrases").fetchone() == (5, 0)
+    conn.close()
+    bundle = JarFilesBundle.open(out)
+    assert isinstance(bundle, JarFilesBundle)
+    bundle.prefix_hashes = hashes
+    with bundle:
+        half = " ".join(phrases[1].split()[:500])
+        found, prefixes = bundle.paraphrase_entries([phrases[1], half, "a", "a b", "b", phrases[1] + " x"])
+    assert found == {phrases[1]: phrases[1].upper(), "a b": "A B"} and prefixes == {half, "a"}
+
+
+@needs_en
+def test_paraphrase_file_scores_as_before(tmp_path: Path) -> None:
+    """-a with a table whose phrases nest (a phrase, its prefixes, longer ones): the same statistics as the
+    table put in a complete bundle (prefix rows) and scored through the library."""
+    from meteor_lite.jarcli.options import parse_args
+    from meteor_lite.jarcli.setup import build_scorer
+    from meteor_lite.resources.bundle import Bundle
+    from meteor_lite.resources.jarformat import write_jar_bundle
+
+    table = tmp_path / "t.para"
+    rows = [("the cat", "a feline"), ("the cat sat", "the feline rested"), ("on the mat", "upon the rug"),
+            ("sat on", "rested upon"), ("the big dog ran", "a large hound sprinted"), ("big dog", "large hound")]
+    table.write_text("".join(f"0.5\n{p}\n{q}\n" for p, q in rows), encoding="utf-8")
+    hyps = ["the cat sat on the mat", "a big dog ran", "the feline rested upon the rug"]
+    refs = ["a feline rested upon the rug", "the large hound sprinted", "the cat sat on the mat"]
+    ours = build_scorer(parse_args(["h", "r", "-l", "en", "-m", "exact paraphrase", "-a", str(table)]))
+    full = write_jar_bundle(tmp_path / "full.sqlite", language="en", base=find_bundle("en"), paraphrase_file=table)
+    plain = Meteor("en", modules=["exact", "paraphrase"], bundle=Bundle.open(full), quiet=True)
+    for h, r in zip(hyps, refs):
+        assert ours.score_segment(h, [r]).stats == plain.score_segment(h, [r]).stats
+    assert ours.score_segment(hyps[0], [refs[0]]).stats.to_ss_line() != "0"

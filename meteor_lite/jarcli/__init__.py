@@ -17,7 +17,7 @@ from typing import IO, List, Optional, Sequence
 
 from ..errors import MeteorLiteError
 from .options import USAGE, JarOptions, MissingValueError, UnknownOptionError, UsageError, parse_args
-from .setup import JarCliError, build_scorer, jar_config, jar_header
+from .setup import JarCliError, build_scorer, jar_config, jar_header, shown_params
 
 __all__ = ["main", "run"]
 
@@ -43,7 +43,7 @@ def run(opts: JarOptions, out: IO[str], err: IO[str]) -> int:
     cfg = jar_config(opts)
     scorer = build_scorer(opts) if cfg.pending_task else None
     if not (opts.stdio or (not opts.sgml and (opts.quiet or opts.ss_out))):
-        out.write(jar_header(scorer.config if scorer is not None else cfg, sgml=opts.sgml))
+        out.write(jar_header(scorer.config if scorer is not None else cfg, sgml=opts.sgml, params=shown_params(opts)))
         out.flush()
     if scorer is None:
         scorer = build_scorer(opts)
@@ -60,7 +60,7 @@ def run(opts: JarOptions, out: IO[str], err: IO[str]) -> int:
     if opts.sgml:
         from .sgml import run_sgml
 
-        return run_sgml(opts, scorer, out)
+        return run_sgml(opts, scorer, out, err)
     from .plain import run_plain
 
     return run_plain(opts, scorer, out, err)

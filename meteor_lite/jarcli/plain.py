@@ -35,15 +35,33 @@ def run_plain(opts: JarOptions, scorer: Meteor, out: IO[str], err: IO[str]) -> i
     n_refs = ref_count(opts)
     hyps = _read(opts.test)
     ref_lines = _read(opts.reference)
-    if len(ref_lines) != len(hyps) * n_refs:
+    if n_refs == 0:
+        streams = [_paired_lines(opts, hyps, ref_lines, err)]
+    elif len(ref_lines) != len(hyps) * n_refs:
         err.write("Error: test and reference not same length\n")
         return 0
-    streams = [ref_lines[k::n_refs] for k in range(n_refs)]
+    else:
+        streams = [ref_lines[k::n_refs] for k in range(n_refs)]
     result = scorer.score_corpus(hyps, streams)
     _print_result(opts, result, out, err)
     if opts.write_alignments:
         write_alignments(opts, scorer, hyps, streams, result)
     return 0
+
+
+def _paired_lines(opts: JarOptions, hyps: List[str], ref_lines: List[str], err: IO[str]) -> List[str]:
+    """``-r 0`` (or less), as the jar takes it: reference line i for segment i, without its length check.
+
+    Fewer reference lines than segments: an error (the jar dies once it runs out); more: the rest is
+    ignored, as by the jar, with a warning.
+    """
+    if len(ref_lines) < len(hyps):
+        raise JarCliError(f"-r {opts.ref_count}: {opts.reference} has {len(ref_lines)} lines for "
+                          f"{len(hyps)} segments (one reference line per segment)")
+    if len(ref_lines) > len(hyps):
+        err.write(f"meteor-jar: warning: -r {opts.ref_count}: {opts.reference} has {len(ref_lines)} lines for "
+                  f"{len(hyps)} segments; the last {len(ref_lines) - len(hyps)} are ignored, as the jar does\n")
+    return ref_lines[: len(hyps)]
 
 
 def _print_result(opts: JarOptions, result: CorpusScore, out: IO[str], err: IO[str]) -> None:

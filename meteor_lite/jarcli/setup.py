@@ -9,13 +9,14 @@ file formats by :mod:`meteor_lite.resources.jarformat` into a temporary bundle
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..config import MeteorConfig, resolve_config
 from ..errors import ConfigError
-from ..jarcompat import java_double
-from ..languages import LANGUAGE_ALIASES, LANGUAGES, canonical_language, long_name
+from ..jarcompat import java_double, java_parse_double, java_parse_int
+from ..languages import LANGUAGES, canonical_language, long_name
 from ..meteor import Meteor
 from ..resources.bundle import Bundle
 from ..resources.jarformat import write_jar_bundle
@@ -23,7 +24,19 @@ from ..resources.locate import find_bundle
 from ..scratch import scratch_dir
 from .options import JarOptions
 
-__all__ = ["JarCliError", "build_scorer", "jar_config", "jar_header", "ref_count"]
+__all__ = ["JarCliError", "build_scorer", "jar_config", "jar_header", "jar_language", "ref_count"]
+
+#: The jar's name of a language it does not know but scores language-independently (``-l xx``, ``-l other``).
+OTHER = "other"
+
+#: What the jar's ``-l`` takes, lower-cased (it ignores case): Meteor 1.5's codes and long names, the ISO
+#: codes of Czech and Swedish, and ``other``/``xx`` (observed with the jar; ``-l ar``, ``-l nb``, ``-l zh``
+#: and names with spaces are refused).
+JAR_LANGUAGE_NAMES: Dict[str, str] = {
+    **{code: code for code in LANGUAGES},
+    **{name: code for code, (name, _stem) in LANGUAGES.items()},
+    "cs": "cz", "sv": "se", OTHER: OTHER, "xx": OTHER,
+}
 
 
 class JarCliError(Exception):
@@ -31,47 +44,70 @@ class JarCliError(Exception):
 
 
 def _numbers(option: str, text: str) -> List[float]:
-    """Whitespace-separated numbers of ``-p`` / ``-w``."""
+    """Whitespace-separated numbers of ``-p`` / ``-w``, each read as Java's ``Double.parseDouble`` reads it."""
     try:
-        return [float(x) for x in text.split()]
+        return [java_parse_double(x) for x in text.split()]
     except ValueError:
         raise JarCliError(f"{option}: not a list of numbers: {text!r}") from None
 
 
 def _integer(option: str, text: Optional[str], default: int) -> int:
+    """An integer option read as Java's ``Integer.parseInt`` reads it (no spaces, 32 bits)."""
     if text is None:
         return default
     try:
-        return int(text.strip())
-    except ValueError:
-        raise JarCliError(f'{option}: not an integer: "{text}"') from None
+        return java_parse_int(text)
+    except ValueError as exc:
+        raise JarCliError(f"{option}: {exc}") from None
 
 
 def ref_count(opts: JarOptions) -> int:
-    """The ``-r`` value (1 when not given)."""
-    n = _integer("-r", opts.ref_count, 1)
-    if n < 1:
-        raise JarCliError(f"-r: the number of references must be at least 1, got {n}")
-    return n
+    """The ``-r`` value (1 when not given).  Zero or less is the jar's line-by-line pairing (see
+    :func:`meteor_lite.jarcli.plain.run_plain`): 0 is returned."""
+    return max(0, _integer("-r", opts.ref_count, 1))
+
+
+def beam_size(opts: JarOptions) -> int:
+    """The ``-x`` value (40 when not given); below 1 is refused (a deliberate difference: the jar takes it,
+    warns "unexpected conditions - skipping matches" on stderr and scores whatever its empty beam leaves)."""
+    beam = _integer("-x", opts.beam, 40)
+    if beam < 1:
+        raise JarCliError(f"-x: the beam size must be at least 1, got {beam} (the jar's search keeps no "
+                          "alignment with it and prints meaningless scores)")
+    return beam
+
+
+def jar_language(text: str) -> str:
+    """Meteor 1.5's code for ``-l text`` (any case), :data:`OTHER` for ``other``/``xx``; else the jar's error."""
+    code = JAR_LANGUAGE_NAMES.get(text.lower())
+    if code is None:
+        raise JarCliError(f"Unknown language ({text}): Meteor 1.5 takes {' '.join(LANGUAGES)} (or their names, "
+                          f"cs, sv), and other or xx for any other language")
+    return code
 
 
 def scorer_kwargs(opts: JarOptions) -> Dict[str, Any]:
     """Keyword arguments of :class:`Meteor` for the options (resources apart)."""
     kw: Dict[str, Any] = {
-        "lang": opts.lang,
+        "lang": jar_language(opts.lang),
         "task": opts.task,
-        "beam": _integer("-x", opts.beam, 40),
+        "beam": beam_size(opts),
         "norm": opts.norm,
         "lower": opts.lower,
         "no_punct": opts.no_punct and opts.norm,  # the jar ignores -noPunct without -norm
         "quiet": True,
     }
     if opts.params is not None:
-        kw["params"] = _numbers("-p", opts.params)
+        kw["params"] = _numbers("-p", opts.params)[:4]  # the jar shows every value, and uses the first four
     if opts.weights is not None:
         kw["weights"] = _numbers("-w", opts.weights)
     if opts.modules is not None:
         kw["modules"] = opts.modules.split()
+        if kw["lang"] == OTHER and opts.new_dir is None and opts.weights is None:
+            # the jar's "other" has one weight (exact's): further modules weigh 0 unless -w says otherwise
+            kw["weights"] = [1.0] + [0.0] * (len(kw["modules"]) - 1)
+    elif kw["lang"] == OTHER and opts.new_dir is None and (opts.task or "").lower() != "universal":
+        kw["modules"] = ["exact"]  # the jar's modules for a language it does not know
     if opts.new_dir is not None:  # a "new language": lower-case only (-norm is ignored, as by the jar)
         kw.update(lang="other", task=opts.task or "universal", norm=False, lower=True, no_punct=False)
     return kw
@@ -81,15 +117,23 @@ def jar_config(opts: JarOptions) -> MeteorConfig:
     """The configuration the options describe (what the header shows), before any resource is read."""
     kw = scorer_kwargs(opts)
     _check_params(kw)
-    return resolve_config(
+    cfg = resolve_config(
         kw["lang"], task=kw["task"], params=kw.get("params"), modules=kw.get("modules"), weights=kw.get("weights"),
         beam=kw["beam"], norm=kw["norm"], lower=kw["lower"], no_punct=kw["no_punct"], char_based=opts.char_based,
     )
+    if opts.modules is None and cfg.custom and opts.params is None and opts.weights is None:
+        cfg = replace(cfg, custom=False)  # the modules of -l other are the language's, not the user's choice
+    return cfg
 
 
 def _check_params(kw: Dict[str, Any]) -> None:
     if "params" in kw and len(kw["params"]) != 4:
         raise ConfigError(f"-p needs 4 values (alpha beta gamma delta), got {len(kw['params'])}")
+
+
+def shown_params(opts: JarOptions) -> Optional[List[float]]:
+    """Every value of ``-p`` (the jar's header and Eval ID show them all, beyond the four it uses), or None."""
+    return None if opts.params is None else _numbers("-p", opts.params)
 
 
 def build_scorer(opts: JarOptions) -> Meteor:
@@ -100,17 +144,24 @@ def build_scorer(opts: JarOptions) -> Meteor:
     """
     kw = scorer_kwargs(opts)
     _check_params(kw)
-    _check_jar_language(opts)
+    if kw["lang"] == OTHER and opts.new_dir is None:
+        _check_other_modules(opts, kw)
     if opts.new_dir is not None or opts.function_words or opts.synonym_dir or opts.paraphrase_file:
         kw = _with_jar_files(opts, kw)
+    elif kw["lang"] == OTHER:
+        kw = _with_jar_files(opts, kw)  # English function words (see _english_function_words)
     return Meteor(char_based=opts.char_based, **kw)
 
 
-def _check_jar_language(opts: JarOptions) -> None:
-    """Refuse, as the jar does, a language Meteor 1.5 does not know (e.g. ``-l ar``: the jar's
-    Arabic is ``ar-bw-red``; meteor-lite's ``ar`` is Arabic script, which the jar never scored)."""
-    if opts.new_dir is None and opts.lang not in LANGUAGES and LANGUAGE_ALIASES.get(opts.lang) not in LANGUAGES:
-        raise JarCliError(f"Unknown language ({opts.lang}): Meteor 1.5's languages are {' '.join(LANGUAGES)}")
+def _check_other_modules(opts: JarOptions, kw: Dict[str, Any]) -> None:
+    """The jar's errors for a module ``-l other`` has no resource for (observed: it dies after the header)."""
+    modules = kw.get("modules") or (["exact", "paraphrase"] if (opts.task or "").lower() == "universal" else [])
+    if "stem" in modules:
+        raise JarCliError("No stemmer for language (other)")
+    if "synonym" in modules and not opts.synonym_dir:
+        raise JarCliError("Synonym dictionary could not be loaded: -l other has no synonyms (give -d)")
+    if "paraphrase" in modules and not opts.paraphrase_file:
+        raise JarCliError("file not found (paraphrase-other.gz): -l other has no paraphrase table (give -a)")
 
 
 def _existing(path: Optional[str], message: str) -> Optional[Path]:
@@ -140,17 +191,60 @@ def _with_jar_files(opts: JarOptions, kw: Dict[str, Any]) -> Dict[str, Any]:
     lang = canonical_language(kw["lang"])
     base = find_bundle(lang) if lang in LANGUAGES else None
     tmp = scratch_dir("meteor-jar-")  # removed at exit, else (killed) by the next run once this process is gone
+    if lang == OTHER and words is None:
+        words = _english_function_words(tmp / "function.words")
+    prefixes: Set[int] = set()
     out = write_jar_bundle(tmp / "bundle.sqlite", language=lang, base=base, function_words=words,
-                           synonym_dir=synonyms, paraphrase_file=paraphrases)
+                           synonym_dir=synonyms, paraphrase_file=paraphrases,
+                           prefix_hashes=prefixes if paraphrases is not None else None)
     # written just now from the user's own files, into a private directory: no content checksum to verify
     # (a bundle given by path must have one), so it is handed over open
-    kw["bundle"] = Bundle.open(out)
+    bundle = JarFilesBundle.open(out)
+    if paraphrases is not None:
+        assert isinstance(bundle, JarFilesBundle)
+        bundle.prefix_hashes = prefixes
+    kw["bundle"] = bundle
     return kw
 
 
-def jar_header(cfg: MeteorConfig, sgml: bool = False) -> str:
-    """The 11 header lines the jar prints before any score (ending with a blank line)."""
-    eval_id = cfg.eval_id()
+class JarFilesBundle(Bundle):
+    """meteor-jar's private bundle of ``-s``/``-d``/``-a``/``-new`` files.  With a paraphrase table (``-a``)
+    the phrases' proper prefixes are not rows of the file (a table of 1,000-word phrases would need
+    gigabytes of them): which phrases begin a longer one is answered from their hashes (a hash shared by
+    chance only costs the scorer's walk one more look-up: the longer phrase is then not found)."""
+
+    prefix_hashes: Optional[Set[int]] = None
+
+    def paraphrase_entries(self, phrases: Sequence[str]) -> Tuple[Dict[str, str], Set[str]]:
+        """:meth:`Bundle.paraphrase_entries`, the prefixes answered from :attr:`prefix_hashes` when set."""
+        paras, prefixes = super().paraphrase_entries(phrases)
+        if self.prefix_hashes is not None:
+            known = self.prefix_hashes
+            prefixes.update(p for p in phrases if hash(p) in known)
+        return paras, prefixes
+
+
+def _english_function_words(out: Path) -> Optional[Path]:
+    """The English bundle's function words (verified) written to ``out``, one a line: the jar applies
+    English function words to every language, ``-l other`` included; None without an English bundle."""
+    from ..configure import open_bundle
+
+    bundle = open_bundle("en", "en", False, [])
+    if bundle is None:
+        return None
+    with bundle:
+        out.write_text("".join(f"{w}\n" for w in sorted(bundle.function_words())), encoding="utf-8")
+    return out
+
+
+def jar_header(cfg: MeteorConfig, sgml: bool = False, params: Optional[List[float]] = None) -> str:
+    """The 11 header lines the jar prints before any score (ending with a blank line).
+
+    ``params``: every value of ``-p`` (shown, as the jar shows them, when there are more than four).
+    """
+    shown = list(cfg.params) if params is None or len(params) <= 4 else params
+    eval_id = cfg.eval_id().replace(
+        "_".join(java_double(p) for p in cfg.params), "_".join(java_double(p) for p in shown), 1)
     lang = cfg.lang if cfg.lang in LANGUAGES else "other"
     if lang != cfg.lang:
         parts = eval_id.split("-")
@@ -166,7 +260,7 @@ def jar_header(cfg: MeteorConfig, sgml: bool = False) -> str:
         f"Task:           {cfg.task_description}",
         f"Modules:        {' '.join(cfg.modules)}",
         f"Weights:        {' '.join(java_double(w) for w in cfg.weights)}",
-        f"Parameters:     {' '.join(java_double(p) for p in cfg.params)}",
+        f"Parameters:     {' '.join(java_double(p) for p in shown)}",
         "",
     ]
     return "\n".join(lines) + "\n"

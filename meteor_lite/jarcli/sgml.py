@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Dict, List, Tuple
+from typing import IO, Callable, Dict, List, Optional, Set, Tuple
 
 from ..jarcompat import java_double, utf16_sort_key
 from ..meteor import Meteor
@@ -25,57 +25,144 @@ from .options import JarOptions
 from .setup import JarCliError
 from .writers import alignment_block
 
-__all__ = ["SgmlSegment", "parse_sgml", "run_sgml"]
+__all__ = ["SgmlError", "SgmlSegment", "decode_entities", "parse_sgml", "run_sgml"]
 
 _TAG = re.compile(r"<(/?)([A-Za-z]+)([^>]*)>")
-_ATTR = re.compile(r"""([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
+_ATTR = re.compile(r'([A-Za-z_][\w-]*)="([^"]*)"')
+_SEG_OPEN = re.compile(r"<seg\b[^>]*>", re.IGNORECASE)
+_SEG_CLOSE = re.compile(r"</seg>", re.IGNORECASE)
+#: The five entities Meteor 1.5 decodes in segment text (names in any case; numeric ones are left as written).
+_ENTITY = re.compile(r"&(amp|lt|gt|quot|apos);", re.IGNORECASE)
+_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+class SgmlError(JarCliError):
+    """A malformed SGML file: one line naming the file, the line and the problem."""
+
+    def __init__(self, source: str, line: int, problem: str):
+        super().__init__(f"{source}:{line}: {problem}" if line else f"{source}: {problem}")
 
 
 @dataclass(frozen=True)
 class SgmlSegment:
-    """One ``<seg>`` with the set, system and document it is in."""
+    """One ``<seg>`` with the set, system and document it is in (``line``: where it starts, 1-based)."""
 
     setid: str
     sysid: str
     docid: str
     segid: str
     text: str
+    line: int = 0
+    source: str = ""
 
 
 def _attrs(text: str) -> Dict[str, str]:
-    return {m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None) for m in _ATTR.finditer(text)}
+    """Attributes written ``name="value"`` (the jar finds no other form: ``docid='d1'`` is no docid)."""
+    return {m.group(1).lower(): m.group(2) for m in _ATTR.finditer(text)}
 
 
-def parse_sgml(text: str) -> List[SgmlSegment]:
-    """Every ``<seg>`` of an SGML document, in document order."""
+def decode_entities(text: str) -> str:
+    """``&amp; &lt; &gt; &quot; &apos;`` (any case) decoded once, as Meteor 1.5 decodes them; the rest as written."""
+    return _ENTITY.sub(lambda m: _ENTITIES[m.group(1).lower()], text)
+
+
+class _Reader:
+    """The state of :func:`parse_sgml` between lines: the set, system and document being read."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.setid = self.sysid = ""
+        self.docid: Optional[str] = None
+        self.seen: Set[Tuple[str, str, str, str]] = set()
+
+    def tags(self, line: str, lineno: int) -> None:
+        """The set and document tags of a line without ``<seg>``."""
+        for m in _TAG.finditer(line):
+            if m.group(1):
+                continue
+            name, a = m.group(2).lower(), _attrs(m.group(3))
+            if name in ("tstset", "refset", "srcset", "mteval"):
+                self.setid, self.sysid = a.get("setid", self.setid), a.get("sysid", self.sysid)
+            elif name == "doc":
+                if "docid" not in a:
+                    raise SgmlError(self.source, lineno, '<doc> without docid="..." (Meteor 1.5 cannot score the file)')
+                self.docid, self.sysid = a["docid"], a.get("sysid", self.sysid)
+
+    def key(self, opening: str, lineno: int) -> Tuple[str, str, str, str]:
+        """(set, system, document, id) of the ``<seg>`` opened on line ``lineno``; refused when incomplete or seen."""
+        segid = _attrs(opening).get("id")
+        if segid is None:
+            raise SgmlError(self.source, lineno, '<seg> without id="..."')
+        if self.docid is None:
+            raise SgmlError(self.source, lineno, '<seg> outside a <doc docid="...">')
+        key = (self.setid, self.sysid, self.docid, segid)
+        if key in self.seen:
+            raise SgmlError(self.source, lineno, f"segment id {segid} twice in document {self.docid} of system "
+                            f"{self.sysid} (Meteor 1.5 keeps one and scores the other's place as empty)")
+        self.seen.add(key)
+        return key
+
+
+def _segment_text(lines: List[str], i: int, start: int, source: str) -> Tuple[List[str], int]:
+    """The pieces of the segment whose text starts at column ``start`` of line ``i``, and the index of its last line."""
+    rest = lines[i][start:]
+    parts: List[str] = []
+    first = i
+    while True:
+        close = _SEG_CLOSE.search(rest)
+        if close is not None:
+            parts.append(rest[: close.start()])
+            return parts, i
+        parts.append(rest)
+        i += 1
+        if i >= len(lines) or (i == len(lines) - 1 and not lines[i]):
+            raise SgmlError(source, first + 1, "<seg> not closed: the file ends inside it (Meteor 1.5 never finishes)")
+        rest = lines[i]
+        if _SEG_OPEN.search(rest):
+            raise SgmlError(source, first + 1, f"<seg> not closed before the <seg> of line {i + 1} (Meteor 1.5 would "
+                            "read that one into this segment and score it as empty)")
+
+
+def parse_sgml(text: str, source: str = "<sgml>", warn: Optional[Callable[[str], None]] = None) -> List[SgmlSegment]:
+    """Every ``<seg>`` of an SGML document, in document order, read line by line as Meteor 1.5 reads it.
+
+    Where the jar reads a file one way every time, that way is followed: tags in any case, ``name="value"``
+    attributes, the five XML entities decoded, a segment over several lines joined *without* a space (the
+    jar glues the last word of a line to the first of the next; ``warn`` is told).  Where the jar scores
+    something other than what the file says (two ``<seg>`` on a line, a ``<seg>`` left open, a duplicate
+    id, a segment without id or outside a ``<doc>`` with a ``docid``) or never ends (a ``<seg>`` open at
+    the end of the file), :class:`SgmlError` names the line.
+    """
+    lines = text.split("\n")
+    reader = _Reader(source)
     out: List[SgmlSegment] = []
-    setid = sysid = docid = ""
-    seg_start = -1
-    seg_id = ""
-    for m in _TAG.finditer(text):
-        closing, name, rest = m.group(1), m.group(2).lower(), m.group(3)
-        if closing:
-            if name == "seg" and seg_start >= 0:
-                out.append(SgmlSegment(setid, sysid, docid, seg_id, text[seg_start : m.start()]))
-                seg_start = -1
+    i = 0
+    while i < len(lines):
+        opens = list(_SEG_OPEN.finditer(lines[i]))
+        if not opens:
+            reader.tags(lines[i], i + 1)
+            i += 1
             continue
-        a = _attrs(rest)
-        if name in ("tstset", "refset", "srcset", "mteval"):
-            setid = a.get("setid", setid)
-            sysid = a.get("sysid", sysid)
-        elif name == "doc":
-            docid = a.get("docid", "")
-            sysid = a.get("sysid", sysid)
-        elif name == "seg":
-            seg_id = a.get("id", "")
-            seg_start = m.end()
+        if len(opens) > 1:
+            raise SgmlError(source, i + 1, "two <seg> on one line (Meteor 1.5 reads one per line and would score "
+                            "the others as empty): put each segment on its own line")
+        setid, sysid, docid, segid = reader.key(opens[0].group(0), i + 1)
+        parts, last = _segment_text(lines, i, opens[0].end(), source)
+        if len(parts) > 1 and warn is not None:
+            warn(f"{source}:{i + 1}: segment {segid} spans {len(parts)} lines: joined without a space, as Meteor 1.5 "
+                 "joins them (the last word of a line and the first of the next become one word)")
+        out.append(SgmlSegment(setid, sysid, docid, segid, decode_entities("".join(parts)), i + 1, source))
+        i = last + 1
     return out
 
 
-def _read_sgml(path: str) -> List[SgmlSegment]:
+def _read_sgml(path: str, warn: Callable[[str], None]) -> List[SgmlSegment]:
     if not Path(path).is_file():
         raise JarCliError(f"Could not score SGML files: {path} (No such file or directory)")
-    return parse_sgml("\n".join(read_lines(path, jar_lines=True)))
+    segs = parse_sgml("\n".join(read_lines(path, jar_lines=True)), path, warn)
+    if not segs:
+        raise SgmlError(path, 0, "no <seg> in the file (empty, or not SGML)")
+    return segs
 
 
 def _seg_key(s: SgmlSegment) -> Tuple[str, Tuple[int, str]]:
@@ -89,7 +176,8 @@ def _score_system(scorer: Meteor, segs: List[SgmlSegment], refs: Dict[Tuple[str,
     for s in segs:
         found = refs.get((s.docid, s.segid))
         if not found:
-            raise JarCliError(f"no reference for document {s.docid!r} segment {s.segid!r}")
+            raise SgmlError(s.source, s.line, f"segment {s.segid} of document {s.docid} has no reference (Meteor 1.5 "
+                            "leaves it out of every score, with a warning)")
         ref_lists.append(found)
     counts = {len(r) for r in ref_lists}
     if len(counts) == 1:
@@ -98,20 +186,48 @@ def _score_system(scorer: Meteor, segs: List[SgmlSegment], refs: Dict[Tuple[str,
     return [scorer.score_segment(s.text, r) for s, r in zip(segs, ref_lists)]
 
 
-def run_sgml(opts: JarOptions, scorer: Meteor, out: IO[str]) -> int:
+def _with_missing(segs: List[SgmlSegment], refs: Dict[Tuple[str, str], List[str]], err: IO[str]) -> List[SgmlSegment]:
+    """The system's segments and, for a reference segment of one of its documents it lacks, an empty one: the
+    jar scores it as empty, with a warning (so a system that leaves out segments does not score higher)."""
+    if not segs:
+        return segs
+    setid, sysid = segs[0].setid, segs[0].sysid
+    have = {(s.docid, s.segid) for s in segs}
+    docs = {s.docid for s in segs}
+    missing = [SgmlSegment(setid, sysid, docid, segid, "", 0, "") for docid, segid in refs
+               if docid in docs and (docid, segid) not in have]
+    for m in missing:
+        err.write(f"meteor-jar: warning: no data for system [{sysid}] on segment [{setid}][{m.docid}][{m.segid}] "
+                  "- scoring empty segment (as Meteor 1.5 does)\n")
+    for docid in dict.fromkeys(d for d, _ in refs if d not in docs):
+        err.write(f"meteor-jar: warning: no data for system [{sysid}] on document [{setid}][{docid}] "
+                  "- skipping this document (as Meteor 1.5 does)\n")
+    return segs + missing
+
+
+def run_sgml(opts: JarOptions, scorer: Meteor, out: IO[str], err: IO[str]) -> int:
     """Score SGML files, print the report (after the header) and write the ``.scr`` files (and alignments)."""
-    tests = _read_sgml(opts.test)
+
+    def warn(message: str) -> None:
+        err.write(f"meteor-jar: warning: {message}\n")
+
+    tests = _read_sgml(opts.test, warn)
     refs: Dict[Tuple[str, str], List[str]] = {}
-    for r in _read_sgml(opts.reference):
+    for r in _read_sgml(opts.reference, warn):
         refs.setdefault((r.docid, r.segid), []).append(r.text)
     systems: Dict[Tuple[str, str], List[SgmlSegment]] = {}
     for t in tests:
         systems.setdefault((t.setid, t.sysid), []).append(t)
+    for segs in systems.values():  # every test segment has a reference: checked before any file is written
+        for s in segs:
+            if (s.docid, s.segid) not in refs:
+                raise SgmlError(s.source, s.line, f"segment {s.segid} of document {s.docid} has no reference "
+                                "(Meteor 1.5 leaves it out of every score, with a warning)")
+    scored = {key: sorted(_with_missing(segs, refs, err), key=_seg_key) for key, segs in systems.items()}
     files: Dict[str, IO[str]] = {k: open(f"{opts.prefix}-{k}.scr", "w", encoding="utf-8", newline="\n") for k in ("seg", "doc", "sys")}
     align = open(f"{opts.prefix}-align.out", "w", encoding="utf-8", newline="\n") if opts.write_alignments else None
     try:
-        for (setid, sysid), segs in systems.items():
-            segs = sorted(segs, key=_seg_key)
+        for (setid, sysid), segs in scored.items():
             scores = _score_system(scorer, segs, refs)
             _write_system(scorer, setid, sysid, segs, scores, files, out)
             if align is not None:

@@ -16,11 +16,12 @@ stderr (exit 1) instead of a Java stack trace.  Every answer is flushed; end of 
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 from typing import BinaryIO, Callable, Iterator, List, Optional
 
 from ..errors import MeteorLiteWarning
-from ..jarcompat import java_double, java_split
+from ..jarcompat import java_double, java_parse_double, java_split
 from ..meteor import Meteor
 from ..scoring import config_metrics
 from ..stats import SS_STAGES, Stats
@@ -34,37 +35,43 @@ ERR_STATS = "Error: specify Meteor stats"
 #: Numbers in one stats field.
 N_STATS = 4 + 4 * SS_STAGES + 3
 
-# java.util.Scanner.nextDouble() in an English locale: decimal (with optional "," grouping of three
-# digits), hexadecimal floating point, NaN and Infinity, each with an optional sign.
-_DEC = r"(?:(?:\d+|[1-9]\d{0,2}(?:,\d{3})+)(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
-_HEX = r"0[xX][0-9a-fA-F]*\.?[0-9a-fA-F]+(?:[pP][+-]?\d+)?"
-_SCAN_DOUBLE = re.compile(rf"([+-]?)(?:({_DEC})|({_HEX})|(NaN)|(Infinity))", re.ASCII)
+# java.util.Scanner.nextDouble() in an English locale (observed with the jar: tests/test_jar_numbers.py).
+# A token is a decimal number (digits of any script, "," grouping of three digits, ".", an exponent), a
+# hexadecimal floating-point literal with a "." (its binary exponent is optional here, but Java's
+# Double.parseDouble then refuses it: the jar dies), or NaN / Infinity, each with an optional sign.
+_NUMERAL = r"(?:(?!0)\d\d?\d?(?:,\d\d\d)+|\d+)"
+_DECIMAL = rf"[+-]?(?:{_NUMERAL}\.\d*|{_NUMERAL}|\.\d+)(?:[eE][+-]?\d+)?"
+_HEX = r"[+-]?0[xX][0-9a-fA-F]*\.[0-9a-fA-F]+(?:[pP][+-]?[0-9]+)?"
+_SCANNER_DOUBLE = re.compile(rf"({_DECIMAL})|{_HEX}|[+-]?(?:NaN|Infinity)")
+#: Java's white space (Character.isWhitespace): Python's but for U+0085, U+00A0, U+2007 and U+202F.
+_JAVA_SPACE = re.compile("[\t\n\x0b\x0c\r\x1c-\x1f \u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]+")
 
 
 class FatalRequest(Exception):
     """A request the jar dies on (stats that are not 23 numbers)."""
 
 
+def _ascii_digits(text: str) -> str:
+    """Digits of other scripts replaced by ASCII ones, one UTF-16 unit at a time as Java maps them
+    (a digit beyond U+FFFF is two units, neither a digit: left as it is, so the number is refused)."""
+    return "".join(str(unicodedata.digit(c)) if c.isdecimal() and not c.isascii() and ord(c) <= 0xFFFF else c
+                   for c in text)
+
+
 def _scan_double(token: str) -> float:
-    m = _SCAN_DOUBLE.fullmatch(token)
-    if m is None:
-        raise FatalRequest(f"not a number in Meteor stats: {token!r}")
-    sign = -1.0 if m.group(1) == "-" else 1.0
-    if m.group(2) is not None:
-        return sign * float(m.group(2).replace(",", ""))
-    if m.group(3) is not None:
-        hex_text = m.group(3)
-        if "p" not in hex_text.lower():
-            hex_text += "p0"
-        return sign * float.fromhex(hex_text)
-    if m.group(4) is not None:
-        return float("nan")
-    return sign * float("inf")
+    """One number as ``Scanner.nextDouble`` reads it; :class:`FatalRequest` where the jar dies."""
+    m = _SCANNER_DOUBLE.fullmatch(token)
+    try:
+        if m is None:
+            raise ValueError
+        return java_parse_double(_ascii_digits(token.replace(",", "")) if m.group(1) else token)
+    except ValueError:
+        raise FatalRequest(f"not a number in Meteor stats: {token!r}") from None
 
 
 def scan_doubles(field: str, count: int = N_STATS) -> List[float]:
     """The first ``count`` numbers of ``field`` as ``Scanner.nextDouble`` reads them (extra ones ignored)."""
-    tokens = field.split()
+    tokens = [t for t in _JAVA_SPACE.split(field) if t]
     values = [_scan_double(t) for t in tokens[:count]]
     if len(values) < count:
         raise FatalRequest(f"Meteor stats need {count} numbers, got {len(values)}: {field.strip()!r}")

@@ -236,6 +236,9 @@ def _paraphrase_rows(path: Path) -> Iterator[Tuple[str, str]]:
         yield phrase, "\t".join(paras)
 
 
+_SPACE = re.compile(" ")
+
+
 def _copy_table(conn: sqlite3.Connection, table: str) -> None:
     conn.execute(f"INSERT INTO main.{table} SELECT * FROM base.{table}")
 
@@ -249,6 +252,7 @@ def write_jar_bundle(
     synonym_dir: Optional[Path] = None,
     synonym_language: str = "english",
     paraphrase_file: Optional[Path] = None,
+    prefix_hashes: Optional[Set[int]] = None,
 ) -> Path:
     """Write a bundle (schema of :mod:`.schema`) from resource files in Meteor 1.5's formats.
 
@@ -257,9 +261,18 @@ def write_jar_bundle(
     and ``.exceptions``), ``paraphrase_file`` (``-a``: probability/phrase/paraphrase triples, gzipped or
     not).  Stems and non-breaking prefixes always come from ``base``.  For scoring, not distribution:
     no sources are recorded and no content checksum is written.
+
+    ``prefix_hashes``: when given, the proper prefixes of the paraphrase table's phrases are not written
+    as rows (a phrase of n words has n - 1 of them: a table of 1,000-word phrases would take gigabytes);
+    their ``hash()`` values are added to the set instead, for a reader that answers "does this begin a
+    phrase?" itself (:class:`meteor_lite.jarcli.setup.JarFilesBundle`).  The file alone is then incomplete.
     """
     conn = sqlite3.connect(str(out))
     try:
+        # a private file written once and read after: no rollback journal, no waiting for the disk
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute("PRAGMA page_size = 65536")  # long phrases (and prefixes) fit in a page
         conn.executescript(SCHEMA_SQL)
         meta: Dict[str, str] = {}
         if base is not None:
@@ -273,7 +286,7 @@ def write_jar_bundle(
         meta.pop("content_checksum", None)
         meta.update({"format": FORMAT_NAME, "schema_version": str(SCHEMA_VERSION), "language": language,
                      "name": f"{language}-jar-files", "description": "resources read from Meteor 1.5 files"})
-        _fill(conn, meta, function_words, synonym_dir, synonym_language, paraphrase_file)
+        _fill(conn, meta, function_words, synonym_dir, synonym_language, paraphrase_file, prefix_hashes)
         conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
         conn.commit()
     finally:
@@ -283,7 +296,7 @@ def write_jar_bundle(
 
 def _fill(
     conn: sqlite3.Connection, meta: Dict[str, str], function_words: Optional[Path], synonym_dir: Optional[Path],
-    synonym_language: str, paraphrase_file: Optional[Path],
+    synonym_language: str, paraphrase_file: Optional[Path], prefix_hashes: Optional[Set[int]] = None,
 ) -> None:
     """Insert the resources read from the jar's files."""
     if function_words is not None:
@@ -296,18 +309,32 @@ def _fill(
         conn.executemany("INSERT OR IGNORE INTO synonym_exceptions (form, base) VALUES (?, ?)",
                          parse_exceptions(_read_text(exc), str(exc)))
     if paraphrase_file is not None:
-        prefixes: Set[str] = set()
-        longest = pairs = 0
-        rows = []
-        for phrase, joined in _paraphrase_rows(paraphrase_file):
-            rows.append((phrase, joined))
-            pairs += joined.count("\t") + 1
-            tokens = phrase.split(" ")
-            longest = max(longest, len(tokens))
-            prefixes.update(" ".join(tokens[:k]) for k in range(1, len(tokens)))
-        conn.executemany("INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?)", rows)
+        _insert_paraphrases(conn, meta, paraphrase_file, prefix_hashes)
+
+
+def _insert_paraphrases(
+    conn: sqlite3.Connection, meta: Dict[str, str], path: Path, prefix_hashes: Optional[Set[int]] = None
+) -> None:
+    """The table's phrases, and every phrase's proper prefixes flagged as such (what the scorer's walk needs),
+    or their hashes added to ``prefix_hashes`` (see :func:`write_jar_bundle`).
+
+    A phrase of n words has n - 1 prefixes, so a table of very long phrases has a great many prefix rows:
+    each is cut from its phrase (no joins), inserted as it is made and never held in memory with the rest,
+    in the index's order (a phrase's prefixes grow one word at a time).
+    """
+    longest = pairs = 0
+    for phrase, joined in _paraphrase_rows(path):
+        conn.execute(
+            "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?) "
+            "ON CONFLICT (phrase) DO UPDATE SET paraphrases = excluded.paraphrases", (phrase, joined))
+        pairs += joined.count("\t") + 1
+        spaces = [m.start() for m in _SPACE.finditer(phrase)]
+        longest = max(longest, len(spaces) + 1)
+        if prefix_hashes is not None:
+            prefix_hashes.update(hash(phrase[:end]) for end in spaces)
+            continue
         conn.executemany(
             "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
-            "ON CONFLICT (phrase) DO UPDATE SET prefix = 1", ((p,) for p in sorted(prefixes)))
-        meta.update({"paraphrase_max_length": str(longest), "paraphrase_pairs": str(pairs),
-                     "paraphrase_probabilities": "dropped"})
+            "ON CONFLICT (phrase) DO UPDATE SET prefix = 1", ((phrase[:end],) for end in spaces))
+    meta.update({"paraphrase_max_length": str(longest), "paraphrase_pairs": str(pairs),
+                 "paraphrase_probabilities": "dropped"})
