@@ -255,10 +255,11 @@ class Meteor:
 
     def _score_range(
         self, hyps: Sequence[str], refs: Sequence[Sequence[Optional[str]]], start: int, end: int,
-        block: int = BLOCK,
+        block: Optional[int] = None,
     ) -> List[SegmentScore]:
         """Score segments ``start`` to ``end`` (exclusive) against their reference lists, one prefetch per
-        ``block`` segments."""
+        ``block`` segments (default :data:`BLOCK`); then check that the bundle file was not written meanwhile."""
+        block = block or BLOCK
         segs: List[SegmentScore] = []
         try:
             with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext():

@@ -201,16 +201,14 @@ class _Output:
     """Where results go: segment lines as they come (text: stdout, ``-q``: stderr; JSON: spooled), then the end."""
 
     def __init__(self, scorer: "Meteor", fmt: str, quiet: bool):
-        """Write the text report's header now (the JSON document needs the totals first: its segments are spooled
-        to an unnamed temporary file)."""
+        """Nothing is written yet: the text report's header comes with the first segment (an input error found
+        before it leaves stdout empty); the JSON document needs the totals first, so its segments are spooled to
+        an unnamed temporary file (gone with the process, however it ends)."""
+        self.scorer = scorer
         self.fmt = "quiet" if quiet else fmt
         self.written = False
         self.spool: Optional[IO[str]] = None
-        if self.fmt == "text":
-            from ..report import report_header
-
-            sys.stdout.write("\n".join(report_header(scorer.config, scorer.signature)) + "\n")
-        elif self.fmt == "json":
+        if self.fmt == "json":
             import tempfile
 
             self.spool = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed by finish()
@@ -225,13 +223,21 @@ class _Output:
         elif self.fmt == "text":
             from ..report import segment_line
 
+            self._header()
             sys.stdout.write(segment_line(number, seg) + "\n")
-            self.written = True
         else:
             assert self.spool is not None
             from ..scores import segment_json
 
             self.spool.write((",\n" if number > 1 else "") + segment_json(seg, depth=2))
+
+    def _header(self) -> None:
+        """The text report's header, once."""
+        if not self.written:
+            from ..report import report_header
+
+            sys.stdout.write("\n".join(report_header(self.scorer.config, self.scorer.signature)) + "\n")
+            self.written = True
 
     def finish(self, result: "CorpusScore", total: "RunningTotal") -> None:
         """The corpus result: the final score (``-q``), the report's summary, or the whole JSON document."""
@@ -242,6 +248,7 @@ class _Output:
         elif self.fmt == "text":
             from ..report import report_summary
 
+            self._header()
             lines = report_summary(result.config, result.stats, result.metrics, total.bounded, total.first_bounded)
             sys.stdout.write("\n".join(lines) + "\n")
         else:

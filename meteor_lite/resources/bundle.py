@@ -33,9 +33,12 @@ __all__ = ["Bundle", "BundleError"]
 class _Watch:
     """A descriptor of the bundle file the connection reads, to notice writes to it (:meth:`Bundle.check_unchanged`).
 
-    Kept: the file's size, modification and change times and inode (``fstat``), and its first
-    100 bytes (SQLite's header: page count, change counter, schema cookie...), which change
-    with any content written by SQLite or copied over from another bundle.
+    Kept: the file's size, modification time and inode (``fstat``), and its first 100 bytes
+    (SQLite's header: page count, change counter, schema cookie...), which change with any
+    content written by SQLite or copied over from another bundle (even by ``cp -p``, which
+    restores the modification time).  Not the change time: a rename over the bundle's path
+    (or over another hard link of it) changes the old file's link count, hence its change
+    time, without changing a byte of what is read.
     """
 
     def __init__(self, fd: int):
@@ -51,15 +54,15 @@ class _Watch:
         except OSError:
             return None
 
-    def _state(self) -> Tuple[int, int, int, int, bytes]:
+    def _state(self) -> Tuple[int, int, int, bytes]:
         st = os.fstat(self.fd)
         head = os.pread(self.fd, 100, 0) if hasattr(os, "pread") else b""
-        return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns, head)
+        return (st.st_size, st.st_mtime_ns, st.st_ino, head)
 
     def same_file(self, identity: Tuple[Any, ...]) -> bool:
         """Whether the watched file is the one of ``identity`` (:func:`~meteor_lite.resources.integrity.file_identity`)."""
-        size, mtime, ino, ctime, _ = self.state
-        return tuple(identity[1:]) == (size, mtime, ino, ctime)
+        size, mtime, ino, _ = self.state
+        return tuple(identity[1:4]) == (size, mtime, ino)
 
     def changed(self) -> bool:
         """Whether the file was written since the watch began."""
@@ -142,7 +145,8 @@ class Bundle:
 
         What is scored must be what was verified: a file written in place while scoring would mix
         its old and new content.  One ``fstat`` and one 100-byte read of the file the connection
-        reads (its size, times and SQLite header), so it is cheap enough for every block of segments.
+        reads (its size, modification time, inode and SQLite header), so it is cheap enough for every
+        block of segments.
         A bundle *replaced* by a rename is not a change of this file: the open connection goes on
         reading the file it verified (forked workers, which open the path again, refuse the new one).
         """
