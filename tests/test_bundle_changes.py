@@ -130,32 +130,62 @@ def test_overwritten_in_place_while_threads_share_a_meteor(tmp_path: Path) -> No
     assert all("changed while scoring" in e for e in errors)
 
 
+def _mark_reopen(monkeypatch: pytest.MonkeyPatch, m: Meteor, marks: Path) -> None:
+    """Each worker leaves a file in ``marks`` once it has opened the bundle."""
+    real = m._reopen
+
+    def reopen() -> None:
+        real()
+        (marks / f"opened-{os.getpid()}").touch()
+
+    monkeypatch.setattr(m, "_reopen", reopen)
+
+
+def _wait_for(marks: Path, n: int) -> None:
+    deadline = time.monotonic() + 60
+    while len(list(marks.glob("opened-*"))) < n:
+        assert time.monotonic() < deadline, "the workers did not start"
+        time.sleep(0.01)
+
+
 @pytest.mark.parametrize("streamed", [False, True])
 def test_overwritten_in_place_while_workers_score(
     tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch, streamed: bool
 ) -> None:
-    """Forked workers check the file too (and the parent at the end): a BundleError, not a mixed score."""
+    """Forked workers check the file too (and the parent at the end): a BundleError, not a mixed score.  The
+    first worker to score writes the file in place, once both workers have opened it."""
     from meteor_lite import parallel
 
     if not parallel.can_fork():
         pytest.skip("no fork start method on this platform: no worker processes")
     path, other = _bundles(tmp_path)
     m = Meteor("en", bundle=path)
-    real = m._reopen
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    _mark_reopen(monkeypatch, m, marks)
+    real = m._prefetch
 
-    def reopen() -> None:  # each worker: open the bundle, then the file is written in place
-        real()
-        _overwrite_in_place(other, path)
+    def prefetch(sentences: object) -> None:
+        _wait_for(marks, 2)
+        try:
+            os.close(os.open(marks / "written", os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            pass
+        else:
+            _overwrite_in_place(other, path)
+        real(sentences)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(m, "_reopen", reopen)
-    with pytest.raises(BundleError, match=r"en\.sqlite: the bundle file (changed while scoring|was replaced or changed)"):
+    monkeypatch.setattr(m, "_prefetch", prefetch)
+    with pytest.raises(BundleError, match=r"en\.sqlite: the bundle file changed while scoring"):
         if streamed:
             list(m.iter_segments(zip(HYPS, ([r] for r in REFS)), jobs=2))
         else:
             m.score_corpus(HYPS, [REFS], jobs=2)
 
 
-def test_replaced_by_rename_while_streamed_workers_score(tmp_path: Path, small_blocks: None) -> None:
+def test_replaced_by_rename_while_streamed_workers_score(
+    tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Workers started before a rename keep the verified file: scores unchanged."""
     from meteor_lite import parallel
 
@@ -164,8 +194,12 @@ def test_replaced_by_rename_while_streamed_workers_score(tmp_path: Path, small_b
     path, other = _bundles(tmp_path)
     want = [s.score for s in Meteor("en", bundle=path).score_corpus(HYPS, [REFS]).segments]
     m = Meteor("en", bundle=path)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    _mark_reopen(monkeypatch, m, marks)
     stream = m.iter_segments(zip(HYPS, ([r] for r in REFS)), jobs=2)
     got = [next(stream).score]  # the pool is running
+    _wait_for(marks, 2)
     spare = tmp_path / "spare.sqlite"
     shutil.copyfile(other, spare)
     os.replace(spare, path)
