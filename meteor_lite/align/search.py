@@ -65,19 +65,31 @@ class Plan:
         self.chunk_unit = 1 << total.bit_length()
         self.gain_unit = self.chunk_unit << (n1 + n2 + 2).bit_length()
         gu = self.gain_unit
+        shared: Dict[Tuple[int, int], int] = {}  # one int per distinct mask or key change (1.5 million steps of
+        # one repeated word have 1,224 masks of up to 1,224 bits each)
         self.steps: List[List[Step]] = [
-            [] if j in fixed else [_step(m, gu) for m in lst] for j, lst in enumerate(cands)
+            [] if j in fixed else [_step(m, gu, shared) for m in lst] for j, lst in enumerate(cands)
         ]
         self.fixed: Dict[int, Fixed] = {
             j: (m.hstart, m.gain * gu, m.dist, m.rstart + m.rlen, m.hstart + m.hlen) for j, m in fixed.items()
         }
 
 
-def _step(m: Match, gain_unit: int) -> Step:
-    hmask = ((1 << m.hlen) - 1) << m.hstart
+def _step(m: Match, gain_unit: int, shared: Dict[Tuple[int, int], int]) -> Step:
+    hmask = _shared(shared, m.hstart, m.hlen)
     # A one-word reference match needs no reference bit: the search never reads bits behind its position.
-    rmask = ((1 << m.rlen) - 1) << m.rstart if m.rlen > 1 else 0
-    return (hmask, rmask, m.hstart, m.hstart + m.hlen, m.rstart + m.rlen, m.gain * gain_unit, m.dist, m, m.gain)
+    rmask = _shared(shared, m.rstart, m.rlen) if m.rlen > 1 else 0
+    gk = _shared(shared, -1, m.gain * gain_unit)
+    return (hmask, rmask, m.hstart, m.hstart + m.hlen, m.rstart + m.rlen, gk, m.dist, m, m.gain)
+
+
+def _shared(shared: Dict[Tuple[int, int], int], start: int, length: int) -> int:
+    """The mask of ``length`` bits from ``start`` (``start`` -1: the number ``length``), one int object per value."""
+    key = (start, length)
+    value = shared.get(key)
+    if value is None:
+        value = shared[key] = length if start < 0 else ((1 << length) - 1) << start
+    return value
 
 
 def search_alignment(n1: int, n2: int, cands: List[List[Match]], beam: int) -> List[Match]:
