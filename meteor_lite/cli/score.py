@@ -204,6 +204,11 @@ class _Output:
         """Nothing is written yet: the text report's header comes with the first segment (an input error found
         before it leaves stdout empty); the JSON document needs the totals first, so its segments are spooled to
         an unnamed temporary file (gone with the process, however it ends)."""
+        from ..jarcompat import java_double
+        from ..report import segment_line
+        from ..scores import segment_json
+
+        self.java_double, self.segment_line, self.segment_json = java_double, segment_line, segment_json
         self.scorer = scorer
         self.fmt = "quiet" if quiet else fmt
         self.written = False
@@ -216,20 +221,14 @@ class _Output:
     def segment(self, number: int, seg: "SegmentScore") -> None:
         """One segment's result."""
         if self.fmt == "quiet":
-            from ..jarcompat import java_double
-
-            print(java_double(seg.score), file=sys.stderr)
+            print(self.java_double(seg.score), file=sys.stderr)
             self.written = True
         elif self.fmt == "text":
-            from ..report import segment_line
-
             self._header()
-            sys.stdout.write(segment_line(number, seg) + "\n")
+            sys.stdout.write(self.segment_line(number, seg) + "\n")
         else:
             assert self.spool is not None
-            from ..scores import segment_json
-
-            self.spool.write((",\n" if number > 1 else "") + segment_json(seg, depth=2))
+            self.spool.write((",\n" if number > 1 else "") + self.segment_json(seg, depth=2))
 
     def _header(self) -> None:
         """The text report's header, once."""

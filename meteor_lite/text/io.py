@@ -243,17 +243,18 @@ class SegmentReader:
             raise InputError("--refs-per-hyp takes a single reference file (references interleaved, N lines per hypothesis)")
         self.per = refs_per_hyp
         self.paths = [str(p) for p in references]
-        checked = [_line_count(p) if precheck else None for p in [hypothesis]]
-        n = checked[0]
+        n = _line_count(hypothesis) if precheck else None
+        counts: List[Optional[int]] = []
         for path in references:
             m = _line_count(path) if precheck else None
             if n is not None and m is not None and m != n * refs_per_hyp:
                 raise InputError(self._mismatch(path, m, n))
-            checked.append(m)
-        self.hyp = LineReader(hypothesis, warn=checked[0] is None)
+            counts.append(m)
+        # a file checked beforehand was warned about then: not again
+        self.hyp = LineReader(hypothesis, warn=n is None)
         self.refs: List[LineReader] = []
         try:
-            for path, m in zip(references, checked[1:]):
+            for path, m in zip(references, counts):
                 self.refs.append(LineReader(path, warn=m is None))
         except BaseException:
             self.close()
