@@ -38,7 +38,9 @@ class _Watch:
     content written by SQLite or copied over from another bundle (even by ``cp -p``, which
     restores the modification time).  Not the change time: a rename over the bundle's path
     (or over another hard link of it) changes the old file's link count, hence its change
-    time, without changing a byte of what is read.
+    time, without changing a byte of what is read.  What it cannot see: a write that keeps the
+    size, the first 100 bytes and, within the file system's timestamp granularity, the
+    modification time (another file of the same size and header copied over with ``cp -p``).
     """
 
     def __init__(self, fd: int):
