@@ -41,8 +41,8 @@ static PyObject *s_rstart, *s_rlen, *s_hstart, *s_hlen, *s_gain, *s_dist;
 
 typedef struct {
     int64_t gk, d;     /* gain in key units, distance */
-    int32_t hs, hend, rs, rend;
-    int32_t moff;      /* hypothesis bits then reference bits in the step mask pool */
+    int32_t hs, hend, rs, rend;  /* the words it covers: tested and set in a path's bits as ranges (no mask per
+                                  * step: 1,224 repeats of a word have 1.5 million steps of 2 x 20 words each) */
     PyObject *match;   /* borrowed from cands */
 } Step;
 
@@ -118,7 +118,6 @@ typedef struct {
     int32_t *f_hs, *f_rend, *f_hend;
     int32_t *st_first;    /* per position: first step, steps of position j are st_first[j]..st_first[j+1] */
     Step *steps;
-    uint64_t *step_bits;
     Vec paths, nxt, pool, npool, nodes;
     int32_t seq;          /* creation order of the children of the current position */
 } State;
@@ -126,7 +125,7 @@ typedef struct {
 static void state_free(State *s) {
     free(s->mi); free(s->first); free(s->cov_h); free(s->cov_r); free(s->fixed);
     free(s->f_gk); free(s->f_d); free(s->f_hs); free(s->f_rend); free(s->f_hend);
-    free(s->st_first); free(s->steps); free(s->step_bits);
+    free(s->st_first); free(s->steps);
     free(s->paths.data); free(s->nxt.data); free(s->pool.data); free(s->npool.data); free(s->nodes.data);
 }
 
@@ -134,7 +133,7 @@ static void state_free(State *s) {
  * better than the worst of `beam` kept ones would be cut at the next step, so it is dropped at once.  A new
  * child is created after every kept one, so it goes after those with an equal key. */
 static int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_t last, int32_t chain, int32_t step,
-                     const uint64_t *src, const uint64_t *add) {
+                     const uint64_t *src, const Step *add) {
     Path *h = (Path *)s->nxt.data;
     size_t n = s->nxt.len;
     size_t lo = 0, hi = n;  /* the first kept child with a larger key */
@@ -150,10 +149,11 @@ static int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_
     }
     if (vec_reserve(&s->npool, s->npool.len + 2 * (size_t)W)) return -1;
     uint64_t *dst = (uint64_t *)s->npool.data + s->npool.len;
+    memcpy(dst, src, 2 * (size_t)W * sizeof(uint64_t));
     if (add) {
-        for (int w = 0; w < 2 * W; w++) dst[w] = src[w] | add[w];
-    } else {
-        memcpy(dst, src, 2 * (size_t)W * sizeof(uint64_t));
+        set_bits(dst, add->hs, add->hend - add->hs);
+        /* A one-word reference match needs no reference bit: the search never reads bits behind its position. */
+        if (add->rend - add->rs > 1) set_bits(dst + W, add->rs, add->rend - add->rs);
     }
     size_t keep = n == (size_t)beam ? n - 1 : n;  /* the worst falls out when the beam is full */
     memmove(h + lo + 1, h + lo, (keep - lo) * sizeof(Path));
@@ -166,10 +166,15 @@ static int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_
     return 0;
 }
 
-static int collides(const uint64_t *used, const uint64_t *bits, int W) {
-    for (int w = 0; w < 2 * W; w++)
-        if (used[w] & bits[w]) return 1;
+static int any_bit(const uint64_t *bits, int32_t start, int32_t end) {
+    for (int32_t k = start; k < end; k++)
+        if (bits[k >> 6] >> (k & 63) & 1) return 1;
     return 0;
+}
+
+/* Whether a step covers a word a path has used (its reference words only when it covers more than one). */
+static int collides(const uint64_t *used, const Step *st, int W) {
+    return any_bit(used, st->hs, st->hend) || (st->rend - st->rs > 1 && any_bit(used + W, st->rs, st->rend));
 }
 
 /* Move the kept children (sorted already) them to s->paths and their masks
@@ -318,8 +323,7 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
 
     /* Steps: the candidates of the positions left open. */
     s->steps = (Step *)malloc((total ? total : 1) * sizeof(Step));
-    s->step_bits = (uint64_t *)calloc((total ? total : 1) * 2 * (size_t)W, sizeof(uint64_t));
-    if (!s->steps || !s->step_bits) return PyErr_NoMemory();
+    if (!s->steps) return PyErr_NoMemory();
     int32_t ns = 0;
     for (int j = 0; j < n2; j++) {
         s->st_first[j] = ns;
@@ -334,11 +338,7 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
             st->hend = (int32_t)(mi->hstart + mi->hlen);
             st->rs = (int32_t)mi->rstart;
             st->rend = (int32_t)(mi->rstart + mi->rlen);
-            st->moff = (int32_t)(ns * 2 * W);
             st->match = PyList_GET_ITEM(lst, i);
-            set_bits(s->step_bits + st->moff, mi->hstart, mi->hlen);
-            /* A one-word reference match needs no reference bit: the search never reads bits behind it. */
-            if (mi->rlen > 1) set_bits(s->step_bits + st->moff + W, mi->rstart, mi->rlen);
             ns++;
         }
     }
@@ -384,10 +384,9 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
             int64_t keyc = p.last != -1 ? key + cu : key;
             for (int32_t k = 0; k < nhere; k++) {
                 const Step *st = &here[k];
-                const uint64_t *b = s->step_bits + st->moff;
-                if (collides(m, b, W)) continue;
+                if (collides(m, st, W)) continue;
                 if (push_path(s, W, beam, (st->hs == p.last ? key : keyc) - st->gk, st->rend, st->hend, p.chain,
-                              s->st_first[cur] + k, m, b))
+                              s->st_first[cur] + k, m, st))
                     return NULL;
                 key += st->d;
                 keyc += st->d;

@@ -4,23 +4,25 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import threading
 import warnings
-from typing import List, Optional, Sequence, Union
+from itertools import chain, islice
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .config import MeteorConfig, resolve_config
 from .configure import check_language, fit_modules, open_bundle, stemmer_name, stemmer_version_note, uses_stem_map
-from .errors import BundleError, MeteorLiteWarning
+from .errors import BundleError, InputError, MeteorLiteWarning
 from .gcpause import gc_paused
 from .inputs import check_options, checked_text, hypothesis_list, references_per_segment, segment_references
 from .languages import default_tokenizer
-from .parallel import MIN_SHARD, can_fork, default_jobs, map_shards
+from .parallel import MIN_SHARD, can_fork, default_jobs, map_blocks, map_shards
 from .resources.bundle import Bundle
 from .resources.lookups import Resources
-from .scores import CorpusScore, SegmentScore
+from .scores import CorpusScore, RunningTotal, SegmentScore
 from .scoring import best_reference, config_metrics
 from .signature import make_signature
-from .stats import Stats
+from .stats import Metrics, Stats
 from .text.normalize import java_lower, prepare
 
 __all__ = ["Meteor", "SegmentScore", "CorpusScore"]
@@ -31,6 +33,8 @@ __all__ = ["Meteor", "SegmentScore", "CorpusScore"]
 BLOCK = 4096
 #: The same in forked workers, which hold their blocks at the same time: a smaller block bounds the sum.
 WORKER_BLOCK = 1024
+#: Segments per task handed to a worker by :meth:`Meteor.iter_segments` (a stream longer than ``jobs`` tasks).
+STREAM_TASK = 4096
 
 
 class Meteor:
@@ -188,31 +192,95 @@ class Meteor:
         """
         hyp_list = hypothesis_list(hyps)
         per_seg = references_per_segment(refs, len(hyp_list), layout)
-        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-            raise TypeError(f"jobs takes an int >= 0 (0: one process per idle CPU, at most 4), not {jobs!r}")
-        if jobs == 0:
-            jobs = default_jobs()
+        jobs = _jobs(jobs)
         n = len(hyp_list)
         with self._lock:
             if jobs > 1 and n >= 2 * MIN_SHARD and can_fork():
                 segs = map_shards(
                     lambda b, e: self._score_range(hyp_list, per_seg, b, e, WORKER_BLOCK), self._reopen, n, jobs
                 )
+                self._check_bundle()
             else:
                 segs = self._score_range(hyp_list, per_seg, 0, n)
         return self.aggregate(segs)
 
+    def iter_segments(
+        self, segments: Iterable[Tuple[str, Union[str, Sequence[Optional[str]]]]], *, jobs: int = 1
+    ) -> Iterator[SegmentScore]:
+        """Score ``(hypothesis, references)`` pairs as they come; yield each segment's score, in order.
+
+        The streaming twin of :meth:`score_corpus` (references per segment, as its ``"segments"``
+        layout: a string or a list, ``None`` entries skipped): ``segments`` is read in blocks
+        (a few thousand segments ahead at most, a few per worker with ``jobs`` > 1), so memory
+        does not grow with the corpus.  Sum the statistics with :class:`RunningTotal` and
+        :meth:`total_score` for the corpus score: the same numbers, bit for bit, as
+        :meth:`score_corpus` on the same corpus, whatever ``jobs``.
+        """
+        jobs = _jobs(jobs)
+        pairs = (_checked_pair(i, h, r) for i, (h, r) in enumerate(segments))
+        first = list(islice(pairs, max(jobs, 1) * STREAM_TASK))
+        ended = len(first) < max(jobs, 1) * STREAM_TASK
+        if jobs > 1 and can_fork() and not (ended and len(first) < 2 * MIN_SHARD):
+            if ended:  # a short corpus: one shard per worker, as score_corpus
+                size = max(MIN_SHARD, -(-len(first) // jobs))
+                blocks: Iterable[List[Tuple[str, List[Optional[str]]]]] = [
+                    first[b : b + size] for b in range(0, len(first), size)
+                ]
+            else:
+                blocks = _blocks(chain(first, pairs), STREAM_TASK)
+            with self._lock:
+                for part in map_blocks(self._score_task, self._reopen, blocks, jobs):
+                    yield from part
+                self._check_bundle()
+            return
+        for block in _blocks(chain(first, pairs), BLOCK):
+            yield from self._score_pairs(block, BLOCK)
+
+    def _score_task(self, block: List[Tuple[str, List[Optional[str]]]]) -> List[SegmentScore]:
+        """A worker's task of :meth:`iter_segments`."""
+        return self._score_pairs(block, WORKER_BLOCK)
+
+    def _score_pairs(self, block: List[Tuple[str, List[Optional[str]]]], prefetch: int) -> List[SegmentScore]:
+        """Score a block of checked (hypothesis, references) pairs, one prefetch per ``prefetch`` segments."""
+        hyps = [h for h, _ in block]
+        refs = [r for _, r in block]
+        with self._lock:
+            return self._score_range(hyps, refs, 0, len(block), prefetch)
+
+    def total_score(self, total: RunningTotal) -> CorpusScore:
+        """The corpus score of the segments summed in ``total`` (its ``segments`` list is empty)."""
+        return CorpusScore(*self._corpus(total.stats), [], self.config, self.signature)
+
+    def _corpus(self, total: Stats) -> Tuple[float, Metrics, Stats]:
+        n = len(self.config.modules)
+        for lst in (total.test_content, total.ref_content, total.test_function, total.ref_function):
+            while len(lst) < n:
+                lst.append(0.0)
+        m = config_metrics(self.config, total)
+        return m.score, m, total
+
     def _score_range(
         self, hyps: Sequence[str], refs: Sequence[Sequence[Optional[str]]], start: int, end: int,
-        block: int = BLOCK,
+        block: Optional[int] = None,
     ) -> List[SegmentScore]:
         """Score segments ``start`` to ``end`` (exclusive) against their reference lists, one prefetch per
-        ``block`` segments."""
+        ``block`` segments (default :data:`BLOCK`); then check that the bundle file was not written meanwhile."""
+        block = block or BLOCK
         segs: List[SegmentScore] = []
-        with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext():
-            for b in range(start, end, block):
-                segs.extend(self._score_block(hyps, refs, b, min(b + block, end)))
+        try:
+            with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext():
+                for b in range(start, end, block):
+                    segs.extend(self._score_block(hyps, refs, b, min(b + block, end)))
+        except sqlite3.DatabaseError:
+            self._check_bundle()  # a bundle written while scoring: say so, rather than "malformed"
+            raise
+        self._check_bundle()
         return segs
+
+    def _check_bundle(self) -> None:
+        """:class:`BundleError` if the bundle file was written since it was opened (and verified)."""
+        if self.bundle is not None:
+            self.bundle.check_unchanged()
 
     def _score_block(
         self, hyps: Sequence[str], refs: Sequence[Sequence[Optional[str]]], b: int, e: int
@@ -269,30 +337,58 @@ class Meteor:
 
     def aggregate(self, segments: List[SegmentScore]) -> CorpusScore:
         """Corpus score of already scored segments (warns when some were aligned in bounded mode)."""
-        bounded = [i for i, s in enumerate(segments, 1) if s.bounded]
-        if bounded:
-            warnings.warn(
-                f"{len(bounded)} segment(s) (first: segment {bounded[0]}) had too many candidate matches for the "
-                "beam search and were aligned in bounded mode: their scores may differ from Meteor 1.5's "
-                "(flagged \"bounded\" in --format json; see meteor_lite.align.bounded)",
-                MeteorLiteWarning,
-                stacklevel=2,
-            )
-        total = Stats()
+        total = RunningTotal()
         for s in segments:
-            total.add(s.stats)
-        n = len(self.config.modules)
-        for lst in (total.test_content, total.ref_content, total.test_function, total.ref_function):
-            while len(lst) < n:
-                lst.append(0.0)
-        m = config_metrics(self.config, total)
-        return CorpusScore(m.score, m, total, segments, self.config, self.signature)
+            total.add(s)
+        warn_bounded(total, stacklevel=3)
+        return CorpusScore(*self._corpus(total.stats), segments, self.config, self.signature)
 
     # -- reproducibility ----------------------------------------------------------
     @property
     def signature(self) -> str:
         """Everything that changes the number, in one line (sacreBLEU-style)."""
         return make_signature(self.config, self.bundle, self.tokenizer)
+
+
+def warn_bounded(total: RunningTotal, stacklevel: int = 2) -> None:
+    """The warning that some segments of a corpus were aligned in bounded mode (none when none were)."""
+    if total.bounded:
+        warnings.warn(
+            f"{total.bounded} segment(s) (first: segment {total.first_bounded[0]}) had too many candidate matches "
+            "for the beam search and were aligned in bounded mode: their scores may differ from Meteor 1.5's "
+            "(flagged \"bounded\" in --format json; see meteor_lite.align.bounded)",
+            MeteorLiteWarning,
+            stacklevel=stacklevel,
+        )
+
+
+def _jobs(jobs: object) -> int:
+    """``jobs`` checked (an int >= 0), 0 replaced by :func:`~meteor_lite.parallel.default_jobs`."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise TypeError(f"jobs takes an int >= 0 (0: one process per idle CPU, at most 4), not {jobs!r}")
+    return jobs if jobs else default_jobs()
+
+
+def _checked_pair(
+    i: int, hyp: object, refs: Union[str, Sequence[Optional[str]]]
+) -> Tuple[str, List[Optional[str]]]:
+    """Segment ``i``'s hypothesis and references checked as :meth:`Meteor.score_corpus` checks them."""
+    if not isinstance(hyp, str):
+        hint = " (use '' for an empty output)" if hyp is None else ""
+        raise TypeError(f"hyps[{i}] is {type(hyp).__name__ if hyp is not None else 'None'}: every hypothesis must be a string{hint}")
+    out = segment_references(refs, f"refs[{i}]")
+    if all(r is None for r in out):
+        raise InputError(f"hypothesis {i} has no reference (refs[{i}] is empty or all None); Meteor needs at least one")
+    return hyp, out
+
+
+def _blocks(items: Iterator[Tuple[str, List[Optional[str]]]], size: int) -> Iterator[List[Tuple[str, List[Optional[str]]]]]:
+    """Consecutive lists of ``size`` items (the last may be shorter), read as they are needed."""
+    while True:
+        block = list(islice(items, size))
+        if not block:
+            return
+        yield block
 
 
 #: Scoring this many segments or more pauses the cyclic GC (one request allocates too little to wake it).

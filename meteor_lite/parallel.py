@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator, List, Optional, Tuple, TypeVar
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple, TypeVar
 
-__all__ = ["MAX_DEFAULT_JOBS", "MIN_SHARD", "can_fork", "default_jobs", "map_shards"]
+__all__ = ["MAX_DEFAULT_JOBS", "MIN_SHARD", "can_fork", "default_jobs", "map_shards", "map_blocks"]
 
 T = TypeVar("T")
 
@@ -37,8 +37,9 @@ def default_jobs() -> int:
     return max(1, min(MAX_DEFAULT_JOBS, int(cpus - load + 0.5)))
 
 
-# What the forked workers run: (score_range(start, end), reopen()); set only during map_shards.
-_WORK: Optional[Tuple[Callable[[int, int], List[Any]], Callable[[], None]]] = None
+# What the forked workers run: (score_range(start, end) or score_block(block), reopen()); set only during
+# map_shards and map_blocks.
+_WORK: Optional[Tuple[Callable[..., List[Any]], Callable[[], None]]] = None
 
 
 def can_fork() -> bool:
@@ -74,6 +75,35 @@ def map_shards(
     finally:
         _WORK = None
     return [s for part in parts for s in part]
+
+
+def map_blocks(
+    score_block: Callable[[Any], List[T]], reopen: Callable[[], None], blocks: Iterable[Any], jobs: int
+) -> Iterator[List[T]]:
+    """``score_block(block)`` for each of ``blocks`` in ``jobs`` forked processes; results in block order.
+
+    The streaming twin of :func:`map_shards`: one pool for the whole run (each worker calls
+    ``reopen()`` once), the blocks handed to the workers as they are read (pickled), and at
+    most two blocks per worker read ahead, so that memory stays bounded whatever the
+    length of ``blocks``.  A worker's exception is raised here, in the parent.
+    """
+    import collections
+    import multiprocessing
+
+    global _WORK
+    _WORK = (score_block, reopen)
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(jobs, initializer=_worker_init) as pool, _terminate_pool_on_sigterm():
+            pending: "collections.deque[Any]" = collections.deque()
+            for block in blocks:
+                pending.append(pool.apply_async(_worker_block, (block,)))
+                if len(pending) >= 2 * jobs:
+                    yield pending.popleft().get()
+            while pending:
+                yield pending.popleft().get()
+    finally:
+        _WORK = None
 
 
 @contextlib.contextmanager
@@ -137,3 +167,10 @@ def _worker_score(bounds: Tuple[int, int]) -> List[Any]:
     if _INIT_ERROR is not None:
         raise _INIT_ERROR
     return _WORK[0](bounds[0], bounds[1])
+
+
+def _worker_block(block: Any) -> List[Any]:
+    assert _WORK is not None
+    if _INIT_ERROR is not None:
+        raise _INIT_ERROR
+    return _WORK[0](block)

@@ -16,7 +16,7 @@ from .printable import one_line
 from .signature import reproduces_meteor
 from .stats import Metrics, Stats
 
-__all__ = ["text_report", "ReportSource"]
+__all__ = ["text_report", "ReportSource", "report_header", "segment_line", "report_summary"]
 
 
 class ScoredSegment(Protocol):
@@ -49,29 +49,40 @@ def text_report(result: ReportSource, *, header: bool = True, segments: bool = T
     """Meteor 1.5's plaintext report: header, ``Segment N score:`` lines, statistics block."""
     out: List[str] = []
     if header:
-        out += _header(result.config, result.signature)
+        out += report_header(result.config, result.signature)
     if segments:
-        for i, seg in enumerate(result.segments, 1):
-            out.append(f"Segment {i} score:\t{java_double(seg.score)}")
-    out += _stage_table(result.config, result.stats)
-    out += _summary(result.config, result.stats, result.metrics)
+        out += [segment_line(i, seg) for i, seg in enumerate(result.segments, 1)]
     bounded = [i for i, seg in enumerate(result.segments, 1) if getattr(seg, "bounded", False)]
-    if bounded:  # (never in Meteor 1.5's report: only segments too long for the beam search are bounded)
-        out.append(f"Bounded segments:       {len(bounded)} ({_first_few(bounded)}: aligned in bounded mode)")
+    out += report_summary(result.config, result.stats, result.metrics, len(bounded), bounded)
     return "\n".join(out) + "\n"
 
 
-def _first_few(numbers: List[int], k: int = 5) -> str:
-    """``Segment 3, 7, 9`` or ``Segments 3, 7, 9, 12, 15, ...``."""
+def segment_line(number: int, seg: ScoredSegment) -> str:
+    """The report's ``Segment N score:`` line of segment ``number`` (from 1)."""
+    return f"Segment {number} score:\t{java_double(seg.score)}"
+
+
+def report_summary(cfg: MeteorConfig, st: Stats, m: Metrics, bounded: int = 0, first_bounded: Sequence[int] = ()) -> List[str]:
+    """The lines after the segment scores: statistics table, summary, final score, and the bounded segments
+    (``bounded`` of them, the first ones numbered in ``first_bounded``) if any."""
+    out = _stage_table(cfg, st) + _summary(cfg, st, m)
+    if bounded:  # (never in Meteor 1.5's report: only segments too long for the beam search are bounded)
+        out.append(f"Bounded segments:       {bounded} ({_first_few(list(first_bounded), bounded)}: aligned in bounded mode)")
+    return out
+
+
+def _first_few(numbers: List[int], total: int, k: int = 5) -> str:
+    """``Segment 3, 7, 9`` or ``Segments 3, 7, 9, 12, 15, ...`` (``numbers``: the first of ``total``)."""
     head = ", ".join(str(n) for n in numbers[:k])
-    return ("Segment " if len(numbers) == 1 else "Segments ") + head + (", ..." if len(numbers) > k else "")
+    return ("Segment " if total == 1 else "Segments ") + head + (", ..." if total > k else "")
 
 
 #: The first header line when the configuration cannot reproduce Meteor 1.5 (no resources).
 REDUCED_VERSION_LINE = "Meteor version: none (meteor-lite without resources: not Meteor 1.5's numbers)"
 
 
-def _header(cfg: MeteorConfig, signature: str) -> List[str]:
+def report_header(cfg: MeteorConfig, signature: str) -> List[str]:
+    """The report's header lines (version, options, signature), each value on one line."""
     name = long_name(cfg.lang)
     lines = [
         "Meteor version: 1.5 (meteor-lite)" if reproduces_meteor(signature) else REDUCED_VERSION_LINE,

@@ -11,7 +11,7 @@ from .config import MeteorConfig
 from .report import text_report
 from .stats import Metrics, Stats
 
-__all__ = ["SegmentScore", "CorpusScore"]
+__all__ = ["SegmentScore", "CorpusScore", "RunningTotal", "json_document", "segment_json"]
 
 
 @dataclass
@@ -84,6 +84,51 @@ class CorpusScore:
         if fmt == "json":
             return self.to_json(indent=1) + "\n"
         return text_report(self)
+
+
+class RunningTotal:
+    """The sum of segments' statistics, added in segment order (as a corpus score sums them), and which were bounded.
+
+    What a streamed corpus keeps instead of its segments: the final score is computed
+    from :attr:`stats` exactly as from the list of every segment.
+    """
+
+    #: Bounded segments whose numbers are kept (the report and the warning show the first few).
+    KEEP_BOUNDED = 5
+
+    def __init__(self) -> None:
+        """An empty total."""
+        self.stats = Stats()
+        self.count = 0
+        self.bounded = 0
+        self.first_bounded: List[int] = []
+
+    def add(self, seg: SegmentScore) -> None:
+        """Add the next segment (numbered from 1 in the order added)."""
+        self.count += 1
+        self.stats.add(seg.stats)
+        if seg.bounded:
+            self.bounded += 1
+            if len(self.first_bounded) < self.KEEP_BOUNDED:
+                self.first_bounded.append(self.count)
+
+
+def segment_json(seg: SegmentScore, depth: int = 0) -> str:
+    """``seg`` as :meth:`CorpusScore.format` writes it in its ``segments`` list (at ``depth``: 2 there), without
+    the separator: the pieces of a JSON document written a segment at a time (see :func:`json_document`)."""
+    text = json.dumps(_json_safe(seg.to_dict()), indent=1, allow_nan=False)
+    return "\n".join(" " * depth + line for line in text.splitlines())
+
+
+def json_document(result: CorpusScore, has_segments: bool) -> Tuple[str, str]:
+    """What :meth:`CorpusScore.format` writes for ``json``, before and after the segments (``result`` holds none):
+    write the first part, the :func:`segment_json` pieces (depth 2) joined by ``",\\n"``, then the second."""
+    doc = result.format("json")
+    if not has_segments:
+        return doc, ""
+    empty = '"segments": []\n}\n'
+    assert doc.endswith(empty), doc[-40:]
+    return doc[: -len(empty)] + '"segments": [\n', "\n ]\n}\n"
 
 
 def _finite(x: float) -> Optional[float]:

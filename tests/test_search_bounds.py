@@ -174,3 +174,13 @@ def test_stdio_answers_a_hostile_request_and_warns() -> None:
     assert len(lines) == 2
     assert lines[0].split()[:2] == ["3000.0", "2999.0"]  # hypothesis and reference lengths
     assert lines[1].split()[:2] == ["2.0", "2.0"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_shared_masks_choose_the_same_alignment(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Steps sharing their masks (segments with very many candidates, issue 26) search exactly as unshared ones."""
+    hyp, ref, cands, beam = crowded_case(seed)
+    want = search_alignment_pure(len(hyp), len(ref), cands, beam)
+    monkeypatch.setattr("meteor_lite.align.search._SHARE_FROM", 0)
+    got = search_alignment_pure(len(hyp), len(ref), cands, beam)
+    assert [m.as_tuple() for m in got] == [m.as_tuple() for m in want]

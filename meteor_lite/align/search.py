@@ -65,9 +65,15 @@ class Plan:
         self.chunk_unit = 1 << total.bit_length()
         self.gain_unit = self.chunk_unit << (n1 + n2 + 2).bit_length()
         gu = self.gain_unit
-        self.steps: List[List[Step]] = [
-            [] if j in fixed else [_step(m, gu) for m in lst] for j, lst in enumerate(cands)
-        ]
+        if sum(len(lst) for lst in cands) > _SHARE_FROM:
+            # one int per distinct mask or key change: 1.5 million steps of one repeated word have 1,224 masks of
+            # up to 1,224 bits each
+            shared: Dict[Tuple[int, int], int] = {}
+            self.steps: List[List[Step]] = [
+                [] if j in fixed else [_shared_step(m, gu, shared) for m in lst] for j, lst in enumerate(cands)
+            ]
+        else:
+            self.steps = [[] if j in fixed else [_step(m, gu) for m in lst] for j, lst in enumerate(cands)]
         self.fixed: Dict[int, Fixed] = {
             j: (m.hstart, m.gain * gu, m.dist, m.rstart + m.rlen, m.hstart + m.hlen) for j, m in fixed.items()
         }
@@ -78,6 +84,29 @@ def _step(m: Match, gain_unit: int) -> Step:
     # A one-word reference match needs no reference bit: the search never reads bits behind its position.
     rmask = ((1 << m.rlen) - 1) << m.rstart if m.rlen > 1 else 0
     return (hmask, rmask, m.hstart, m.hstart + m.hlen, m.rstart + m.rlen, m.gain * gain_unit, m.dist, m, m.gain)
+
+
+#: Above this many candidates, a segment's steps share their masks (:func:`_shared_step`); below, the
+#: masks are small and few, and sharing would only cost time.
+_SHARE_FROM = 100_000
+
+
+def _shared_step(m: Match, gain_unit: int, shared: Dict[Tuple[int, int], int]) -> Step:
+    """:func:`_step` with its masks and key change taken from ``shared`` (one int object per value)."""
+    hmask = _shared(shared, m.hstart, m.hlen)
+    # A one-word reference match needs no reference bit: the search never reads bits behind its position.
+    rmask = _shared(shared, m.rstart, m.rlen) if m.rlen > 1 else 0
+    gk = _shared(shared, -1, m.gain * gain_unit)
+    return (hmask, rmask, m.hstart, m.hstart + m.hlen, m.rstart + m.rlen, gk, m.dist, m, m.gain)
+
+
+def _shared(shared: Dict[Tuple[int, int], int], start: int, length: int) -> int:
+    """The mask of ``length`` bits from ``start`` (``start`` -1: the number ``length``), one int object per value."""
+    key = (start, length)
+    value = shared.get(key)
+    if value is None:
+        value = shared[key] = length if start < 0 else ((1 << length) - 1) << start
+    return value
 
 
 def search_alignment(n1: int, n2: int, cands: List[List[Match]], beam: int) -> List[Match]:

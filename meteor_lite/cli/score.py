@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import IO, TYPE_CHECKING, List, Optional
 
+from ..errors import MeteorLiteError
 from ..languages import MODULES, TASKS
 from .argtypes import non_negative_int
 from .errors import EXIT_USAGE, Parser, fail, reported_errors, warnings_as_lines
@@ -13,7 +14,9 @@ from .errors import EXIT_USAGE, Parser, fail, reported_errors, warnings_as_lines
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
-    from ..scores import CorpusScore
+    from ..meteor import Meteor
+    from ..scores import CorpusScore, RunningTotal, SegmentScore
+    from ..text.io import SegmentReader
 
 __all__ = ["score", "run", "build_parser", "DEFAULT_BEAM", "FORMATS"]
 
@@ -134,40 +137,129 @@ def score(
     quiet: bool = False,
     jobs: int = 0,
 ) -> None:
-    """Score a hypothesis file against one or more reference files and print the result."""
+    """Score a hypothesis file against one or more reference files and print the result.
+
+    The files are streamed: read, scored and written a block of segments at a time, only
+    the summed statistics kept for the final score, so memory does not grow with their
+    length (see :class:`~meteor_lite.text.io.SegmentReader` for when input errors are found).
+    """
     with reported_errors(), warnings_as_lines():
         from ..meteor import Meteor
-        from ..text.io import read_lines, read_references
+        from ..text.io import SegmentReader
 
-        hyps = read_lines(hypothesis)
-        refs = read_references(references, len(hyps), refs_per_hyp)
-        scorer = Meteor(
-            lang,
-            task=task,
-            params=_floats("--params", params),
-            modules=[m for group in modules for m in group.replace(",", " ").split()] if modules else None,
-            weights=_floats("--weights", weights),
-            beam=beam,
-            norm=norm,
-            lower=lower,
-            no_punct=no_punct,
-            char_based=char_based,
-            case_aware=case_aware,
-            bundle=Path(bundle) if bundle is not None else None,
-            tokenize=tokenize,
-            allow_other_language=allow_other_language,
-        )
-        result = scorer.score_corpus(hyps, refs, jobs=jobs)
-    _write(result, fmt, quiet)
+        segments = SegmentReader(hypothesis, references, refs_per_hyp)
+        try:
+            scorer = Meteor(
+                lang,
+                task=task,
+                params=_floats("--params", params),
+                modules=[m for group in modules for m in group.replace(",", " ").split()] if modules else None,
+                weights=_floats("--weights", weights),
+                beam=beam,
+                norm=norm,
+                lower=lower,
+                no_punct=no_punct,
+                char_based=char_based,
+                case_aware=case_aware,
+                bundle=Path(bundle) if bundle is not None else None,
+                tokenize=tokenize,
+                allow_other_language=allow_other_language,
+            )
+        except BaseException:
+            segments.close()
+            raise
+        _stream(scorer, segments, fmt, quiet, jobs)
 
 
-def _write(result: "CorpusScore", fmt: str, quiet: bool) -> None:
-    """Print the result: scores only (``quiet``), JSON, or Meteor's text report."""
-    if quiet:
+def _stream(scorer: "Meteor", segments: "SegmentReader", fmt: str, quiet: bool, jobs: int) -> None:
+    """Score ``segments`` block by block, writing each segment's line as it is scored, then the corpus result.
+
+    An error met after some segment lines were written (an input that cannot be read twice
+    turning out short or malformed, a bundle changed while scoring) is raised with a note that
+    the output is incomplete; the final score is then never written.
+    """
+    from ..meteor import warn_bounded
+    from ..scores import RunningTotal
+
+    out = _Output(scorer, fmt, quiet)
+    total = RunningTotal()
+    try:
+        for seg in scorer.iter_segments(segments, jobs=jobs):
+            total.add(seg)
+            out.segment(total.count, seg)
+    except MeteorLiteError as exc:
+        if out.written:
+            raise type(exc)(f"{exc} (after {total.count} segment score(s) were written: the output is "
+                            "incomplete and has no final score)") from None
+        raise
+    finally:
+        segments.close()
+    warn_bounded(total)
+    out.finish(scorer.total_score(total), total)
+
+
+class _Output:
+    """Where results go: segment lines as they come (text: stdout, ``-q``: stderr; JSON: spooled), then the end."""
+
+    def __init__(self, scorer: "Meteor", fmt: str, quiet: bool):
+        """Nothing is written yet: the text report's header comes with the first segment (an input error found
+        before it leaves stdout empty); the JSON document needs the totals first, so its segments are spooled to
+        an unnamed temporary file (gone with the process, however it ends)."""
         from ..jarcompat import java_double
+        from ..report import segment_line
+        from ..scores import segment_json
 
-        for s in result.segments:
-            print(java_double(s.score), file=sys.stderr)
-        print(java_double(result.score))
-        return
-    sys.stdout.write(result.format("json" if fmt == "json" else "text"))
+        self.java_double, self.segment_line, self.segment_json = java_double, segment_line, segment_json
+        self.scorer = scorer
+        self.fmt = "quiet" if quiet else fmt
+        self.written = False
+        self.spool: Optional[IO[str]] = None
+        if self.fmt == "json":
+            import tempfile
+
+            self.spool = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed by finish()
+
+    def segment(self, number: int, seg: "SegmentScore") -> None:
+        """One segment's result."""
+        if self.fmt == "quiet":
+            print(self.java_double(seg.score), file=sys.stderr)
+            self.written = True
+        elif self.fmt == "text":
+            self._header()
+            sys.stdout.write(self.segment_line(number, seg) + "\n")
+        else:
+            assert self.spool is not None
+            self.spool.write((",\n" if number > 1 else "") + self.segment_json(seg, depth=2))
+
+    def _header(self) -> None:
+        """The text report's header, once."""
+        if not self.written:
+            from ..report import report_header
+
+            sys.stdout.write("\n".join(report_header(self.scorer.config, self.scorer.signature)) + "\n")
+            self.written = True
+
+    def finish(self, result: "CorpusScore", total: "RunningTotal") -> None:
+        """The corpus result: the final score (``-q``), the report's summary, or the whole JSON document."""
+        if self.fmt == "quiet":
+            from ..jarcompat import java_double
+
+            print(java_double(result.score))
+        elif self.fmt == "text":
+            from ..report import report_summary
+
+            self._header()
+            lines = report_summary(result.config, result.stats, result.metrics, total.bounded, total.first_bounded)
+            sys.stdout.write("\n".join(lines) + "\n")
+        else:
+            assert self.spool is not None
+            import shutil
+
+            from ..scores import json_document
+
+            head, tail = json_document(result, total.count > 0)
+            sys.stdout.write(head)
+            self.spool.seek(0)
+            shutil.copyfileobj(self.spool, sys.stdout)
+            sys.stdout.write(tail)
+            self.spool.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import weakref
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -28,6 +29,54 @@ from .schema import (
 )
 
 __all__ = ["Bundle", "BundleError"]
+
+
+class _Watch:
+    """A descriptor of the bundle file the connection reads, to notice writes to it (:meth:`Bundle.check_unchanged`).
+
+    Kept: the file's size, modification time and inode (``fstat``), and its first 100 bytes
+    (SQLite's header: page count, change counter, schema cookie...), which change with any
+    content written by SQLite or copied over from another bundle (even by ``cp -p``, which
+    restores the modification time).  Not the change time: a rename over the bundle's path
+    (or over another hard link of it) changes the old file's link count, hence its change
+    time, without changing a byte of what is read.  What it cannot see: a write that keeps the
+    size, the first 100 bytes and, within the file system's timestamp granularity, the
+    modification time (another file of the same size and header copied over with ``cp -p``).
+    """
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.state = self._state()
+        self._closer = weakref.finalize(self, os.close, fd)
+
+    @classmethod
+    def open(cls, path: Path) -> "Optional[_Watch]":
+        """A watch of ``path`` (None when it cannot be opened: then nothing is watched)."""
+        try:
+            return cls(os.open(path, os.O_RDONLY))
+        except OSError:
+            return None
+
+    def _state(self) -> Tuple[int, int, int, bytes]:
+        st = os.fstat(self.fd)
+        head = os.pread(self.fd, 100, 0) if hasattr(os, "pread") else b""
+        return (st.st_size, st.st_mtime_ns, st.st_ino, head)
+
+    def same_file(self, identity: Tuple[Any, ...]) -> bool:
+        """Whether the watched file is the one of ``identity`` (:func:`~meteor_lite.resources.integrity.file_identity`)."""
+        size, mtime, ino, _ = self.state
+        return tuple(identity[1:4]) == (size, mtime, ino)
+
+    def changed(self) -> bool:
+        """Whether the file was written since the watch began."""
+        try:
+            return self._state() != self.state
+        except OSError:
+            return True
+
+    def close(self) -> None:
+        """Close the descriptor (once)."""
+        self._closer()
 
 
 class Bundle:
@@ -52,6 +101,7 @@ class Bundle:
         #: taken when it was opened): what its verification is remembered by, and what a forked worker's
         #: reopened file must still be.
         self.identity = identity
+        self._watch: Optional[_Watch] = None
         self._counts: Optional[Dict[str, int]] = None
 
     # -- opening ---------------------------------------------------------
@@ -84,18 +134,43 @@ class Bundle:
         except BaseException:
             conn.close()
             raise
+        watch = _Watch.open(p)
         try:
             after = file_identity(p)
         except OSError:
             after = None
-        if after != before:  # replaced or written while it was being opened: which file is read is unknown
+        if after != before or (watch is not None and not watch.same_file(before)):
+            # replaced or written while it was being opened: which file is read is unknown
             conn.close()
+            if watch is not None:
+                watch.close()
             raise BundleError(f"{p}: the bundle file changed while it was being opened; try again")
-        return cls(p, conn, meta, before)
+        bundle = cls(p, conn, meta, before)
+        bundle._watch = watch
+        return bundle
+
+    def check_unchanged(self) -> None:
+        """Raise :class:`BundleError` if the file opened has been written since (e.g. copied over in place).
+
+        What is scored must be what was verified: a file written in place while scoring would mix
+        its old and new content.  One ``fstat`` and one 100-byte read of the file the connection
+        reads (its size, modification time, inode and SQLite header), so it is cheap enough for every
+        block of segments.
+        A bundle *replaced* by a rename is not a change of this file: the open connection goes on
+        reading the file it verified (forked workers, which open the path again, refuse the new one).
+        """
+        if self._watch is not None and self._watch.changed():
+            raise BundleError(
+                f"{self.path}: the bundle file changed while scoring (it was written after it was opened and "
+                "verified, e.g. copied over in place): the scores could mix its old and new content, so none is "
+                "given; run again (replace a bundle by renaming a new file over it, as 'bundle install' does)"
+            )
 
     def close(self) -> None:
         """Close the underlying connection."""
         self._conn.close()
+        if self._watch is not None:
+            self._watch.close()
 
     def __enter__(self) -> "Bundle":
         return self

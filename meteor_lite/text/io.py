@@ -17,14 +17,15 @@ Input is read as the user meant it, or with a word about it:
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import warnings
 from pathlib import Path
-from typing import List, Sequence
+from typing import BinaryIO, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
 
 from ..errors import InputError, MeteorLiteWarning
 
-__all__ = ["InputError", "STDIN", "read_lines", "read_references"]
+__all__ = ["InputError", "LineReader", "STDIN", "SegmentReader", "read_lines", "read_references"]
 
 #: The file name that stands for standard input.
 STDIN = "-"
@@ -37,10 +38,13 @@ def read_lines(path: "os.PathLike[str] | str", *, jar_lines: bool = False) -> Li
     A final line terminator does not start an extra (empty) segment.
     ``-`` reads standard input (named ``<stdin>`` in messages).  A leading BOM is
     dropped and a CR inside a line is an error (see the module's docstring) unless
-    ``jar_lines`` asks for the jar's own reading.
+    ``jar_lines`` asks for the jar's own reading.  :class:`LineReader` reads the
+    same lines one at a time (memory bounded by the longest line).
     """
+    if not jar_lines:
+        return list(LineReader(path))
     if str(path) == STDIN:
-        return _decode(sys.stdin.buffer.read(), "<stdin>", jar_lines)
+        return _decode(_stdin().read(), "<stdin>")
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -48,32 +52,27 @@ def read_lines(path: "os.PathLike[str] | str", *, jar_lines: bool = False) -> Li
         raise InputError(f"{p}: no such file") from None
     except OSError as exc:
         raise InputError(f"{p}: cannot read ({exc.strerror})") from None
-    return _decode(data, str(p), jar_lines)
+    return _decode(data, str(p))
 
 
-def _decode(data: bytes, p: str, jar_lines: bool = False) -> List[str]:
-    """Split UTF-8 bytes into lines as Java's ``readLine`` does; ``p`` names the source in errors."""
+def _stdin() -> BinaryIO:
+    """Standard input as bytes; closed (``<&-``: Python then has no ``sys.stdin``) is an :class:`InputError`."""
+    if sys.stdin is None:
+        raise InputError("standard input is closed: nothing to read for '-' (give a file, or redirect stdin)")
+    return sys.stdin.buffer
+
+
+def _decode(data: bytes, p: str) -> List[str]:
+    """Split UTF-8 bytes into lines exactly as Java's ``readLine`` does (BOM kept, every CR ends a line)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise InputError(f"{p}:{line}: invalid UTF-8 (byte 0x{data[exc.start]:02x} at column {col})") from None
-    if not jar_lines:
-        text = text[1:] if text.startswith("\ufeff") else text
-        text = text.replace("\r\n", "\n")
-        if "\r" in text and "\n" in text:
-            at = text.index("\r")
-            raise InputError(
-                f"{p}:{text.count(chr(10), 0, at) + 1}: carriage return (CR) inside a line, at column "
-                f"{at - (text.rfind(chr(10), 0, at) + 1) + 1}: Meteor 1.5 would end the line there and misalign "
-                "every later segment; remove it (e.g. tr -d '\\r') or replace it with a space"
-            )
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    if not jar_lines:
-        _warn_odd_characters(text, lines, p)
     return lines
 
 
@@ -81,18 +80,112 @@ def _decode(data: bytes, p: str, jar_lines: bool = False) -> List[str]:
 _ODD_CHARACTERS = {"\x00": "NUL (U+0000)", "\u2028": "line separator (U+2028)", "\u2029": "paragraph separator (U+2029)"}
 
 
-def _warn_odd_characters(text: str, lines: List[str], p: str) -> None:
-    """Warn (once per character kind and file) about NUL and Unicode line/paragraph separators."""
-    for char, name in _ODD_CHARACTERS.items():
-        if char not in text:
-            continue
-        numbers = [i + 1 for i, line in enumerate(lines) if char in line]
-        warnings.warn(
-            f"{p}:{numbers[0]}: {name} inside a line ({len(numbers)} line(s)); it is scored as part of the text, "
-            "as Meteor 1.5 does",
-            MeteorLiteWarning,
-            stacklevel=4,
-        )
+class LineReader:
+    """The lines of a UTF-8 file (``-``: standard input), read one at a time as :func:`read_lines` splits them.
+
+    The file is opened when the reader is made (a missing or unreadable file is an
+    :class:`InputError` at once); iterating reads it line by line, so memory stays
+    bounded by the longest line.  Problems are raised where they are met: invalid UTF-8
+    and a CR inside a line as :class:`InputError` naming the file and line.  NUL and
+    the Unicode line/paragraph separators are warned about (once per kind, with the
+    first line and the count) when the file has been read to its end, unless ``warn``
+    is False.  :attr:`count` is the number of lines read so far.  A file whose only line
+    ends are lone CRs (old Mac files) is read whole, then split.
+    """
+
+    def __init__(self, path: "os.PathLike[str] | str", *, warn: bool = True):
+        """Open ``path`` (``-``: standard input) for reading."""
+        self.name = "<stdin>" if str(path) == STDIN else str(Path(path))
+        self.warn = warn
+        self.count = 0
+        self._odd: Dict[str, List[int]] = {}  # character -> [first line, lines]
+        if str(path) == STDIN:
+            self._file: BinaryIO = _stdin()
+            self._owned = False
+        else:
+            try:
+                self._file = open(path, "rb")  # noqa: SIM115 - closed when read to its end or by close()
+            except FileNotFoundError:
+                raise InputError(f"{self.name}: no such file") from None
+            except OSError as exc:
+                raise InputError(f"{self.name}: cannot read ({exc.strerror})") from None
+            self._owned = True
+
+    def close(self) -> None:
+        """Close the file (not standard input)."""
+        if self._owned:
+            self._file.close()
+
+    def __enter__(self) -> "LineReader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[str]:
+        try:
+            yield from self._lines()
+        except OSError as exc:  # e.g. a directory: reading fails, not opening
+            raise InputError(f"{self.name}: cannot read ({exc.strerror})") from None
+        finally:
+            self.close()
+        if self.warn:
+            self._warn_odd_characters()
+
+    def _lines(self) -> Iterator[str]:
+        pieces = 0
+        for raw in self._file:
+            pieces += 1
+            text = self._text(raw, pieces)
+            if pieces == 1 and text.startswith("\ufeff"):
+                text = text[1:]
+            ended = text.endswith("\n")
+            if ended:
+                text = text[:-2] if text.endswith("\r\n") else text[:-1]
+            if "\r" in text:
+                if ended or pieces > 1:  # the file has LF line ends: a lone CR inside a line
+                    at = text.index("\r")
+                    raise InputError(
+                        f"{self.name}:{pieces}: carriage return (CR) inside a line, at column {at + 1}: Meteor 1.5 "
+                        "would end the line there and misalign every later segment; remove it (e.g. tr -d '\\r') "
+                        "or replace it with a space"
+                    )
+                lines = text.split("\r")  # only lone CRs end lines (old Mac files)
+                if lines[-1] == "":
+                    lines.pop()
+                for line in lines:
+                    yield self._counted(line)
+                continue
+            yield self._counted(text)
+
+    def _text(self, raw: bytes, number: int) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"{self.name}:{number}: invalid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})"
+            ) from None
+
+    def _counted(self, line: str) -> str:
+        self.count += 1
+        if "\x00" in line or "\u2028" in line or "\u2029" in line:
+            for char in _ODD_CHARACTERS:
+                if char in line:
+                    seen = self._odd.setdefault(char, [self.count, 0])
+                    seen[1] += 1
+        return line
+
+    def _warn_odd_characters(self) -> None:
+        """Warn (once per character kind) about NUL and Unicode line/paragraph separators."""
+        for char, name in _ODD_CHARACTERS.items():
+            if char in self._odd:
+                first, lines = self._odd[char]
+                warnings.warn(
+                    f"{self.name}:{first}: {name} inside a line ({lines} line(s)); it is scored as part of the text, "
+                    "as Meteor 1.5 does",
+                    MeteorLiteWarning,
+                    stacklevel=4,
+                )
 
 
 def read_references(paths: Sequence["os.PathLike[str] | str"], n_hyps: int, refs_per_hyp: int = 1) -> List[List[str]]:
@@ -122,3 +215,99 @@ def read_references(paths: Sequence["os.PathLike[str] | str"], n_hyps: int, refs
                 raise InputError(f"{path}: {len(lines)} lines, but the hypothesis file has {n_hyps}")
             streams.append(lines)
     return streams
+
+
+class SegmentReader:
+    """Hypotheses and their references, read in step from files, one segment at a time (bounded memory).
+
+    Iterating yields ``(hypothesis, [reference, ...])`` per segment: one reference per
+    file, or ``refs_per_hyp`` consecutive lines of a single file.  The usage checks and
+    the messages are :func:`read_references`'s.  With ``precheck`` (the default), every
+    input that is a regular file is read once beforehand (its encoding, line ends and
+    line count checked, its warnings issued), so that such errors come before any segment
+    is scored, as when whole files were read.  An input that cannot be read twice (``-``,
+    a pipe) is checked as it is read: a file with another number of lines is then an
+    :class:`InputError` when one input runs out, after the segments before it were yielded.
+    """
+
+    def __init__(
+        self, hypothesis: "os.PathLike[str] | str", references: Sequence["os.PathLike[str] | str"],
+        refs_per_hyp: int = 1, *, precheck: bool = True,
+    ):
+        """Check the arguments, check the regular files (``precheck``), and open every input."""
+        if sum(str(p) == STDIN for p in [hypothesis, *references]) > 1:
+            raise InputError("standard input (-) can be read only once")
+        if refs_per_hyp < 1:
+            raise InputError(f"--refs-per-hyp must be at least 1, got {refs_per_hyp}")
+        if refs_per_hyp > 1 and len(references) != 1:
+            raise InputError("--refs-per-hyp takes a single reference file (references interleaved, N lines per hypothesis)")
+        self.per = refs_per_hyp
+        self.paths = [str(p) for p in references]
+        n = _line_count(hypothesis) if precheck else None
+        counts: List[Optional[int]] = []
+        for path in references:
+            m = _line_count(path) if precheck else None
+            if n is not None and m is not None and m != n * refs_per_hyp:
+                raise InputError(self._mismatch(path, m, n))
+            counts.append(m)
+        # a file checked beforehand was warned about then: not again
+        self.hyp = LineReader(hypothesis, warn=n is None)
+        self.refs: List[LineReader] = []
+        try:
+            for path, m in zip(references, counts):
+                self.refs.append(LineReader(path, warn=m is None))
+        except BaseException:
+            self.close()
+            raise
+
+    def _mismatch(self, path: "os.PathLike[str] | str", m: int, n: int) -> str:
+        if self.per > 1:
+            return f"{path}: {m} lines, but {n} hypotheses x {self.per} references need {n * self.per}"
+        return f"{path}: {m} lines, but the hypothesis file has {n}"
+
+    def close(self) -> None:
+        """Close every input file."""
+        for reader in [self.hyp, *self.refs]:
+            reader.close()
+
+    def __iter__(self) -> Iterator[Tuple[str, List[str]]]:
+        hyps = iter(self.hyp)
+        streams = [iter(r) for r in self.refs]
+        try:
+            for h in hyps:
+                refs: List[str] = []
+                for k, stream in enumerate(streams):
+                    for _ in range(self.per):
+                        r = next(stream, None)
+                        if r is None:
+                            self._fail(k, hyps, stream)
+                        refs.append(r)
+                yield h, refs
+            for k, stream in enumerate(streams):
+                if next(stream, None) is not None:
+                    self._fail(k, hyps, stream)
+        finally:
+            self.close()
+
+    def _fail(self, k: int, hyps: Iterator[str], stream: Iterator[str]) -> NoReturn:
+        """The line-count error, once both inputs were read to their end (to count their lines)."""
+        for _ in hyps:
+            pass
+        for _ in stream:
+            pass
+        raise InputError(self._mismatch(self.paths[k], self.refs[k].count, self.hyp.count))
+
+
+def _line_count(path: "os.PathLike[str] | str") -> Optional[int]:
+    """The lines of a regular file, read and checked once (warnings issued); None for ``-`` and non-files."""
+    if str(path) == STDIN:
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+    except OSError:
+        return None  # LineReader says what is wrong
+    with LineReader(path) as reader:
+        for _ in reader:
+            pass
+        return reader.count
