@@ -11,7 +11,7 @@ BUNDLES := resources/bundles
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[build,test,check,lemmas]'
+	$(PY) -m pip install -q -e '.[build,test,check,lemmas,spark]'
 	touch $@
 
 install: $(VENV)/.installed
