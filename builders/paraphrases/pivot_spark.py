@@ -246,9 +246,8 @@ def _contributions(entries: Any, min_tp: float, st: PivotStats) -> Any:
              .select(F.col("a.e").alias("e1"), F.col("b.e").alias("e2"), F.col("b.ln").alias("ln2"),
                      F.col("a.ln").alias("ln1"), (F.col("b.pef") * F.col("a.pfe")).alias("p"))
              .where(F.col("p") >= F.lit(float(min_tp))))
-    pad1, pad2 = F.concat(F.lit(" "), "e1", F.lit(" ")), F.concat(F.lit(" "), "e2", F.lit(" "))
-    contrib = pairs.withColumn("sub", (F.instr(pad1, pad2) > 0) | (F.instr(pad2, pad1) > 0))
-    return contrib
+    return pairs.withColumn("sub", F.expr("instr(concat(' ', e1, ' '), concat(' ', e2, ' ')) > 0 "
+                                          "OR instr(concat(' ', e2, ' '), concat(' ', e1, ' ')) > 0"))
 
 
 def _summed_pairs(contrib: Any, hits: Any) -> Any:

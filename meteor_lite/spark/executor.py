@@ -11,7 +11,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ..errors import BundleError
+from ..errors import BundleError, InputError
 from ..meteor import Meteor
 from ..scores import SegmentScore
 from ..stats import Stats
@@ -55,7 +55,7 @@ _SCORERS_LOCK = threading.Lock()
 def scorer_for(plan: ScoringPlan) -> Meteor:
     """This process's scorer for ``plan`` (built, verified and checked against the driver's signature once)."""
     path = plan.bundle_file()
-    key = (plan.lang, plan.options, path)
+    key = (plan.lang, repr(plan.options), path)  # options may hold lists (modules, params)
     with _SCORERS_LOCK:
         scorer = _SCORERS.get(key)
         if scorer is None:
@@ -82,22 +82,38 @@ def _blocks(rows: Iterable[Sequence[Any]], size: int) -> Iterator[List[Sequence[
         yield block
 
 
-def _score_block(scorer: Meteor, plan: ScoringPlan, block: List[Sequence[Any]]) -> List[SegmentScore]:
-    """The segments of ``block`` scored by :meth:`Meteor.score_corpus` (one prefetch), as the command line does."""
+def _score_block(scorer: Meteor, plan: ScoringPlan, block: List[Sequence[Any]], start: int) -> List[SegmentScore]:
+    """The segments of ``block`` scored by :meth:`Meteor.score_corpus` (one prefetch), as the command line does.
+
+    ``start``: the block's first row in its partition, for error messages (``row N of partition P``).
+    """
     hyps = [row[plan.hyp_index] for row in block]
     refs = [[row[k] for k in plan.ref_indexes] for row in block]
+    for i, (h, rs) in enumerate(zip(hyps, refs)):
+        if not isinstance(h, str) or all(r is None for r in rs):
+            what = "has no reference (every reference column is null)" if isinstance(h, str) else \
+                f"has a {'null' if h is None else type(h).__name__} hypothesis (use '' for an empty output)"
+            raise InputError(f"row {start + i + 1} of partition {_partition_id()} {what}")
     with warnings.catch_warnings():  # bounded segments are counted and reported by the driver
         warnings.simplefilter("ignore")
         return scorer.score_corpus(hyps, refs, layout="segments", jobs=1).segments
 
 
+def _partition_id() -> int:
+    try:
+        from pyspark import TaskContext
+    except ImportError:  # pragma: no cover
+        return -1
+    ctx = TaskContext.get()
+    return ctx.partitionId() if ctx is not None else -1
+
+
 def segment_scores(plan: ScoringPlan, rows: Iterable[Sequence[Any]]) -> Iterator[SegmentScore]:
     """Every row's :class:`SegmentScore`, in order."""
-    scorer = None
+    done = 0
     for block in _blocks(rows, plan.block):
-        if scorer is None:
-            scorer = scorer_for(plan)
-        yield from _score_block(scorer, plan, block)
+        yield from _score_block(scorer_for(plan), plan, block, done)
+        done += len(block)
 
 
 def stats_struct(st: Stats, n_modules: int) -> Tuple[Any, ...]:
@@ -114,9 +130,11 @@ def stats_struct(st: Stats, n_modules: int) -> Tuple[Any, ...]:
 
 def score_rows(plan: ScoringPlan, n_modules: int, rows: Iterable[Sequence[Any]]) -> Iterator[Tuple[Any, ...]]:
     """Each row with the score columns appended (:func:`meteor_lite.spark.scoring.output_columns`)."""
+    done = 0
     for block in _blocks(rows, plan.block):
-        scorer = scorer_for(plan)
-        for row, seg in zip(block, _score_block(scorer, plan, block)):
+        segs = _score_block(scorer_for(plan), plan, block, done)
+        done += len(block)
+        for row, seg in zip(block, segs):
             yield (*tuple(row), seg.score, seg.precision, seg.recall, seg.f1, seg.fmean, seg.frag_penalty,
                    seg.ref_index, seg.bounded, stats_struct(seg.stats, n_modules))
 

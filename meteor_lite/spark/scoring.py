@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import ConfigError, MeteorLiteWarning
 from ..meteor import Meteor
@@ -162,10 +164,31 @@ def corpus_score(
     narrow = df.select(*dict.fromkeys([hyp_col, *refs]))  # only the text columns travel
     meteor, plan = _plan(narrow, lang, hyp_col, ref_cols, ship_bundle, dict(options))
     if segments:
-        segs = narrow.rdd.mapPartitions(lambda rows: segment_scores(plan, rows)).collect()
+        with _executor_errors():
+            segs = narrow.rdd.mapPartitions(lambda rows: segment_scores(plan, rows)).collect()
         return meteor.aggregate(segs)
-    totals = narrow.rdd.mapPartitions(lambda rows: partition_total(plan, rows)).collect()
+    with _executor_errors():
+        totals = narrow.rdd.mapPartitions(lambda rows: partition_total(plan, rows)).collect()
     return _corpus_from_totals(meteor, totals)
+
+
+#: meteor-lite's errors, as a Python worker's traceback names them inside Spark's error
+_WORKER_ERROR = re.compile(r"^meteor_lite\.errors\.(\w+): (.*)$", re.MULTILINE)
+
+
+@contextlib.contextmanager
+def _executor_errors() -> Iterator[None]:
+    """A meteor-lite error raised on an executor (bad input, a bundle refused) raised again here as itself, in one line."""
+    from .. import errors
+
+    try:
+        yield
+    except Exception as exc:
+        found = _WORKER_ERROR.search(str(exc))
+        cls = getattr(errors, found.group(1), None) if found else None
+        if found is None or not (isinstance(cls, type) and issubclass(cls, errors.MeteorLiteError)):
+            raise
+        raise cls(f"on an executor: {found.group(2)}") from None
 
 
 def _add_totals(into: Stats, part: Stats) -> None:
