@@ -187,3 +187,21 @@ def test_pivot_bad_line_named_as_the_sorter(spark: Any, tmp_path: Path) -> None:
     e.write_text("x y\n", encoding="utf-8")
     with pytest.raises(PhraseTableError, match=r"bad.txt:3: empty phrase"):
         list(pivot_pairs(str(bad), str(e), str(e), str(e), PivotOptions(engine="spark")))
+
+
+def test_executor_without_the_driver_path_opens_the_bundle_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (no Spark needed: the plan's bundle lookup as an executor runs it)
+    from meteor_lite import BundleNotFoundError
+    from meteor_lite.resources.locate import ENV_BUNDLE_PATH
+    from meteor_lite.spark.executor import ScoringPlan
+    from tiny_bundles import make_tiny_bundle
+
+    node = tmp_path / "node"
+    node.mkdir()
+    make_tiny_bundle(node / "tinyname.sqlite")
+    plan = ScoringPlan("en", (), str(tmp_path / "driver-only" / "tinyname.sqlite"), None, "tinyname", "sig", 0, (1,))
+    monkeypatch.setenv(ENV_BUNDLE_PATH, str(node))
+    assert plan.bundle_file() == str(node / "tinyname.sqlite")
+    monkeypatch.setenv(ENV_BUNDLE_PATH, str(tmp_path / "elsewhere"))
+    with pytest.raises(BundleNotFoundError, match="neither the driver's bundle"):
+        plan.bundle_file()

@@ -6,12 +6,13 @@ was shipped with the job), so the plan and the partition functions pickle by ref
 
 from __future__ import annotations
 
+import os
 import threading
 import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ..errors import BundleError, InputError
+from ..errors import BundleError, BundleNotFoundError, InputError
 from ..meteor import Meteor
 from ..scores import SegmentScore
 from ..stats import Stats
@@ -33,6 +34,10 @@ class ScoringPlan:
     bundle_path: Optional[str]
     #: the file name under :func:`pyspark.SparkFiles.get` when the bundle was shipped with the job
     shipped_name: Optional[str]
+    #: the bundle's name on the search path (``en``, ``de-wordfreq``): what an executor that does not see
+    #: :attr:`bundle_path` opens instead (a pack or a bundle installed on every node); the signature check
+    #: (which holds the content checksum) makes sure it is the same bundle
+    bundle_name: Optional[str]
     #: the driver's signature: an executor whose scorer has another one refuses to score
     signature: str
     hyp_index: int
@@ -45,7 +50,18 @@ class ScoringPlan:
             from pyspark import SparkFiles
 
             return str(SparkFiles.get(self.shipped_name))
-        return self.bundle_path
+        if self.bundle_path is None or os.path.isfile(self.bundle_path):
+            return self.bundle_path
+        from ..resources.locate import find_bundle
+
+        found = find_bundle(self.bundle_name) if self.bundle_name else None
+        if found is None:
+            raise BundleNotFoundError(
+                f"an executor sees neither the driver's bundle {self.bundle_path} nor a bundle named "
+                f"{self.bundle_name!r} on its search path: put the bundle on storage every node sees, install its pack "
+                "on every node, or pass ship_bundle=True"
+            )
+        return str(found)
 
 
 _SCORERS: Dict[Tuple[Any, ...], Meteor] = {}

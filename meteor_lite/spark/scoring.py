@@ -100,12 +100,21 @@ def _plan(df: "DataFrame", lang: str, hyp_col: str, ref_cols: Sequence[str], shi
         options=tuple(sorted(options.items())),
         bundle_path=path,
         shipped_name=shipped,
+        bundle_name=_bundle_name(path),
         signature=meteor.signature,
         hyp_index=_column_index(cols, hyp_col, "hyp_col"),
         ref_indexes=tuple(_column_index(cols, c, "ref_cols") for c in ref_cols),
         block=BLOCK,
     )
     return meteor, plan
+
+
+def _bundle_name(path: Optional[str]) -> Optional[str]:
+    """The name a bundle file is found by on the search path (``en`` for ``.../en.sqlite``)."""
+    if path is None:
+        return None
+    name = os.path.basename(path)
+    return name[: -len(".sqlite")] if name.endswith(".sqlite") else None
 
 
 def score_dataframe(
@@ -124,12 +133,14 @@ def score_dataframe(
     ``None`` reference is missing, and a row needs at least one).  ``options`` are
     :class:`~meteor_lite.Meteor`'s (``task``, ``params``, ``modules``, ``weights``, ``beam``, ``norm``,
     ``lower``, ``no_punct``, ``char_based``, ``case_aware``, ``tokenize``, ``bundle``,
-    ``allow_other_language``, ``quiet``).  The appended columns (:func:`output_columns`) are
+    ``allow_other_language``, ``quiet``).  ``lang`` and the options are checked on the driver: a wrong one raises here.  The appended columns (:func:`output_columns`) are
     ``{prefix}score``, ``precision``, ``recall``, ``f1``, ``fmean``, ``frag_penalty`` (doubles),
     ``ref_index`` (the best reference's position in ``ref_cols``), ``bounded`` and ``stats``, a struct of
     the sufficient statistics (:data:`STATS_FIELDS`).  The bundle is opened and verified here, on the
-    driver; executors open the same file (its path must be visible to them) or, with ``ship_bundle``, the
-    copy Spark distributes with the job.
+    driver; each executor opens and verifies the same file when it sees the path (shared storage), else the
+    bundle of the same name on its own search path (a pack installed on every node), or, with
+    ``ship_bundle``, the copy Spark distributes with the job (:meth:`SparkContext.addFile`); an executor whose
+    scorer's signature (which holds the bundle's checksum) differs from the driver's refuses to score.
     """
     meteor, plan = _plan(df, lang, hyp_col, ref_cols, ship_bundle, dict(options))
     n_modules = len(meteor.config.modules)
