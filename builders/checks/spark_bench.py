@@ -40,6 +40,25 @@ WMT21_DA = ("cs-en", "de-en", "ja-en", "ru-en", "zh-en")
 _SPARK_CHILD = """
 import json, os, sys, time
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+TICK = os.sysconf("SC_CLK_TCK")
+
+def tree_cpu():
+    # CPU seconds of this process and every live descendant (the JVM, its Python workers)
+    kids, seen, total = [os.getpid()], set(), 0.0
+    while kids:
+        pid = kids.pop()
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / TICK
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as f:
+                    kids.extend(int(x) for x in f.read().split() if int(x) not in seen)
+        except OSError:
+            pass
+    return total
+
 t0 = time.perf_counter()
 from pyspark.sql import SparkSession
 spark = (SparkSession.builder.master(sys.argv[3]).appName("meteor-lite spark-bench")
@@ -53,10 +72,13 @@ hyps, refs = read_lines(sys.argv[1]), read_lines(sys.argv[2])
 df = spark.createDataFrame(list(zip(hyps, refs)), "hyp string, ref string").cache()
 df.count()
 t2 = time.perf_counter()
+c2 = tree_cpu()
 cs = corpus_score(df, "en", ref_cols=["ref"], norm=True, segments=False)
 t3 = time.perf_counter()
+c3 = tree_cpu()
 with open(sys.argv[4], "w") as out:
-    json.dump({"session_s": t1 - t0, "load_s": t2 - t1, "score_s": t3 - t2, "score": repr(cs.score),
+    json.dump({"session_s": t1 - t0, "load_s": t2 - t1, "score_s": t3 - t2, "score_cpu_s": c3 - c2,
+               "cpu_s": c3, "score": repr(cs.score),
                "signature": cs.signature, "partitions": df.rdd.getNumPartitions()}, out)
 spark.stop()
 """
@@ -100,8 +122,9 @@ def bench_scoring(data: Path, n: int, work: Path, bundle: Optional[Path] = None)
         res = measure([str(bin_dir / "meteor-lite"), "score", str(hyp), str(ref), "--lang", "en", "--norm", "--quiet",
                        "--jobs", str(jobs)], out, use_time_bin=False)
         score = out.read_text(encoding="utf-8").split()[-1]
-        runs.append(_round({"run": f"meteor-lite score --jobs {jobs}", "cores": jobs, **res, "score": score,
-                            "segments_per_s": n / res["wall_s"]}))
+        cpu = res["user_s"] + res["sys_s"]
+        runs.append(_round({"run": f"meteor-lite score --jobs {jobs}", "cores": jobs, **res, "score": score, "cpu_s": cpu,
+                            "segments_per_s": n / res["wall_s"], "segments_per_cpu_s": n / cpu}))
         print(json.dumps(runs[-1]), file=sys.stderr)
     for cores in (1, 2):
         report = work / f"spark-local{cores}.json"
@@ -109,7 +132,8 @@ def bench_scoring(data: Path, n: int, work: Path, bundle: Optional[Path] = None)
                       work / f"spark-local{cores}.out", use_time_bin=False)
         child = json.loads(report.read_text(encoding="utf-8"))
         runs.append(_round({"run": f"corpus_score on local[{cores}]", "cores": cores, **res, **child,
-                            "segments_per_s": n / res["wall_s"], "scoring_segments_per_s": n / child["score_s"]}))
+                            "segments_per_s": n / res["wall_s"], "scoring_segments_per_s": n / child["score_s"],
+                            "segments_per_cpu_s": n / child["score_cpu_s"]}))
         print(json.dumps(runs[-1]), file=sys.stderr)
     java = [r["score"] for r in runs]
     if len(set(java)) != 1:
@@ -141,14 +165,15 @@ def _tables(scoring: List[Dict[str, Any]], pivot: List[Dict[str, Any]], n: int) 
     out: List[str] = []
     if scoring:
         out += [f"| {n:,} WMT21 pairs, `--lang en --norm` | cores | wall | segments/s (wall) | JVM start | scoring only | "
-                "segments/s (scoring) | peak memory (tree) | corpus score |",
-                "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+                "segments/s (scoring) | CPU s (scoring) | segments per CPU-second | peak memory (tree) | corpus score |",
+                "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for r in scoring:
             spark = "session_s" in r
             out.append(f"| {r['run']} | {r['cores']} | {r['wall_s']:.1f} s | {r['segments_per_s']:,.0f} | "
                        f"{(str(round(r['session_s'], 1)) + ' s') if spark else ''} | "
                        f"{(str(round(r['score_s'], 1)) + ' s') if spark else ''} | "
                        f"{format(round(r['scoring_segments_per_s']), ',') if spark else ''} | "
+                       f"{r['score_cpu_s'] if spark else r['cpu_s']:.1f} | {r['segments_per_cpu_s']:,.0f} | "
                        f"{r['peak_tree_rss_mib']:,.0f} MiB | {r['score']} |")
     if pivot:
         # (no CPU column: the JVM is not a reaped child of the measured process, its CPU time is not counted)
