@@ -55,9 +55,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     a = _parser().parse_args(argv)
     from pyspark.sql import SparkSession
 
-    from ..errors import MeteorLiteError
-    from ..jarcompat import java_double
-    from . import corpus_score, score_dataframe
+    from meteor_lite.errors import MeteorLiteError
+    from meteor_lite.jarcompat import java_double
+    from meteor_lite.spark import corpus_score, score_dataframe  # absolute: spark-submit runs this file as a script
 
     spark = SparkSession.builder.appName("meteor-lite score").getOrCreate()
     reader = spark.read.option("header", "true") if a.input_format == "csv" else spark.read
