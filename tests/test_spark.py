@@ -42,7 +42,7 @@ def spark() -> Iterator[Any]:
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (SparkSession.builder.master("local[2]").appName("meteor-lite tests")
                .config("spark.driver.memory", "1g").config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "4")
+               .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "2")
                .getOrCreate())
     session.sparkContext.setLogLevel("ERROR")
     yield session
@@ -153,10 +153,21 @@ def _engines_agree(spark: Any, pt: str, f: str, e: str, t: str, **kw: Any) -> Li
 
 def test_pivot_generated_table_identical(spark: Any, tmp_path: Path) -> None:
     # symbols, common words, non-BMP characters (Java's order), accumulated phrases, shared pivots, tiny probabilities
-    p = generate(tmp_path, 3000, 1)
+    p = generate(tmp_path, 1500, 1)
     out = _engines_agree(spark, p["pt.gz"], p["f.txt"], p["e.txt"], p["target.txt"], min_final_prob=0.0)
     assert len(out) > 1000
     _engines_agree(spark, p["pt.gz"], p["e.txt"], p["f.txt"], p["f.txt"], e_side="src", symbols="xé😀")
+    # the same table as Parquet (ln, line), results kept in --spark-dir: the same pairs
+    import gzip
+
+    with gzip.open(p["pt.gz"], "rt", encoding="utf-8") as f:
+        lines = [(i, line.rstrip("\n")) for i, line in enumerate(f, 1)]
+    pq = str(tmp_path / "pt.parquet")
+    spark.createDataFrame(lines, "ln long, line string").write.parquet(pq)
+    kept = tmp_path / "kept"
+    opts = PivotOptions(engine="spark", min_final_prob=0.0, spark_dir=str(kept))
+    assert _bits(list(pivot_pairs(pq, p["f.txt"], p["e.txt"], p["target.txt"], opts))) == _bits(out)
+    assert [d.name[:13] for d in kept.iterdir()] == ["meteor-pivot-"]
 
 
 def test_pivot_sums_in_line_order(spark: Any, tmp_path: Path) -> None:
