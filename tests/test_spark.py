@@ -216,3 +216,19 @@ def test_executor_without_the_driver_path_opens_the_bundle_by_name(tmp_path: Pat
     monkeypatch.setenv(ENV_BUNDLE_PATH, str(tmp_path / "elsewhere"))
     with pytest.raises(BundleNotFoundError, match="neither the driver's bundle"):
         plan.bundle_file()
+
+
+def test_pivot_command_line_engine_spark(spark: Any, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from meteor_lite_builders.cli import app
+
+    p = generate(tmp_path, 400, 3)
+    outs = {}
+    for engine in ("duckdb", "spark"):
+        outs[engine] = tmp_path / f"{engine}.txt"
+        r = CliRunner().invoke(app, ["pivot", "-t", p["pt.gz"], "--f-corpus", p["f.txt"], "--e-corpus", p["e.txt"],
+                                     "--target", p["target.txt"], "-o", str(outs[engine]), "--format", "parex",
+                                     "--engine", engine, "--no-progress"])
+        assert r.exit_code == 0, r.output
+    assert outs["spark"].read_bytes() == outs["duckdb"].read_bytes() != b""
