@@ -37,7 +37,7 @@ OPTIONAL_IMPORTS = {
     ("meteor_lite.text.tokenizers", "pythainlp"), ("meteor_lite.text.tokenizers", "kiwipiepy"),
     ("meteor_lite.resources.install", "zstandard"),
     # the spark extra: pyspark only inside meteor_lite/spark/, imported in the functions that need it
-    ("meteor_lite.spark.scoring", "pyspark"), ("meteor_lite.spark.executor", "pyspark"),
+    ("meteor_lite.spark.scoring", "pyspark"), ("meteor_lite.spark.executor", "pyspark"), ("meteor_lite.spark.submit", "pyspark"),
 }
 
 
