@@ -232,3 +232,23 @@ def test_pivot_command_line_engine_spark(spark: Any, tmp_path: Path) -> None:
                                      "--engine", engine, "--no-progress"])
         assert r.exit_code == 0, r.output
     assert outs["spark"].read_bytes() == outs["duckdb"].read_bytes() != b""
+
+
+def test_submit_script(spark: Any, tmp_path: Path, system1: Tuple[List[str], List[str]], en_bundle: Path,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from meteor_lite.jarcompat import java_double
+    from meteor_lite.spark.submit import main
+
+    hyps, refs = (x[:40] for x in system1)
+    data = tmp_path / "pairs.jsonl"
+    data.write_text("".join(json.dumps({"h": h, "r": r}) + "\n" for h, r in zip(hyps, refs)), encoding="utf-8")
+    out = tmp_path / "scored.parquet"
+    assert main([str(data), "--input-format", "json", "--hyp-col", "h", "--ref-col", "r", "--norm",
+                 "--bundle", str(en_bundle), "--out", str(out)]) == 0
+    want = Meteor("en", norm=True, bundle=en_bundle).score_corpus(hyps, [refs])
+    assert f"Final score:            {java_double(want.score)}\n" in capsys.readouterr().out
+    assert spark.read.parquet(str(out)).count() == 40
+    assert main([str(data), "--input-format", "json", "--hyp-col", "h", "--ref-col", "missing"]) == 1
+    assert "no column 'missing'" in capsys.readouterr().err
