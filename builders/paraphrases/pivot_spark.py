@@ -138,6 +138,8 @@ def _numbered_lines(spark: Any, path: str, work: str) -> Any:
             raise PivotError(f"{path}: a Parquet phrase table needs the columns ln (line number) and line; "
                              f"missing: {', '.join(sorted(missing))}")
         return df.select(F.col("ln").cast("long").alias("ln"), F.col("line").cast("string").alias("line"))
+    if os.path.isdir(path):  # several text files: Spark reads their splits by size, not in file order
+        raise PivotError(f"{path}: a directory; the spark engine reads one text file (or a Parquet table with ln, line)")
     return spark.read.text(_local_gzip_name(path, work)).select(
         F.monotonically_increasing_id().alias("ln"), F.col("value").alias("line"))
 
