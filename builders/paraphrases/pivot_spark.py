@@ -31,7 +31,7 @@ Exactness (docs/paraphrases.md, tests/test_pivot_spark.py)
 * Common words are counted in Python on the driver (:func:`.pivot.common_words`, the sorter's code).
 
 Spark: a session that exists (``spark-submit``, a notebook) is used as it is; otherwise one is started with
-``--master local[THREADS]`` and a driver memory of twice ``PivotOptions.memory_mb``.  The pairs are written
+``--master local[THREADS]`` and a driver memory of twice ``PivotOptions.memory_mb``, at least 1 GiB.  The pairs are written
 as Parquet under ``PivotOptions.spark_dir`` (on a cluster: a directory of its shared storage, e.g.
 ``hdfs://`` or ``s3a://``; kept), else under a local temporary directory (removed).
 """
@@ -58,6 +58,10 @@ _TOK = "[ \\t\\n\\r\\f]"
 _PYSPACE = "[" + "".join(f"\\x{{{c:x}}}" for c in range(0x110000) if chr(c).isspace()) + "]"
 #: a score Python's float() and Java's Double.parseDouble read alike
 _NUMBER = r"\A[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))\z"
+
+
+#: pairs per partition of the ordered output (what the driver fetches at a time)
+ROWS_PER_FETCH = 200_000
 
 
 def spark_version() -> Optional[str]:
@@ -94,7 +98,8 @@ def spark_session(opts: PivotOptions) -> Any:
     b = SparkSession.builder.appName("meteor-build pivot")
     defaults = {
         "spark.master": f"local[{max(1, int(opts.threads))}]",
-        "spark.driver.memory": f"{max(512, int(2 * opts.memory_mb))}m",
+        # (Spark keeps 300 MiB of the heap for itself: below 1 GiB little is left for the pivot's data)
+        "spark.driver.memory": f"{max(1024, int(2 * opts.memory_mb))}m",
         "spark.sql.shuffle.partitions": str(max(4, 4 * int(opts.threads))),
         "spark.ui.enabled": "false",
         "spark.ui.showConsoleProgress": "false",
@@ -315,8 +320,12 @@ def pivot_pairs_spark(
         summed, out = pairs.agg(F.count("*"), F.count(F.when(F.col("hit"), 1))).first()
         stats.pairs_summed, stats.pairs_out = int(summed), int(out)
         stats.dropped_target = stats.pairs_summed - stats.pairs_out
-        ordered = (pairs.where("hit").select("e1", "e2", "p")
-                   .orderBy(F.encode("e1", "UTF-16BE"), F.encode("e2", "UTF-16BE")))
+        # range partitions of a bounded size, each sorted, fetched in order: the driver never holds more than
+        # one partition (a plain orderBy lets adaptive execution merge the output into one huge partition)
+        parts = max(1, -(-stats.pairs_out // ROWS_PER_FETCH))
+        keyed = pairs.where("hit").select("e1", "e2", "p", F.encode("e1", "UTF-16BE").alias("k1"),
+                                          F.encode("e2", "UTF-16BE").alias("k2"))
+        ordered = keyed.repartitionByRange(parts, "k1", "k2").sortWithinPartitions("k1", "k2")
         for row in ordered.toLocalIterator():
             yield (row[0], row[1], row[2])
     finally:
