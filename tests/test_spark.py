@@ -151,8 +151,11 @@ def _engines_agree(spark: Any, pt: str, f: str, e: str, t: str, **kw: Any) -> Li
     return out["spark"]
 
 
-def test_pivot_generated_table_identical(spark: Any, tmp_path: Path) -> None:
+def test_pivot_generated_table_identical(spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # symbols, common words, non-BMP characters (Java's order), accumulated phrases, shared pivots, tiny probabilities
+    from meteor_lite_builders.paraphrases import pivot_spark
+
+    monkeypatch.setattr(pivot_spark, "ROWS_PER_FETCH", 700)  # the output in several range partitions, fetched in turn
     p = generate(tmp_path, 1500, 1)
     out = _engines_agree(spark, p["pt.gz"], p["f.txt"], p["e.txt"], p["target.txt"], min_final_prob=0.0)
     assert len(out) > 1000
