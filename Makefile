@@ -6,12 +6,12 @@ SHARED ?= ../shared
 DATA   := $(SHARED)/data
 BUNDLES := resources/bundles
 
-.PHONY: install demo test check parity bench fixtures resources bundles clean accel packs tune-mqm validity
+.PHONY: install demo test check parity bench spark-bench fixtures resources bundles clean accel packs tune-mqm validity
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[build,test,check,lemmas]'
+	$(PY) -m pip install -q -e '.[build,test,check,lemmas,spark]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -90,6 +90,13 @@ BENCH_ARGS ?=
 bench: $(BUNDLES)/en.sqlite accel
 	$(PY) -m compileall -q meteor_lite
 	$(VENV)/bin/meteor-build check bench --data $(DATA) $(BENCH_ARGS)
+
+# Spark's local mode against the one-machine tools (docs/spark.md): corpus_score on local[1]/local[2] vs
+# meteor-lite score --jobs 1/2 on 100,000 WMT21 pairs, and the pivot's spark vs duckdb engines on synthetic
+# tables of 1 M and 3 M lines (outputs compared). About 10 minutes on 2 idle cores. Needs Java (spark extra).
+SPARK_BENCH_ARGS ?=
+spark-bench: $(BUNDLES)/en.sqlite accel
+	$(VENV)/bin/meteor-build check spark-bench --data $(DATA) $(SPARK_BENCH_ARGS)
 
 # Regenerate tests/fixtures/parity_*.jsonl and the jar's stems (tests/fixtures/stems) from the official jar
 # (needs Java; jar runs are cached in bench-out/).

@@ -26,7 +26,7 @@ CORE_LAYERS: Dict[str, int] = {
     "stats": 4, "config": 4, "tuned": 4,
     "scores": 5, "report": 5, "scoring": 5, "signature": 5, "configure": 5, "parallel": 5, "metaeval.": 5,
     "meteor": 6,
-    "cli.": 7, "jarcli.": 7, "coco": 7, "hf": 7, "metrics": 7, "alignview": 7,
+    "cli.": 7, "jarcli.": 7, "coco": 7, "hf": 7, "metrics": 7, "alignview": 7, "spark.": 7,
 }
 
 #: What the scorer may import from outside the standard library (typer nowhere: its CLI is argparse).
@@ -36,6 +36,8 @@ OPTIONAL_IMPORTS = {
     ("meteor_lite.text.tokenizers", "jieba"), ("meteor_lite.text.tokenizers", "fugashi"),
     ("meteor_lite.text.tokenizers", "pythainlp"), ("meteor_lite.text.tokenizers", "kiwipiepy"),
     ("meteor_lite.resources.install", "zstandard"),
+    # the spark extra: pyspark only inside meteor_lite/spark/, imported in the functions that need it
+    ("meteor_lite.spark.scoring", "pyspark"), ("meteor_lite.spark.executor", "pyspark"), ("meteor_lite.spark.submit", "pyspark"),
 }
 
 
@@ -155,6 +157,19 @@ def test_core_imports_no_builders_and_only_snowballstemmer_outside_stdlib() -> N
                 continue  # imported lazily where used, with an error naming the package when it is missing
             bad.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
     assert bad == []
+
+
+def test_pyspark_only_inside_meteor_lite_spark_and_never_at_module_level() -> None:
+    """The scorer runs without pyspark: only meteor_lite.spark imports it, inside functions (docs/spark.md)."""
+    for m, path in _modules("meteor_lite").items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top_level = {id(n) for n in tree.body}
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            if any(n.split(".")[0] == "pyspark" for n in names):
+                assert m.startswith("meteor_lite.spark."), f"{m} imports pyspark"
+                assert id(node) not in top_level, f"{m}:{node.lineno} imports pyspark at module level"
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

@@ -23,5 +23,5 @@ def test_engine_must_be_known(tmp_path: Path) -> None:
     corpus = tmp_path / "c.txt"
     corpus.write_text("a b\n", encoding="utf-8")
     r = CliRunner().invoke(app, ["paraphrases", "--lang", "en", "--corpus", str(corpus), "--pivot", f"de={corpus}",
-                                 "-o", str(tmp_path / "o.sqlite"), "--engine", "spark"])
+                                 "-o", str(tmp_path / "o.sqlite"), "--engine", "hive"])
     assert r.exit_code == 2 and "--engine" in r.output, r.output

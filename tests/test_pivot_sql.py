@@ -174,7 +174,7 @@ def test_bad_input_same_errors_as_the_sorter(tmp_path: Path) -> None:
     with pytest.raises(PivotError, match="target corpus has no words"):
         list(pivot_pairs(ok, e, e, write(tmp_path / "t0.txt", ["", "  "]), duck))
     with pytest.raises(ValueError, match="unknown pivot engine"):
-        list(pivot_pairs(ok, e, e, t, PivotOptions(engine="spark")))
+        list(pivot_pairs(ok, e, e, t, PivotOptions(engine="hive")))
 
 
 def test_synthetic_tables_are_deterministic(tmp_path: Path) -> None:
@@ -196,7 +196,7 @@ def test_pivot_bench_measures_a_child_process(tmp_path: Path) -> None:
     for res in r.values():
         assert res["wall_s"] > 0 and res["peak_rss_mb"] > 10
     with pytest.raises(ValueError):
-        pivot_bench(3000, "spark", work=tmp_path)
+        pivot_bench(3000, "hive", work=tmp_path)
 
 
 def test_cli_engine_option(tmp_path: Path) -> None:
@@ -216,7 +216,7 @@ def test_cli_engine_option(tmp_path: Path) -> None:
         assert r.exit_code == 0, r.output
     assert outs["duckdb"].read_bytes() == outs["sort"].read_bytes() != b""
     r = CliRunner().invoke(app, ["pivot", "-t", pt, "--f-corpus", e, "--e-corpus", e, "--target", t,
-                                 "-o", str(tmp_path / "x.txt"), "--engine", "spark"])
+                                 "-o", str(tmp_path / "x.txt"), "--engine", "hive"])
     assert r.exit_code == 2
 
 

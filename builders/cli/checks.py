@@ -369,6 +369,29 @@ def pivot_bench_cmd(
     _done(code)
 
 
+@app.command("spark-bench")
+def spark_bench_cmd(
+    data: Path = typer.Option(Path("../shared/data"), "--data", help="the shared data (wmt21/)"),
+    segments: int = typer.Option(100_000, "--segments", min=1, help="WMT21 (hypothesis, reference) pairs to score"),
+    lines: List[int] = typer.Option([1_000_000, 3_000_000], "--lines", help="synthetic pivot tables (repeat)"),
+    skip_scoring: bool = typer.Option(False, "--skip-scoring"),
+    skip_pivot: bool = typer.Option(False, "--skip-pivot"),
+    work: Path = typer.Option(BENCH_OUT / "spark-bench", "--work"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="write the report here too"),
+) -> None:
+    """Spark local[1]/local[2] against meteor-lite score --jobs 1/2, and the pivot on Spark against DuckDB (docs/spark.md)."""
+    from ..checks import spark_bench as sb
+
+    with _guard():
+        try:
+            code = sb.run_spark_bench(data, segments, lines, skip_scoring=skip_scoring, skip_pivot=skip_pivot,
+                                      work=work, json_out=json_out)
+        except RuntimeError as e:
+            typer.echo(f"meteor-build: error: {e}", err=True)
+            raise typer.Exit(1) from None
+    _done(code)
+
+
 @app.command("write-recipes")
 def write_recipes_cmd(
     out_dir: Optional[Path] = typer.Option(None, "--out-dir", help="default resources/recipes"),

@@ -26,12 +26,14 @@ def _lang_file(spec: str, what: str) -> Tuple[str, str]:
 
 
 def _pivot_options(min_trans_prob: float, min_rel_freq: float, min_final_prob: float, symbols: Optional[str],
-                   memory_mb: float, tmp_dir: Optional[Path], engine: str = DEFAULT_ENGINE, threads: int = 2) -> PivotOptions:
+                   memory_mb: float, tmp_dir: Optional[Path], engine: str = DEFAULT_ENGINE, threads: int = 2,
+                   spark_dir: Optional[str] = None) -> PivotOptions:
     if engine not in ENGINES:
         raise typer.BadParameter(" or ".join(ENGINES), param_hint="--engine")
     return PivotOptions(min_trans_prob=min_trans_prob, min_rel_freq=min_rel_freq, min_final_prob=min_final_prob,
                         symbols=_P.symbols if symbols is None else symbols, memory_mb=memory_mb,
-                        tmp_dir=str(tmp_dir) if tmp_dir else None, engine=engine, threads=threads)
+                        tmp_dir=str(tmp_dir) if tmp_dir else None, engine=engine, threads=threads,
+                        spark_dir=spark_dir)
 
 
 _MIN_TP = typer.Option(_P.min_trans_prob, "--min-trans-prob", help="Keep a pivot's p(e2|f)p(f|e1) when >= this (Parex minTP).")
@@ -42,9 +44,14 @@ _MEMORY = typer.Option(_P.memory_mb, "--memory-mb",
                        help="Memory budget in MiB: each external sort's in-memory chunk (sort engine); "
                             "half of DuckDB's memory_limit (duckdb engine).")
 _ENGINE = typer.Option(DEFAULT_ENGINE, "--engine",
-                       help="Pivot engine: 'duckdb' (SQL, out of core; needs duckdb, in the build extra) or 'sort' "
-                            "(streaming external merge sorts, no dependency). Same output, bit for bit.")
-_THREADS = typer.Option(2, "--threads", min=1, help="Threads of the duckdb engine.")
+                       help="Pivot engine: 'duckdb' (SQL, out of core; needs duckdb, in the build extra), 'sort' "
+                            "(streaming external merge sorts, no dependency) or 'spark' (Spark SQL, for a cluster; "
+                            "needs the spark extra and Java; docs/spark.md). Same output, bit for bit.")
+_THREADS = typer.Option(2, "--threads", min=1, help="Threads of the duckdb engine (spark: of the local master it starts "
+                                                    "when there is no spark-submit).")
+_SPARK_DIR = typer.Option(None, "--spark-dir",
+                          help="spark engine: directory for its Parquet results, on storage the cluster shares "
+                               "(hdfs://, s3a://, a shared mount); kept. Default: a local temporary directory.")
 _TMP = typer.Option(None, "--tmp-dir", help="Directory for temporary sort files.")
 _PROGRESS = typer.Option(True, "--progress/--no-progress", help="Progress bars (only on a terminal).")
 _NB = typer.Option("official", "--nonbreaking", help="Non-breaking prefixes for tokenising: 'official' (Meteor's list) or 'none'.")
@@ -98,6 +105,7 @@ def pivot_cmd(
     tmp_dir: Optional[Path] = _TMP,
     engine: str = _ENGINE,
     threads: int = _THREADS,
+    spark_dir: Optional[str] = _SPARK_DIR,
     progress: bool = _PROGRESS,
 ) -> None:
     """Paraphrases by pivoting Moses phrase table(s), as Meteor's Parex does (streamed, external memory)."""
@@ -109,7 +117,8 @@ def pivot_cmd(
         raise typer.BadParameter("'meteor' or 'parex'", param_hint="--format")
     if combine_mode not in COMBINE_MODES:
         raise typer.BadParameter(" or ".join(COMBINE_MODES), param_hint="--combine")
-    opts = _pivot_options(min_trans_prob, min_rel_freq, min_final_prob, symbols, memory_mb, tmp_dir, engine, threads)
+    opts = _pivot_options(min_trans_prob, min_rel_freq, min_final_prob, symbols, memory_mb, tmp_dir, engine, threads,
+                          spark_dir)
     t0 = time.perf_counter()
     with library_errors():
         n, stats = pivot_file(phrase_table, f_corpus, e_corpus, target, out, options=opts, fmt=fmt, e_side=e_side,
@@ -144,6 +153,7 @@ def paraphrases_cmd(
     nonbreaking: str = _NB,
     engine: str = _ENGINE,
     threads: int = _THREADS,
+    spark_dir: Optional[str] = _SPARK_DIR,
     common_words: str = typer.Option("corpus", "--common-words",
                                       help="Common words for the filter: 'corpus' (Parex: relative frequency in the corpora > --min-rel-freq) or 'meteor' (Meteor 1.5's function-word lists, from the jar)."),
     progress: bool = _PROGRESS,
@@ -168,7 +178,8 @@ def paraphrases_cmd(
     bopts = BitextOptions(max_phrase_length=max_phrase_length, memory_mb=memory_mb, limit=limit,
                           tmp_dir=str(tmp_dir) if tmp_dir else None)
     job = ParaphraseBundle(
-        lang, corpus, pivots, work_dir, bopts, _pivot_options(min_trans_prob, min_rel_freq, min_final_prob, symbols, memory_mb, tmp_dir, engine, threads),
+        lang, corpus, pivots, work_dir, bopts, _pivot_options(min_trans_prob, min_rel_freq, min_final_prob, symbols, memory_mb, tmp_dir, engine, threads,
+                                                     spark_dir),
         combine_mode=combine_mode, limit=limit, nonbreaking=nonbreaking, common_words=common_words, reuse=reuse,
         meteor_file=meteor_file, base=base, name=name, version=version, keep_probabilities=keep_probabilities,
     )

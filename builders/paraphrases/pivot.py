@@ -52,7 +52,8 @@ Engines
 This module is the ``sort`` engine.  With ``PivotOptions(engine="duckdb")``,
 :func:`pivot_pairs` hands the phrase table to :mod:`.pivot_sql`, which runs the
 same filters, join and sums as SQL on DuckDB (out of core) and gives the same
-output bit for bit (docs/paraphrases.md compares them).
+output bit for bit (docs/paraphrases.md compares them); ``engine="spark"`` runs
+them as Spark SQL (:mod:`.pivot_spark`, docs/spark.md), again bit for bit.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ from .moses import PhrasePair, open_text, parse_line
 DEFAULT_SYMBOLS: str = string.punctuation
 
 #: The pivot's engines (PivotOptions.engine).
-ENGINES = ("sort", "duckdb")
+ENGINES = ("sort", "duckdb", "spark")
 #: The command line's default engine (docs/paraphrases.md: faster at every measured size).
 DEFAULT_ENGINE = "duckdb"
 
@@ -110,8 +111,11 @@ class PivotOptions:
     #: "sort" (the streaming external merge sorts of this module) or "duckdb" (the same pivot as SQL,
     #: :mod:`.pivot_sql`; bit-identical output)
     engine: str = "sort"
-    #: threads of the duckdb engine
+    #: threads of the duckdb engine (and of the spark engine's local master, when it starts one)
     threads: int = 2
+    #: the spark engine's Parquet directory (a directory of the cluster's shared storage: hdfs://, s3a://, ...;
+    #: its results are kept there); default: a local temporary directory, removed (:mod:`.pivot_spark`)
+    spark_dir: Optional[str] = None
 
     def shared_by(self, k: int) -> "PivotOptions":
         """These options for one of ``k`` pivots that run at once (several pivot languages, merged).
@@ -364,6 +368,11 @@ def pivot_pairs(
         from .pivot_sql import pivot_pairs_duckdb
 
         yield from pivot_pairs_duckdb(phrase_table, target_corpus, opts, st, common_e, common_f, swap)
+        return
+    if opts.engine == "spark":
+        from .pivot_spark import pivot_pairs_spark
+
+        yield from pivot_pairs_spark(phrase_table, target_corpus, opts, st, common_e, common_f, swap)
         return
     symbols = frozenset(opts.symbols)
 
