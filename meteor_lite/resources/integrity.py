@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 import warnings
 from pathlib import Path
 from typing import Callable, List, Optional, Tuple
@@ -92,6 +91,8 @@ def fallback_cache_file() -> Optional[Path]:
 
 
 def _fallback_dir() -> Path:
+    import tempfile  # only off the usual path: it imports shutil, which scoring never needs
+
     uid = os.getuid() if hasattr(os, "getuid") else 0
     return Path(tempfile.gettempdir()) / f"meteor-lite-{uid}"
 
@@ -142,8 +143,10 @@ def is_verified(
         return False
     if cache is not None:
         return wanted in _read(cache)
-    fallback = fallback_cache_file()
-    return wanted in _read(cache_file()) or (fallback is not None and wanted in _read(fallback))
+    if wanted in _read(cache_file()):
+        return True
+    fallback = fallback_cache_file()  # asked only when the usual cache does not know the file
+    return fallback is not None and wanted in _read(fallback)
 
 
 def remember(
