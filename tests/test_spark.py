@@ -255,3 +255,20 @@ def test_submit_script(spark: Any, tmp_path: Path, system1: Tuple[List[str], Lis
     assert spark.read.parquet(str(out)).count() == 40
     assert main([str(data), "--input-format", "json", "--hyp-col", "h", "--ref-col", "missing"]) == 1
     assert "no column 'missing'" in capsys.readouterr().err
+
+
+def test_an_executor_python_without_meteor_lite_is_named() -> None:
+    """A worker Python that lacks a dependency (PYSPARK_PYTHON not set: Spark's default ``python3``) gives one
+    clear line, not Spark's nested traceback (checked on the error text Spark raises; no session needed)."""
+    from meteor_lite.errors import ConfigError
+    from meteor_lite.spark.scoring import _executor_errors
+
+    spark_text = ("Job aborted due to stage failure: Task 1 in stage 0.0 failed\norg.apache.spark.api.python."
+                  "PythonException: Traceback (most recent call last):\n  File \"x.py\", line 66, in stemmer_class\n"
+                  "ModuleNotFoundError: No module named 'snowballstemmer'\n\n\tat org.apache.spark.Foo(Foo.java:1)")
+    with pytest.raises(ConfigError, match=r"^on an executor: its Python cannot import 'snowballstemmer': .*PYSPARK_PYTHON"):
+        with _executor_errors():
+            raise RuntimeError(spark_text)
+    with pytest.raises(RuntimeError, match="other"):
+        with _executor_errors():
+            raise RuntimeError("something other")

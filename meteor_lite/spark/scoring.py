@@ -186,6 +186,9 @@ def corpus_score(
 #: meteor-lite's errors, as a Python worker's traceback names them inside Spark's error
 _WORKER_ERROR = re.compile(r"^meteor_lite\.errors\.(\w+): (.*)$", re.MULTILINE)
 
+#: A module the executors' Python cannot import (their Python is not the one meteor-lite is installed in)
+_WORKER_MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([^']+)'$", re.MULTILINE)
+
 
 @contextlib.contextmanager
 def _executor_errors() -> Iterator[None]:
@@ -195,6 +198,12 @@ def _executor_errors() -> Iterator[None]:
     try:
         yield
     except Exception as exc:
+        missing = _WORKER_MISSING_MODULE.search(str(exc))
+        if missing is not None:
+            raise errors.ConfigError(
+                f"on an executor: its Python cannot import {missing.group(1)!r}: the executors must run a Python "
+                "with meteor-lite and its dependencies installed (set PYSPARK_PYTHON or spark.pyspark.python "
+                "before the session starts; docs/spark.md)") from None
         found = _WORKER_ERROR.search(str(exc))
         cls = getattr(errors, found.group(1), None) if found else None
         if found is None or not (isinstance(cls, type) and issubclass(cls, errors.MeteorLiteError)):
