@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import List
 
+from meteor_lite.scratch import pid_alive
+
 __all__ = ["temp_prefix", "remove_stale_temps", "UNNAMED_STALE_AFTER"]
 
 #: Seconds after which a temporary file without a process id in its name counts as stale.
@@ -33,21 +35,6 @@ _SIDE_SUFFIXES = ("", "-journal", "-wal", "-shm")
 def temp_prefix(bundle: Path, pid: "int | None" = None) -> str:
     """The prefix of the temporary file for ``bundle`` (``.<name>.<pid>.``; give it to :func:`tempfile.mkstemp`)."""
     return f".{bundle.name}.{os.getpid() if pid is None else pid}."
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process with this pid exists on this machine."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # it exists, under another user
-        return True
-    except OSError:
-        return True
-    return True
 
 
 def remove_stale_temps(bundle: Path, now: "float | None" = None) -> List[Path]:
@@ -69,7 +56,7 @@ def remove_stale_temps(bundle: Path, now: "float | None" = None) -> List[Path]:
             continue
         if m.group(1) is not None:
             pid = int(m.group(1))
-            if pid == os.getpid() or _alive(pid):
+            if pid == os.getpid() or pid_alive(pid):
                 continue
         else:
             try:

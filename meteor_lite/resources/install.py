@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator, NamedTuple, Optional, Tuple, Type
 
 from ..errors import BundleError
+from ..scratch import pid_alive
 from .bundle import Bundle
 from .locate import BUNDLE_SUFFIX, find_bundle, user_bundle_dir
 
@@ -297,16 +298,6 @@ def _default_mode(path: Path) -> None:
 _UNNAMED_PART_STALE_AFTER = 24 * 3600
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: it exists, under another user
-        return True
-    return True
-
-
 def remove_stale_parts(dest: Path) -> None:
     """Delete the ``.<name>.<pid>.<random>.part`` files of installs whose process is gone (killed outright),
     and unnamed ones older than a day; best effort (an error leaves the file)."""
@@ -320,7 +311,7 @@ def remove_stale_parts(dest: Path) -> None:
         fields = p.name[1 : -len(".part")].rsplit(".", 2)
         try:
             if len(fields) == 3 and fields[1].isdigit():
-                if int(fields[1]) != os.getpid() and not _pid_alive(int(fields[1])):
+                if int(fields[1]) != os.getpid() and not pid_alive(int(fields[1])):
                     p.unlink()
             elif time.time() - p.stat().st_mtime > _UNNAMED_PART_STALE_AFTER:
                 p.unlink()
