@@ -30,7 +30,7 @@ from meteor_lite.resources.stemming import snowball_stem_function
 
 from ..errors import SourceError
 from ..lexical.stems import StemMap, StemmerInfo
-from .thesaurus_effect import KEY, Variant, paired_interval, read_judgments_with_docs, score_variant
+from .thesaurus_effect import KEY, Variant, paired_interval, read_judgments_with_docs, score_variant, variant_lines
 
 __all__ = ["HUNSPELL_VARIANTS", "hunspell_lemma_table", "variant_pairs", "variant_stem_map", "build_variant",
            "run_hunspell_effect", "format_hunspell_effect"]
@@ -128,8 +128,4 @@ def format_hunspell_effect(report: Dict[str, Any]) -> str:
     """One line per variant: value, difference with ``snowball`` and its interval."""
     lines: List[str] = [f"{report['judgments']} ({report['lang']}, {report['systems']} systems, {report['segments']} segments, "
                         f"{Path(report['dic']).name}): {report['statistic']}, exact + stem, paired bootstrap {report['bootstrap']}"]
-    for name, e in report["variants"].items():
-        iv = e.get("interval")
-        extra = f"  delta {e['delta']:+.4f} [{iv[0]:+.4f}, {iv[1]:+.4f}]" if iv else (f"  delta {e['delta']:+.4f}" if "delta" in e else "")
-        lines.append(f"  {name:18s} {e['value']:.4f}{extra}")
-    return "\n".join(lines)
+    return "\n".join(lines + variant_lines(report["variants"], 18))

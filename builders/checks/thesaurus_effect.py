@@ -210,11 +210,18 @@ def format_effect(report: Dict[str, Any]) -> str:
     """One line per variant: value, difference with base and its interval."""
     lines = [f"{report['judgments']} ({report['lang']}, {report['systems']} systems, {report['segments']} segments): "
              f"{report['statistic']}, paired bootstrap {report['bootstrap']} resamples"]
-    for name, e in report["variants"].items():
+    return "\n".join(lines + variant_lines(report["variants"], 10))
+
+
+def variant_lines(variants: Dict[str, Dict[str, Any]], width: int) -> List[str]:
+    """One line per variant of an effect report: its value, and its difference with the base and that
+    difference's interval where the report has them."""
+    lines = []
+    for name, e in variants.items():
         iv = e.get("interval")
         extra = f"  delta {e['delta']:+.4f} [{iv[0]:+.4f}, {iv[1]:+.4f}]" if iv else (f"  delta {e['delta']:+.4f}" if "delta" in e else "")
-        lines.append(f"  {name:10s} {e['value']:.4f}{extra}")
-    return "\n".join(lines)
+        lines.append(f"  {name:{width}s} {e['value']:.4f}{extra}")
+    return lines
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -218,6 +218,16 @@ def _apply(word: str, rule: AffixRule, suffix: bool) -> Optional[str]:
     return rule.add + word[len(rule.strip):]
 
 
+def _open_dictionary(dic: "os.PathLike[str] | str", aff_path: "os.PathLike[str] | str | None") -> Tuple[Path, AffixFile]:
+    """The ``.dic`` path and its read ``.aff`` (beside it unless given); SourceError when either is missing."""
+    dic_p = Path(dic)
+    aff_p = Path(aff_path) if aff_path is not None else dic_p.with_suffix(".aff")
+    for file in (dic_p, aff_p):
+        if not file.is_file():
+            raise SourceError(f"{file}: Hunspell file not found")
+    return dic_p, read_aff(aff_p)
+
+
 def expand_hunspell(dic: "os.PathLike[str] | str", aff_path: "os.PathLike[str] | str | None" = None, *,
                     max_forms: int = 5_000_000) -> Tuple[List[Tuple[str, str]], Dict[str, int]]:
     """``(form, root)`` pairs of every form the dictionary's affix rules give (see the module docstring), and counts.
@@ -225,12 +235,7 @@ def expand_hunspell(dic: "os.PathLike[str] | str", aff_path: "os.PathLike[str] |
     Raises :class:`SourceError` when the expansion exceeds ``max_forms`` (a dictionary whose rules
     explode should be used over a vocabulary instead).
     """
-    dic_p = Path(dic)
-    aff_p = Path(aff_path) if aff_path is not None else dic_p.with_suffix(".aff")
-    for file in (dic_p, aff_p):
-        if not file.is_file():
-            raise SourceError(f"{file}: Hunspell file not found")
-    aff = read_aff(aff_p)
+    dic_p, aff = _open_dictionary(dic, aff_path)
     roots_of: Dict[str, Set[str]] = {}
     n_roots = 0
 
@@ -398,12 +403,7 @@ def analyse_hunspell(dic: "os.PathLike[str] | str", words: "Iterable[str]", aff_
     gets a root here exactly when the expansion lists it.  A word of several roots keeps itself when
     it is one, else the alphabetically first.  Words the dictionary does not know are left out.
     """
-    dic_p = Path(dic)
-    aff_p = Path(aff_path) if aff_path is not None else dic_p.with_suffix(".aff")
-    for file in (dic_p, aff_p):
-        if not file.is_file():
-            raise SourceError(f"{file}: Hunspell file not found")
-    aff = read_aff(aff_p)
+    dic_p, aff = _open_dictionary(dic, aff_path)
     roots: Dict[str, Set[str]] = {}
     for root, flags in read_dic(dic_p, aff):
         roots.setdefault(root, set()).update(flags)
