@@ -50,7 +50,7 @@ from .moses import open_text, parse_line
 PivotOptions = Any  # .pivot.PivotOptions (not imported: the modules would import each other)
 PivotStats = Any
 
-__all__ = ["pivot_pairs_spark", "spark_session", "spark_version"]
+__all__ = ["pivot_pairs_spark", "spark_session"]
 
 #: Java's StringTokenizer delimiters (meteor_lite.text.normalize.tokenize) as a Java regex class.
 _TOK = "[ \\t\\n\\r\\f]"
@@ -62,15 +62,6 @@ _NUMBER = r"\A[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|i
 
 #: pairs per partition of the ordered output (what the driver fetches at a time)
 ROWS_PER_FETCH = 200_000
-
-
-def spark_version() -> Optional[str]:
-    """pyspark's version, or None when it is not installed (the engine then is unavailable)."""
-    try:
-        import pyspark
-    except ImportError:
-        return None
-    return str(pyspark.__version__)
 
 
 def _require_pyspark() -> Any:

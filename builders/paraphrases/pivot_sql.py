@@ -55,7 +55,7 @@ import os
 import shutil
 import tempfile
 from itertools import groupby
-from typing import Any, Iterator, Optional, Set, Tuple
+from typing import Any, Iterator, Set, Tuple
 
 from ..errors import PhraseTableError, PivotError
 from .moses import open_text, parse_line
@@ -65,7 +65,7 @@ from .moses import open_text, parse_line
 PivotOptions = Any
 PivotStats = Any
 
-__all__ = ["duckdb_version", "pivot_pairs_duckdb"]
+__all__ = ["pivot_pairs_duckdb"]
 
 #: Java's StringTokenizer delimiters (meteor_lite.text.normalize.tokenize) as an RE2 class.
 _TOK = r"[ \t\n\r\f]"
@@ -73,15 +73,6 @@ _TOK = r"[ \t\n\r\f]"
 _PYSPACE = "[" + "".join(f"\\x{{{c:x}}}" for c in range(0x110000) if chr(c).isspace()) + "]"
 #: rows fetched from DuckDB at a time
 BATCH = 20_000
-
-
-def duckdb_version() -> Optional[str]:
-    """DuckDB's version, or None when it is not installed (the engine then is unavailable)."""
-    try:
-        import duckdb
-    except ImportError:
-        return None
-    return str(duckdb.__version__)
 
 
 def _require_duckdb() -> Any:
