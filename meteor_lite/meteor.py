@@ -16,7 +16,7 @@ from .errors import BundleError, InputError, MeteorLiteWarning
 from .gcpause import gc_paused
 from .inputs import check_options, checked_text, hypothesis_list, references_per_segment, segment_references
 from .languages import default_tokenizer
-from .parallel import MIN_SHARD, can_fork, default_jobs, map_blocks, map_shards
+from .parallel import MIN_SHARD, batches, can_fork, default_jobs, map_blocks, map_shards
 from .resources.bundle import Bundle
 from .resources.lookups import Resources
 from .scores import CorpusScore, RunningTotal, SegmentScore
@@ -227,13 +227,13 @@ class Meteor:
                     first[b : b + size] for b in range(0, len(first), size)
                 ]
             else:
-                blocks = _blocks(chain(first, pairs), STREAM_TASK)
+                blocks = batches(chain(first, pairs), STREAM_TASK)
             with self._lock:
                 for part in map_blocks(self._score_task, self._reopen, blocks, jobs):
                     yield from part
                 self._check_bundle()
             return
-        for block in _blocks(chain(first, pairs), BLOCK):
+        for block in batches(chain(first, pairs), BLOCK):
             yield from self._score_pairs(block, BLOCK)
 
     def _score_task(self, block: List[Tuple[str, List[Optional[str]]]]) -> List[SegmentScore]:
@@ -380,15 +380,6 @@ def _checked_pair(
     if all(r is None for r in out):
         raise InputError(f"hypothesis {i} has no reference (refs[{i}] is empty or all None); Meteor needs at least one")
     return hyp, out
-
-
-def _blocks(items: Iterator[Tuple[str, List[Optional[str]]]], size: int) -> Iterator[List[Tuple[str, List[Optional[str]]]]]:
-    """Consecutive lists of ``size`` items (the last may be shorter), read as they are needed."""
-    while True:
-        block = list(islice(items, size))
-        if not block:
-            return
-        yield block
 
 
 #: Scoring this many segments or more pauses the cyclic GC (one request allocates too little to wake it).

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple, TypeVar
 
-__all__ = ["MAX_DEFAULT_JOBS", "MIN_SHARD", "can_fork", "default_jobs", "map_shards", "map_blocks"]
+__all__ = ["MAX_DEFAULT_JOBS", "MIN_SHARD", "batches", "can_fork", "default_jobs", "map_shards", "map_blocks"]
 
 T = TypeVar("T")
 
@@ -40,6 +41,16 @@ def default_jobs() -> int:
 # What the forked workers run: (score_range(start, end) or score_block(block), reopen()); set only during
 # map_shards and map_blocks.
 _WORK: Optional[Tuple[Callable[..., List[Any]], Callable[[], None]]] = None
+
+
+def batches(items: Iterable[T], size: int) -> Iterator[List[T]]:
+    """Consecutive lists of ``size`` items (the last may be shorter), read from ``items`` as they are needed."""
+    it = iter(items)
+    while True:
+        block = list(islice(it, size))
+        if not block:
+            return
+        yield block
 
 
 def can_fork() -> bool:

@@ -112,6 +112,19 @@ class RunningTotal:
             if len(self.first_bounded) < self.KEEP_BOUNDED:
                 self.first_bounded.append(self.count)
 
+    def merge(self, other: "RunningTotal") -> None:
+        """Add ``other``, the total of the segments that follow this total's (the next part of a corpus).
+
+        Its statistics are added as a segment's: a sum of segments is never "perfect" (every word matched in
+        one chunk), since a perfect segment adds no chunk and any other fully matched one adds at least two,
+        so :meth:`Stats.add` adds all its chunks, and the sums are those of adding each segment here.
+        """
+        self.stats.add(other.stats)
+        room = self.KEEP_BOUNDED - len(self.first_bounded)
+        self.first_bounded.extend(self.count + k for k in other.first_bounded[:max(room, 0)])
+        self.bounded += other.bounded
+        self.count += other.count
+
 
 def segment_json(seg: SegmentScore, depth: int = 0) -> str:
     """``seg`` as :meth:`CorpusScore.format` writes it in its ``segments`` list (at ``depth``: 2 there), without

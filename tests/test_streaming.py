@@ -58,6 +58,29 @@ def test_stream_gives_score_corpus_numbers_bit_for_bit(tiny: Path, small_blocks:
     assert result.format("text").splitlines()[-1] == want.format("text").splitlines()[-1]
 
 
+def test_totals_of_parts_merge_into_the_whole(tiny: Path) -> None:
+    """RunningTotal.merge (a corpus summed in parts, as Spark's partitions): the same statistics, bounded count and
+    first bounded positions as one total; the parts hold perfect segments, whose chunk the whole never counts."""
+    hyps, refs = _corpus(40)
+    hyps[3], hyps[17], hyps[30] = refs[3], refs[17], refs[30]  # perfect segments in three parts
+    segs = Meteor("en", bundle=tiny).score_corpus(hyps, [refs]).segments
+    assert {i for i in (3, 17, 30) if segs[i].stats.is_perfect()} == {3, 17, 30}
+    for k in (2, 5, 11, 39):  # flagged as bounded, to follow their numbers through the merge
+        segs[k].bounded = True
+    whole = RunningTotal()
+    for s in segs:
+        whole.add(s)
+    merged = RunningTotal()
+    for b, e in ((0, 10), (10, 10), (10, 25), (25, 40)):  # an empty part too
+        part = RunningTotal()
+        for s in segs[b:e]:
+            part.add(s)
+        merged.merge(part)
+    assert merged.stats == whole.stats
+    assert (merged.count, merged.bounded, merged.first_bounded) == (40, 4, [3, 6, 12, 40]) == (
+        whole.count, whole.bounded, whole.first_bounded)
+
+
 def test_input_is_consumed_lazily(tiny: Path, small_blocks: None) -> None:
     """A generator is read a block ahead, not to its end, before the first score comes out."""
     pulled = []

@@ -14,7 +14,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 from ..errors import BundleError, BundleNotFoundError, InputError
 from ..meteor import Meteor
-from ..scores import SegmentScore
+from ..parallel import batches
+from ..scores import RunningTotal, SegmentScore
 from ..stats import Stats
 
 __all__ = ["ScoringPlan", "scorer_for", "score_rows", "segment_scores", "partition_total"]
@@ -87,17 +88,6 @@ def scorer_for(plan: ScoringPlan) -> Meteor:
         return scorer
 
 
-def _blocks(rows: Iterable[Sequence[Any]], size: int) -> Iterator[List[Sequence[Any]]]:
-    block: List[Sequence[Any]] = []
-    for row in rows:
-        block.append(row)
-        if len(block) >= size:
-            yield block
-            block = []
-    if block:
-        yield block
-
-
 def _score_block(scorer: Meteor, plan: ScoringPlan, block: List[Sequence[Any]], start: int) -> List[SegmentScore]:
     """The segments of ``block`` scored by :meth:`Meteor.score_corpus` (one prefetch), as the command line does.
 
@@ -127,7 +117,7 @@ def _partition_id() -> int:
 def segment_scores(plan: ScoringPlan, rows: Iterable[Sequence[Any]]) -> Iterator[SegmentScore]:
     """Every row's :class:`SegmentScore`, in order."""
     done = 0
-    for block in _blocks(rows, plan.block):
+    for block in batches(rows, plan.block):
         yield from _score_block(scorer_for(plan), plan, block, done)
         done += len(block)
 
@@ -147,7 +137,7 @@ def stats_struct(st: Stats, n_modules: int) -> Tuple[Any, ...]:
 def score_rows(plan: ScoringPlan, n_modules: int, rows: Iterable[Sequence[Any]]) -> Iterator[Tuple[Any, ...]]:
     """Each row with the score columns appended (:func:`meteor_lite.spark.scoring.output_columns`)."""
     done = 0
-    for block in _blocks(rows, plan.block):
+    for block in batches(rows, plan.block):
         segs = _score_block(scorer_for(plan), plan, block, done)
         done += len(block)
         for row, seg in zip(block, segs):
@@ -155,17 +145,9 @@ def score_rows(plan: ScoringPlan, n_modules: int, rows: Iterable[Sequence[Any]])
                    seg.ref_index, seg.bounded, stats_struct(seg.stats, n_modules))
 
 
-def partition_total(plan: ScoringPlan, rows: Iterable[Sequence[Any]]) -> Iterator[Tuple[Stats, int, int, int]]:
-    """One item per partition: the summed statistics (:meth:`Stats.add`, as :meth:`Meteor.aggregate`), the
-    number of segments, of bounded segments, and the 0-based index in the partition of the first bounded one (-1: none)."""
-    total = Stats()
-    n = bounded = 0
-    first = -1
+def partition_total(plan: ScoringPlan, rows: Iterable[Sequence[Any]]) -> Iterator[RunningTotal]:
+    """One item per partition: its segments summed in order (:class:`RunningTotal`, as :meth:`Meteor.aggregate`)."""
+    total = RunningTotal()
     for seg in segment_scores(plan, rows):
-        total.add(seg.stats)
-        if seg.bounded:
-            bounded += 1
-            if first < 0:
-                first = n
-        n += 1
-    yield total, n, bounded, first
+        total.add(seg)
+    yield total

@@ -5,15 +5,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..errors import ConfigError, MeteorLiteWarning
-from ..meteor import Meteor
-from ..scores import CorpusScore
-from ..scoring import config_metrics
-from ..stats import Stats
+from ..errors import ConfigError
+from ..meteor import Meteor, warn_bounded
+from ..scores import CorpusScore, RunningTotal
 from .executor import BLOCK, ScoringPlan, partition_total, score_rows, segment_scores
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -211,44 +208,11 @@ def _executor_errors() -> Iterator[None]:
         raise cls(f"on an executor: {found.group(2)}") from None
 
 
-def _add_totals(into: Stats, part: Stats) -> None:
-    """Add one partition's summed statistics (the perfect-segment rule was applied per segment, on the executor)."""
-    into.test_length += part.test_length
-    into.ref_length += part.ref_length
-    into.test_function_words += part.test_function_words
-    into.ref_function_words += part.ref_function_words
-    for mine, theirs in ((into.test_content, part.test_content), (into.ref_content, part.ref_content),
-                         (into.test_function, part.test_function), (into.ref_function, part.ref_function)):
-        while len(mine) < len(theirs):
-            mine.append(0.0)
-        for i, x in enumerate(theirs):
-            mine[i] += x
-    into.chunks += part.chunks
-    into.test_word_matches += part.test_word_matches
-    into.ref_word_matches += part.ref_word_matches
-
-
-def _corpus_from_totals(meteor: Meteor, totals: List[Tuple[Stats, int, int, int]]) -> CorpusScore:
-    """The corpus score of partition totals (no segments), warning about bounded segments as :meth:`Meteor.aggregate`."""
-    total = Stats()
-    seen = bounded = 0
-    first: Optional[int] = None
-    for part, n, b, f in totals:
-        _add_totals(total, part)
-        if b and first is None:
-            first = seen + f + 1
-        seen += n
-        bounded += b
-    if bounded:
-        warnings.warn(
-            f"{bounded} segment(s) (first: segment {first}) had too many candidate matches for the beam search and were "
-            "aligned in bounded mode: their scores may differ from Meteor 1.5's (see meteor_lite.align.bounded)",
-            MeteorLiteWarning,
-            stacklevel=3,
-        )
-    n_mod = len(meteor.config.modules)
-    for lst in (total.test_content, total.ref_content, total.test_function, total.ref_function):
-        while len(lst) < n_mod:
-            lst.append(0.0)
-    m = config_metrics(meteor.config, total)
-    return CorpusScore(m.score, m, total, [], meteor.config, meteor.signature)
+def _corpus_from_totals(meteor: Meteor, totals: List[RunningTotal]) -> CorpusScore:
+    """The corpus score of the partitions' totals, in partition order (no segments), warning about bounded
+    segments as :meth:`Meteor.aggregate` does."""
+    total = RunningTotal()
+    for part in totals:
+        total.merge(part)
+    warn_bounded(total, stacklevel=4)
+    return meteor.total_score(total)
