@@ -194,27 +194,34 @@ def read_references(paths: Sequence["os.PathLike[str] | str"], n_hyps: int, refs
     Raises :class:`InputError` when a file's line count does not fit ``n_hyps``, or when
     more than one file is standard input (``-``).
     """
-    if sum(str(p) == STDIN for p in paths) > 1:
+    _check_reference_args(paths, refs_per_hyp)
+    streams: List[List[str]] = []
+    for path in paths:
+        lines = read_lines(path)
+        if len(lines) != n_hyps * refs_per_hyp:
+            raise InputError(_line_mismatch(path, len(lines), n_hyps, refs_per_hyp))
+        streams.extend(lines[k::refs_per_hyp] for k in range(refs_per_hyp))
+    return streams
+
+
+def _check_reference_args(
+    paths: Sequence["os.PathLike[str] | str"], refs_per_hyp: int, hypothesis: "os.PathLike[str] | str | None" = None
+) -> None:
+    """The usage errors of reference files (and the ``hypothesis`` file read with them): ``-`` more than once, a
+    bad ``refs_per_hyp``, or one with several files."""
+    if sum(str(p) == STDIN for p in [*paths, *([hypothesis] if hypothesis is not None else [])]) > 1:
         raise InputError("standard input (-) can be read only once")
     if refs_per_hyp < 1:
         raise InputError(f"--refs-per-hyp must be at least 1, got {refs_per_hyp}")
     if refs_per_hyp > 1 and len(paths) != 1:
         raise InputError("--refs-per-hyp takes a single reference file (references interleaved, N lines per hypothesis)")
-    streams: List[List[str]] = []
-    for path in paths:
-        lines = read_lines(path)
-        if refs_per_hyp > 1:
-            if len(lines) != n_hyps * refs_per_hyp:
-                raise InputError(
-                    f"{path}: {len(lines)} lines, but {n_hyps} hypotheses x {refs_per_hyp} references "
-                    f"need {n_hyps * refs_per_hyp}"
-                )
-            streams.extend(lines[k::refs_per_hyp] for k in range(refs_per_hyp))
-        else:
-            if len(lines) != n_hyps:
-                raise InputError(f"{path}: {len(lines)} lines, but the hypothesis file has {n_hyps}")
-            streams.append(lines)
-    return streams
+
+
+def _line_mismatch(path: "os.PathLike[str] | str", m: int, n: int, refs_per_hyp: int) -> str:
+    """The message for a reference file of ``m`` lines against ``n`` hypotheses."""
+    if refs_per_hyp > 1:
+        return f"{path}: {m} lines, but {n} hypotheses x {refs_per_hyp} references need {n * refs_per_hyp}"
+    return f"{path}: {m} lines, but the hypothesis file has {n}"
 
 
 class SegmentReader:
@@ -235,12 +242,7 @@ class SegmentReader:
         refs_per_hyp: int = 1, *, precheck: bool = True,
     ):
         """Check the arguments, check the regular files (``precheck``), and open every input."""
-        if sum(str(p) == STDIN for p in [hypothesis, *references]) > 1:
-            raise InputError("standard input (-) can be read only once")
-        if refs_per_hyp < 1:
-            raise InputError(f"--refs-per-hyp must be at least 1, got {refs_per_hyp}")
-        if refs_per_hyp > 1 and len(references) != 1:
-            raise InputError("--refs-per-hyp takes a single reference file (references interleaved, N lines per hypothesis)")
+        _check_reference_args(references, refs_per_hyp, hypothesis=hypothesis)
         self.per = refs_per_hyp
         self.paths = [str(p) for p in references]
         n = _line_count(hypothesis) if precheck else None
@@ -248,7 +250,7 @@ class SegmentReader:
         for path in references:
             m = _line_count(path) if precheck else None
             if n is not None and m is not None and m != n * refs_per_hyp:
-                raise InputError(self._mismatch(path, m, n))
+                raise InputError(_line_mismatch(path, m, n, refs_per_hyp))
             counts.append(m)
         # a file checked beforehand was warned about then: not again
         self.hyp = LineReader(hypothesis, warn=n is None)
@@ -259,11 +261,6 @@ class SegmentReader:
         except BaseException:
             self.close()
             raise
-
-    def _mismatch(self, path: "os.PathLike[str] | str", m: int, n: int) -> str:
-        if self.per > 1:
-            return f"{path}: {m} lines, but {n} hypotheses x {self.per} references need {n * self.per}"
-        return f"{path}: {m} lines, but the hypothesis file has {n}"
 
     def close(self) -> None:
         """Close every input file."""
@@ -295,7 +292,7 @@ class SegmentReader:
             pass
         for _ in stream:
             pass
-        raise InputError(self._mismatch(self.paths[k], self.refs[k].count, self.hyp.count))
+        raise InputError(_line_mismatch(self.paths[k], self.refs[k].count, self.hyp.count, self.per))
 
 
 def _line_count(path: "os.PathLike[str] | str") -> Optional[int]:
