@@ -242,9 +242,7 @@ class _Output:
     def finish(self, result: "CorpusScore", total: "RunningTotal") -> None:
         """The corpus result: the final score (``-q``), the report's summary, or the whole JSON document."""
         if self.fmt == "quiet":
-            from ..jarcompat import java_double
-
-            print(java_double(result.score))
+            print(self.java_double(result.score))
         elif self.fmt == "text":
             from ..report import report_summary
 
