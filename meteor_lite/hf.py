@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .inputs import hypothesis_list, segment_references
-from .meteor import Meteor as _Meteor
+from .meteor import jar_norm_meteor
 
 __all__ = ["Meteor", "compute", "load"]
 
@@ -37,11 +37,13 @@ Reference = Union[str, Sequence[str]]
 class Meteor:
     """A METEOR metric object with ``evaluate``'s interface; options are :class:`meteor_lite.Meteor`'s.
 
-    The default is ``lang="en", norm=True`` (the jar's ``-l en -norm``).
+    The default is ``lang="en"`` and ``-norm`` (the jar's ``-l en -norm``); a tuned ``task`` that carries its
+    normalisation (``task="mqm"``) is scored with it unless ``norm`` is given
+    (:func:`meteor_lite.meteor.jar_norm_meteor`).
     """
 
-    def __init__(self, lang: str = "en", *, norm: bool = True, **options: Any) -> None:
-        self.scorer = _Meteor(lang, norm=norm, **options)
+    def __init__(self, lang: str = "en", *, norm: Optional[bool] = None, **options: Any) -> None:
+        self.scorer = jar_norm_meteor(lang, norm, **options)
         self._predictions: List[str] = []
         self._references: List[Reference] = []
 
@@ -92,7 +94,7 @@ _CACHE: Dict[Tuple[Any, ...], Meteor] = {}
 METRIC_NAMES = ("meteor",)
 
 
-def load(lang: str = "en", *, norm: bool = True, **options: Any) -> Meteor:
+def load(lang: str = "en", *, norm: Optional[bool] = None, **options: Any) -> Meteor:
     """A :class:`Meteor` metric object (like ``evaluate.load("meteor")``); one per set of options is kept.
 
     ``lang`` is a language (``"en"``, ``"de"``), or ``"meteor"``, evaluate's idiom, for English.
@@ -112,7 +114,7 @@ def _hashable(value: Any) -> Any:
 
 
 def compute(
-    *, predictions: Sequence[str], references: Sequence[Reference], lang: str = "en", norm: bool = True, **options: Any
+    *, predictions: Sequence[str], references: Sequence[Reference], lang: str = "en", norm: Optional[bool] = None, **options: Any
 ) -> Dict[str, Any]:
     """Score ``predictions`` against ``references`` (one entry per prediction); see the module docstring."""
     jobs = options.pop("jobs", 1)

@@ -15,7 +15,7 @@ from .configure import check_language, fit_modules, open_bundle, stemmer_name, s
 from .errors import BundleError, InputError, MeteorLiteWarning
 from .gcpause import gc_paused
 from .inputs import check_options, checked_text, hypothesis_list, references_per_segment, segment_references
-from .languages import default_tokenizer
+from .languages import TASKS, default_tokenizer
 from .parallel import MIN_SHARD, batches, can_fork, default_jobs, map_blocks, map_shards
 from .resources.bundle import Bundle
 from .resources.lookups import Resources
@@ -25,7 +25,7 @@ from .signature import make_signature
 from .stats import Metrics, Stats
 from .text.normalize import java_lower, prepare
 
-__all__ = ["Meteor", "SegmentScore", "CorpusScore"]
+__all__ = ["Meteor", "SegmentScore", "CorpusScore", "jar_norm_meteor"]
 
 
 #: Segments per prefetch in one process: each prefetch reads the bundle's index in one sorted pass
@@ -348,6 +348,25 @@ class Meteor:
     def signature(self) -> str:
         """Everything that changes the number, in one line (sacreBLEU-style)."""
         return make_signature(self.config, self.bundle, self.tokenizer)
+
+
+def jar_norm_meteor(lang: str, norm: Optional[bool] = None, **options: object) -> Meteor:
+    """The scorer of an adapter whose default is the jar's ``-norm`` (``hf``, ``metrics.METEOR``).
+
+    ``norm=None`` (the adapters' default) means ``-norm``, except for a tuned task that carries its own
+    normalisation (``task="mqm"``) when no other text option (``lower``, ``case_aware``, ``no_punct``) is
+    given: that set is then scored as it was tuned, as ``meteor-lite score --task mqm`` does.  ``True`` or
+    ``False`` is passed on as it is.
+    """
+    if norm is not None:
+        return Meteor(lang, norm=norm, **options)  # type: ignore[arg-type]
+    task = options.get("task")
+    chosen = any(options.get(k) for k in ("lower", "case_aware", "no_punct"))
+    if isinstance(task, str) and task.strip().lower() not in (*TASKS, "default") and not chosen:
+        scorer = Meteor(lang, **options)  # type: ignore[arg-type]
+        if scorer.config.norm_label != "none":
+            return scorer
+    return Meteor(lang, norm=True, **options)  # type: ignore[arg-type]
 
 
 def warn_bounded(total: RunningTotal, stacklevel: int = 2) -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from .inputs import segment_references
-from .meteor import Meteor
+from .meteor import jar_norm_meteor
 from .scores import CorpusScore
 
 __all__ = ["METEOR", "METEORScore", "METEORSignature"]
@@ -89,12 +89,14 @@ class METEOR:
 
     Options are :class:`meteor_lite.Meteor`'s (``task``, ``params``, ``modules``,
     ``weights``, ``beam``, ``lower``, ``no_punct``, ``bundle``, ``quiet``); the
-    default is ``lang="en", norm=True``.  ``jobs`` > 1 scores corpora in that
+    default is ``lang="en"`` and ``-norm``; a tuned ``task`` that carries its normalisation
+    (``task="mqm"``) is scored with it unless ``norm`` is given
+    (:func:`meteor_lite.meteor.jar_norm_meteor`).  ``jobs`` > 1 scores corpora in that
     many processes (same numbers).
     """
 
-    def __init__(self, lang: str = "en", *, norm: bool = True, jobs: int = 1, **options: Any) -> None:
-        self.scorer = Meteor(lang, norm=norm, **options)
+    def __init__(self, lang: str = "en", *, norm: Optional[bool] = None, jobs: int = 1, **options: Any) -> None:
+        self.scorer = jar_norm_meteor(lang, norm, **options)
         self.jobs = jobs
 
     def corpus_score(

@@ -208,3 +208,36 @@ def test_validity_without_the_sets_files(tmp_path: Path, shared_data: Path, en_b
     assert "cannot be rebuilt" in r.mqm_note and r.cv == {}
     assert r.whole["default"] is not None and r.whole["chrF"] is not None
     assert "cannot be rebuilt" in validity.format_table([r])
+
+
+def test_adapters_score_a_tuned_set_with_its_normalisation(shipped_file: Path, en_bundle: Path) -> None:
+    """hf and sacreBLEU-style adapters default to the jar's -norm, but a tuned set that carries its normalisation
+    is scored as tuned (as `meteor-lite score --task mqm`); an explicit norm, or another text option, still wins."""
+    from meteor_lite import hf
+    from meteor_lite.metrics import METEOR
+    from meteor_lite_builders.tune.tasks import add_shipped
+
+    prov = {"statistic": "seg:sys:pearson", "judgments": [], "heldout": {"value": 0.2}}
+    add_shipped(shipped_file, "en", TunedTask("cased", 0.5, 1.5, 0.4, 0.9, ("exact",), (1.0,), prov, norm="norm-case"))
+    add_shipped(shipped_file, "en", TunedTask("plain", 0.5, 1.5, 0.4, 0.9, ("exact",), (1.0,), prov))
+    tuned._cached.cache_clear()
+    hyp, ref = "The Patient was treated.", "the patient was treated ."
+
+    def label(scorer: Meteor) -> str:
+        return scorer.signature.split("|")[2]
+
+    assert label(hf.Meteor(task="cased", bundle=str(en_bundle)).scorer) == "norm-case"
+    assert label(METEOR(task="cased", bundle=str(en_bundle)).scorer) == "norm-case"
+    assert label(hf.Meteor(task="plain", bundle=str(en_bundle)).scorer) == "norm"  # carries none: the jar's -norm
+    assert label(hf.Meteor(task="rank", bundle=str(en_bundle)).scorer) == "norm"
+    assert label(hf.Meteor(bundle=str(en_bundle)).scorer) == "norm"
+    with pytest.warns(UserWarning, match="tuned on text normalised as 'norm-case'"):
+        assert label(hf.Meteor(task="cased", norm=True, bundle=str(en_bundle)).scorer) == "norm"
+    # norm=False is passed on: Meteor itself then gives the set its normalisation (none was chosen)
+    assert label(METEOR(task="cased", norm=False, bundle=str(en_bundle)).scorer) == "norm-case"
+    # another text option chosen: the adapter's -norm stands, as before (lower-casing is part of it)
+    assert label(hf.Meteor(task="cased", lower=True, quiet=True, bundle=str(en_bundle)).scorer) == "norm"
+    cased = hf.compute(predictions=[hyp], references=[ref], task="cased", bundle=str(en_bundle))
+    direct = Meteor("en", task="cased", bundle=str(en_bundle), quiet=True).score_segment(hyp, [ref])
+    assert cased["scores"] == [direct.score] and direct.score < Meteor("en", task="cased", norm=True,
+                                                                         bundle=str(en_bundle), quiet=True).score_segment(hyp, [ref]).score
