@@ -76,6 +76,24 @@ def test_case_error_costs_a_stem_match(bundle_dir: Path) -> None:
     assert "|norm-case|" in case.signature
 
 
+def test_align_shows_case_errors_as_stem_matches(tmp_path: Path, en_bundle: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`meteor-lite align --case-aware` (and `--task`) align as `score` does: a casing error is a stem match."""
+    from meteor_lite.cli.align import run as align
+
+    hyp, ref = tmp_path / "hyp", tmp_path / "ref"
+    hyp.write_text("The Patient was Treated .\n", encoding="utf-8")
+    ref.write_text("the patient was treated .\n", encoding="utf-8")
+
+    def modules(*flags: str) -> List[str]:
+        assert align([str(hyp), str(ref), "--norm", "--format", "json", "--bundle", str(en_bundle), *flags]) == 0
+        return [m["module"] for m in json.loads(capsys.readouterr().out)["matches"]]
+
+    assert modules("-m", "exact stem") == ["exact"] * 5
+    assert modules("-m", "exact stem", "--case-aware") == ["stem", "stem", "exact", "stem", "exact"]
+    assert modules("--task", "adq") == ["exact"] * 5  # Meteor's task: its modules, lower-cased
+
+
 def test_synonyms_and_paraphrases_match_across_case(en_bundle: Path) -> None:
     """English with every module: a capitalised synonym / paraphrase still matches (lower-cased lookups)."""
     m = Meteor("en", norm=True, case_aware=True, bundle=en_bundle, quiet=True)

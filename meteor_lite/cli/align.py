@@ -43,12 +43,18 @@ def build_parser() -> "argparse.ArgumentParser":
     p.add_argument("reference", metavar="REFERENCE", help="Reference file, parallel to HYPOTHESIS.")
     p.add_argument("--lang", "-l", default="en", help="Language code. Default: en.")
     p.add_argument("--modules", "-m", metavar="MODULES", help="Matchers, in order (quoted list). Default: the language's.")
+    p.add_argument("--task", metavar="NAME",
+                   help="Task whose modules align (as meteor-lite score --task; a tuned set such as mqm brings its "
+                        "normalisation when none is chosen). Default: the language's.")
     p.add_argument("--type", "-t", dest="align_type", default="maxcov", choices=("maxcov", "maxacc"),
                    help="Alignment type; only maxcov (Meteor's scoring alignment) is implemented.")
     p.add_argument("--beam", "-x", type=int, default=40, help="Alignment search beam size. Default: 40.")
     p.add_argument("--norm", action="store_true", help="Meteor's tokeniser and punctuation normaliser, then lower-case.")
     p.add_argument("--lower", action="store_true", help="Lower-case only.")
     p.add_argument("--no-punct", action="store_true", help="Drop punctuation (with --norm).")
+    p.add_argument("--case-aware", action="store_true",
+                   help="Keep the case (as meteor-lite score --case-aware): exact matches are case-sensitive, "
+                        "stem, synonym and paraphrase match across case.")
     p.add_argument("--bundle", metavar="PATH|NAME", help="Resource bundle (default: the language's).")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="text",
                    help="text: the jar aligner's format; json: one JSON object per segment; "
@@ -90,8 +96,9 @@ def _scorer(args: "argparse.Namespace") -> "Meteor":
     """The scorer the options ask for (warnings kept quiet: the aligner's output is the alignment)."""
     from ..meteor import Meteor
 
-    return Meteor(args.lang, modules=args.modules.split() if args.modules else None, beam=args.beam,
-                  norm=args.norm, lower=args.lower, no_punct=args.no_punct, bundle=args.bundle, quiet=True)
+    return Meteor(args.lang, task=args.task, modules=args.modules.split() if args.modules else None, beam=args.beam,
+                  norm=args.norm, lower=args.lower, no_punct=args.no_punct, case_aware=args.case_aware,
+                  bundle=args.bundle, quiet=True)
 
 
 def _write(out: IO[str], scorer: "Meteor", hyps: List[str], refs: List[str], args: "argparse.Namespace") -> None:
