@@ -6,7 +6,7 @@ SHARED ?= ../shared
 DATA   := $(SHARED)/data
 BUNDLES := resources/bundles
 
-.PHONY: install demo test check parity bench spark-bench fixtures resources bundles clean accel packs tune-mqm validity
+.PHONY: install demo test check parity bench spark-bench fixtures resources bundles clean accel packs tune-mqm validity mqm-transfer
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -130,6 +130,12 @@ tune-mqm: bundles
 validity: bundles
 	$(VENV)/bin/meteor-build recipe $(RECIPES)/zh.toml --out-dir $(BUNDLES) --skip-up-to-date
 	nice $(VENV)/bin/meteor-build check validity --data $(MQM) --plot docs/img/validity.png
+
+# Meteor 1.5's task presets and a pooled leave-one-set-out search on every shared MQM set, beside chrF
+# (docs/meta-evaluation.md, "Does a setting carry over?"); about 1.5 min.
+mqm-transfer: bundles
+	$(VENV)/bin/meteor-build recipe $(RECIPES)/zh.toml --out-dir $(BUNDLES) --skip-up-to-date
+	nice $(VENV)/bin/meteor-build check mqm-transfer --data $(MQM)
 
 # Paraphrase tables built from Multi30k (4-way parallel en/de/fr/cs) by pivoting, in bundles that also
 # carry the other resources of the official bundles (English: function words, synonyms, stems,

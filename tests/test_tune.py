@@ -122,7 +122,7 @@ def test_every_reference_kept_and_best_chosen_per_candidate(tmp_path: Path, tiny
     assert j.refs["S1"][0] == [REF_A, REF_B]
     ms = alignment.align_module_set(j, "en", ["exact"], bundle=str(tiny_bundle), norm=False)
     assert all(len(v) == 2 for v in ms.cells.values()) and len(ms.cells) == 18
-    scorer = trainer._Scorer(j, ms.cells, True)
+    scorer = trainer.GridScorer(j, ms.cells, True)
     chosen = []
     for params in (RECALL_NO_FRAG, FRAG):
         m = Meteor("en", params=params[:4], modules=["exact"], weights=params[4:], bundle=str(tiny_bundle), quiet=True)

@@ -439,6 +439,29 @@ def validity_cmd(
             print(f"wrote {plot_out}", file=sys.stderr)
 
 
+@app.command("mqm-transfer")
+def mqm_transfer_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR / "mqm", "--data", help="Directory of *.mqm.tsv.gz judgments (../shared/data/mqm)."),
+    rounds: int = typer.Option(2, "--rounds", help="Rounds of the pooled coordinate search (11 points per parameter, "
+                                                   "the step shrinking threefold per round)."),
+) -> None:
+    """Meteor 1.5's task presets and a pooled leave-one-set-out search on every shared MQM set, beside chrF.
+
+    Does a setting that beats the default on some sets carry over to the others?  Needs sacrebleu (the
+    test extra).  Prints Markdown tables; about 2 minutes on the shared sets.
+    """
+    from ..checks import mqm_transfer
+
+    def progress(text: str) -> None:
+        print(text, file=sys.stderr)
+
+    with _guard():
+        sets = mqm_transfer.load_sets(data, progress)
+        presets = mqm_transfer.preset_figures(sets)
+        loso = mqm_transfer.leave_one_set_out(sets, rounds, progress)
+        print(mqm_transfer.format_report(sets, presets, loso))
+
+
 @app.command("thesaurus-effect")
 def thesaurus_effect_cmd(
     judgments: Path = typer.Argument(..., help="MQM judgments TSV (.gz) with hyp and ref columns"),

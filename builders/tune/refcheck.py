@@ -47,7 +47,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     started = time.perf_counter()
     ms = align_module_set(j, a.lang, None, norm=a.norm, bundle=a.bundle)
     print(f"{sum(len(v) for v in ms.cells.values())} alignments ({len(ms.cells)} segments) in {time.perf_counter() - started:.1f} s")
-    scorer = trainer._Scorer(j, ms.cells, True)
+    scorer = trainer.GridScorer(j, ms.cells, True)
     data = scorer.data(ms.default)
     grid = dict(zip(data.systems, data.system_score(list(range(len(j.items))))))
     m = Meteor(a.lang, norm=a.norm, bundle=a.bundle, quiet=True)
@@ -65,7 +65,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     return 0 if worst < 1e-12 else 1
 
 
-def _count_changes(scorer: "trainer._Scorer", default: List[float], other: List[float]) -> None:
+def _count_changes(scorer: "trainer.GridScorer", default: List[float], other: List[float]) -> None:
     """Segments whose best reference differs between two parameter vectors."""
     changed = total = 0
     for row in scorer.cells:

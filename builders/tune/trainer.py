@@ -33,7 +33,7 @@ from meteor_lite.metaeval.data import Judgments, Matrix, MetricScores
 from meteor_lite.metaeval.stats import mean_ignoring_nan
 from meteor_lite.stats import Stats, compute
 
-__all__ = ["Params", "TuneReport", "ModuleSearchReport", "tune", "tune_modules", "json_cells", "RANGES", "PartFigures",
+__all__ = ["Params", "GridScorer", "coordinate_search", "TuneReport", "ModuleSearchReport", "tune", "tune_modules", "json_cells", "RANGES", "PartFigures",
            "part_figures", "FoldGrids", "item_folds"]
 
 #: Search range of each parameter (Meteor 1.5's formula: α, γ, δ in [0, 1], β >= 0; weights [0, 1]).
@@ -80,7 +80,7 @@ def _best(refs: Sequence[Stats], a: float, b: float, g: float, d: float, w: Sequ
     return best_score, best
 
 
-class _Scorer:
+class GridScorer:
     """Per-cell statistics (every reference's) of one judgments grid; re-scores the grid for a parameter vector."""
 
     def __init__(self, judgments: Judgments, cells: Dict[Tuple[str, str], List[Stats]], include_human: bool):
@@ -130,7 +130,7 @@ def _bounds(i: int) -> Tuple[float, float]:
     return RANGES[("alpha", "beta", "gamma", "delta")[i]] if i < 4 else RANGES["weight"]
 
 
-def _search(objective: Callable[[Params], float], start: Params, rounds: int, tick: Callable[[], None]) -> Tuple[Params, float]:
+def coordinate_search(objective: Callable[[Params], float], start: Params, rounds: int, tick: Callable[[], None]) -> Tuple[Params, float]:
     """Coordinate ascent on an 11-point grid per parameter, the step shrinking threefold per round."""
     best, best_value = list(start), objective(start)
     steps = [(_bounds(i)[1] - _bounds(i)[0]) / 10 for i in range(len(start))]
@@ -152,7 +152,7 @@ def _search(objective: Callable[[Params], float], start: Params, rounds: int, ti
     return best, best_value
 
 
-def _folds(scorer: _Scorer, cv: str, k: int, seed: int) -> List[Tuple[List[int], List[int]]]:
+def _folds(scorer: GridScorer, cv: str, k: int, seed: int) -> List[Tuple[List[int], List[int]]]:
     """(training, held-out) index lists: item columns (``items``) or system rows (``systems``)."""
     if cv == "systems":
         n = len(scorer.base.systems)
@@ -200,26 +200,26 @@ class _Fold:
     train_value: float
 
 
-def _objective(scorer: _Scorer, key: Key, cols: Sequence[int], rows: Optional[Sequence[int]] = None) -> Callable[[Params], float]:
+def _objective(scorer: GridScorer, key: Key, cols: Sequence[int], rows: Optional[Sequence[int]] = None) -> Callable[[Params], float]:
     """The statistic over item columns ``cols`` (and system ``rows``) as a function of the parameters."""
     if rows is None:
         return lambda p: statistic(scorer.data(p), key, cols)
     return lambda p: statistic(_subset(scorer.data(p, rows), rows), key, cols)
 
 
-def _cross_validate(scorer: _Scorer, default: Params, key: Key, cv: str, k: int, rounds: int, seed: int,
+def _cross_validate(scorer: GridScorer, default: Params, key: Key, cv: str, k: int, rounds: int, seed: int,
                     tick: Callable[[], None]) -> List[_Fold]:
     """Tune on each fold's training part."""
     everything = list(range(len(scorer.base.items)))
     out = []
     for train, test in _folds(scorer, cv, k, seed):
         objective = _objective(scorer, key, everything, train) if cv == "systems" else _objective(scorer, key, train)
-        params, value = _search(objective, default, rounds, tick)
+        params, value = coordinate_search(objective, default, rounds, tick)
         out.append(_Fold(test, params, value))
     return out
 
 
-def _heldout(pieces: Sequence[Tuple[_Scorer, _Fold]], cv: str, start: Aligned) -> Aligned:
+def _heldout(pieces: Sequence[Tuple[GridScorer, _Fold]], cv: str, start: Aligned) -> Aligned:
     """The grid whose every held-out cell is scored by its fold's parameters (and its fold's module set)."""
     heldout = Aligned(start.systems, start.items, start.gold, [list(r) for r in start.metric], start.system_score)
     for scorer, fold in pieces:
@@ -296,7 +296,7 @@ def _percentiles(values: List[float]) -> Tuple[float, float]:
     return values[int(0.025 * (len(values) - 1))], values[int(math.ceil(0.975 * (len(values) - 1)))]
 
 
-def _conclude_per_fold(report: TuneReport, key: Key, pieces: Sequence[Tuple[_Scorer, _Fold]], default_data: Aligned,
+def _conclude_per_fold(report: TuneReport, key: Key, pieces: Sequence[Tuple[GridScorer, _Fold]], default_data: Aligned,
                        samples: int, seed: int) -> None:
     """Held-out figures fold by fold (:class:`FoldGrids`), with their intervals and the paired interval of the gain."""
     fg = FoldGrids([scorer.data(fold.params) for scorer, fold in pieces], [set(fold.test) for _, fold in pieces], default_data)
@@ -306,11 +306,11 @@ def _conclude_per_fold(report: TuneReport, key: Key, pieces: Sequence[Tuple[_Sco
     report.heldout_interval, report.default_interval, report.gain_interval = ci["tuned"], ci["default"], ci["gain"]
 
 
-def _tune(scorer: _Scorer, default: Params, key: Key, cv: str, folds: int, rounds: int, samples: int, seed: int,
+def _tune(scorer: GridScorer, default: Params, key: Key, cv: str, folds: int, rounds: int, samples: int, seed: int,
           tick: Callable[[], None], heldout: str = "pooled") -> Tuple[TuneReport, List[_Fold]]:
     """Tune on all cells of ``scorer``; with ``cv``, the held-out figure against ``default``."""
     default_data = scorer.data(default)
-    chosen, train_value = _search(_objective(scorer, key, list(range(len(scorer.base.items)))), default, rounds, tick)
+    chosen, train_value = coordinate_search(_objective(scorer, key, list(range(len(scorer.base.items)))), default, rounds, tick)
     report = TuneReport(":".join(k for k in key if k != "-"), default, chosen, train_value, statistic(default_data, key))
     if cv == "none":
         return report, []
@@ -343,7 +343,7 @@ def tune(
     (:func:`meteor_lite_builders.tune.alignment.align_module_set`, or :func:`json_cells`).
     ``heldout``: ``pooled`` (every held-out cell in one grid) or ``per-fold`` (:class:`FoldGrids`; items cv only).
     """
-    return _tune(_Scorer(judgments, cells, include_human), default, key, cv, folds, rounds, samples, seed, tick, heldout)[0]
+    return _tune(GridScorer(judgments, cells, include_human), default, key, cv, folds, rounds, samples, seed, tick, heldout)[0]
 
 
 @dataclass
@@ -385,12 +385,12 @@ def tune_modules(
     """
     results = []
     for modules, default, cells in sets:
-        scorer = _Scorer(judgments, cells, include_human)
+        scorer = GridScorer(judgments, cells, include_human)
         report, runs = _tune(scorer, default, key, cv, folds, rounds, samples, seed, tick, heldout)
         results.append((modules, report, scorer, runs))
     chosen = max(range(len(results)), key=lambda i: results[i][1].train_value)
     base_default, base_cells, base_modules = baseline
-    base_data = _Scorer(judgments, base_cells, include_human).data(base_default)
+    base_data = GridScorer(judgments, base_cells, include_human).data(base_default)
     best = results[chosen][1]
     overall = TuneReport(best.statistic, base_default, best.chosen, best.train_value, statistic(base_data, key))
     if cv != "none":
