@@ -113,7 +113,7 @@ clean:
 # gain over Meteor's default is not supported ships the default configuration (--fallback-default).  CPU-heavy (minutes): the
 # tuned values are committed, and neither CI nor `make test` runs this.
 MQM := $(DATA)/mqm
-TUNE_MQM := nice $(VENV)/bin/meteor-build tune -N 'norm; norm-case' -k 3 --heldout per-fold --rounds 1 --bootstrap 1000 \
+TUNE_MQM := nice $(VENV)/bin/meteor-build tune -N 'norm; norm-case' --cv documents -k 3 --heldout per-fold --rounds 1 --bootstrap 1000 \
 	--into-scorer mqm --replace --fallback-default
 tune-mqm: bundles
 	$(VENV)/bin/meteor-build recipe $(RECIPES)/zh.toml --out-dir $(BUNDLES) --skip-up-to-date

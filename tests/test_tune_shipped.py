@@ -12,7 +12,7 @@ import pytest
 
 from meteor_lite import Meteor, tuned
 from meteor_lite.config import NORM_LABELS, TunedTask
-from meteor_lite.errors import ConfigError
+from meteor_lite.errors import ConfigError, InputError
 from meteor_lite.metaeval.data import merge_judgments, read_judgments
 
 typer_testing = pytest.importorskip("typer.testing")
@@ -241,3 +241,75 @@ def test_adapters_score_a_tuned_set_with_its_normalisation(shipped_file: Path, e
     direct = Meteor("en", task="cased", bundle=str(en_bundle), quiet=True).score_segment(hyp, [ref])
     assert cased["scores"] == [direct.score] and direct.score < Meteor("en", task="cased", norm=True,
                                                                          bundle=str(en_bundle), quiet=True).score_segment(hyp, [ref]).score
+
+
+def test_judgments_keep_each_segments_document(shared_data: Path, tmp_path: Path) -> None:
+    """The doc column gives each item its document (biomedical DOC:SEG_ID items, and TED's talk-wide ids); merged
+    files prefix both; a segment in two documents is an error naming the file and line."""
+    bio = read_judgments(str(shared_data / "mqm" / "biomed2021.en-de.dev.mqm.tsv.gz"))
+    assert set(bio.docs) == set(bio.items) and all(bio.docs[i] == i.rsplit(":", 1)[0] for i in bio.items)
+    ted = read_judgments(str(shared_data / "mqm" / "ted2021.zh-en.dev.mqm.tsv.gz"))
+    assert set(ted.docs) == set(ted.items) and len(set(ted.docs.values())) == 2  # talks 2 and 7
+    merged = merge_judgments([("b", bio), ("t", ted)])
+    assert merged.docs[f"t/{ted.items[0]}"] == f"t/{ted.docs[ted.items[0]]}" and len(merged.docs) == len(merged.items)
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("system\tdoc\tseg_id\tmqm\nA\td1\t1\t-1\nB\td2\t1\t0\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad\.tsv:3: segment '1' is in document 'd2' here and in 'd1'"):
+        read_judgments(str(bad))
+
+
+def test_document_folds_keep_documents_whole() -> None:
+    """Every document's segments fall in one fold; folds cover every item once, are balanced by segments, depend on
+    the seed only; missing documents and fewer documents than folds are refused."""
+    from meteor_lite_builders.errors import InvalidParameterError
+    from meteor_lite_builders.tune.trainer import column_folds, document_folds
+
+    sizes = [7, 1, 3, 3, 2, 5, 4, 1, 6, 2]
+    items = [f"d{d}:{s}" for d, n in enumerate(sizes) for s in range(n)]
+    docs = {i: i.split(":")[0] for i in items}
+    folds = document_folds(items, docs, 3, seed=0)
+    assert sorted(c for f in folds for c in f) == list(range(len(items)))
+    for f in folds:
+        assert all(docs[items[c]] not in {docs[items[o]] for g in folds if g is not f for o in g} for c in f)
+    assert max(map(len, folds)) - min(map(len, folds)) <= max(sizes)
+    assert document_folds(items, docs, 3, seed=0) == folds and column_folds("documents", items, docs, 3, 0) == folds
+    assert any(document_folds(items, docs, 3, seed=s) != folds for s in range(1, 6))
+    with pytest.raises(InvalidParameterError, match="segment 'x' has no document"):
+        document_folds([*items, "x"], docs, 3, 0)
+    with pytest.raises(InvalidParameterError, match="10 documents, fewer than the 11 folds"):
+        document_folds(items, docs, 11, 0)
+
+
+def test_tune_by_documents_and_validity_rebuilds_it(tmp_path: Path, shared_data: Path, bundle_dir: Path,
+                                                    shipped_file: Path) -> None:
+    """`tune --cv documents` on a real set records document folds; the validity report rebuilds them (each held-out
+    segment scored by the configuration of its document's fold) and gets the figure the tuner recorded."""
+    pytest.importorskip("sacrebleu")
+    from meteor_lite_builders.checks import validity
+    from meteor_lite_builders.cli import app
+
+    if not (bundle_dir / "de.sqlite").is_file():
+        pytest.skip(f"needs {bundle_dir / 'de.sqlite'} (make bundles)")
+    name = "biomed2021.en-de.dev.mqm.tsv.gz"
+    args = ["tune", str(shared_data / "mqm" / name), "--lang", "de", "-N", "norm; norm-case", "-M", "exact stem",
+            "--baseline-modules", "exact stem", "--cv", "documents", "-k", "3", "--heldout", "per-fold", "--rounds", "1",
+            "--bootstrap", "20", "--into-scorer", "mqm", "--shipped-file", str(shipped_file)]
+    res = typer_testing.CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "held-out (documents cross-validation" in res.output
+    held = json.loads(shipped_file.read_text(encoding="utf-8"))["languages"]["de"]["mqm"]["provenance"]["heldout"]
+    assert held["cv"] == "documents, 3 folds, per-fold figures" and held["k"] == 3 and len(held["folds"]) == 3
+    tuned._cached.cache_clear()
+    d = tmp_path / "mqm"
+    d.mkdir()
+    (d / name).symlink_to(shared_data / "mqm" / name)
+    (r,) = validity.validity(d, samples=5, seed=0)
+    assert r.mqm_note == "" and r.recorded == held["value"]
+    assert abs((r.cv["mqm (cv)"] or 0.0) - held["value"]) <= 5e-7
+    j = read_judgments(str(shared_data / "mqm" / name))
+    folds = validity._recorded_folds("de", d)[0]
+    assert folds is not None
+    by_doc: dict = {}
+    for item, f in folds.by_file["biomed2021.en-de.dev"].items():
+        by_doc.setdefault(j.docs[item], set()).add(f)
+    assert all(len(fs) == 1 for fs in by_doc.values()) and len(by_doc) >= 3

@@ -135,7 +135,7 @@ def _recorded_folds(lang: str, mqm_dir: Path) -> Tuple[Optional[_Folds], str]:
     from meteor_lite.metaeval.data import merge_judgments
     from meteor_lite.tuned import shipped_tasks
 
-    from ..tune.trainer import item_folds
+    from ..tune.trainer import COLUMN_CVS, column_folds
 
     task = shipped_tasks(lang).get("mqm")
     if task is None:
@@ -143,7 +143,7 @@ def _recorded_folds(lang: str, mqm_dir: Path) -> Tuple[Optional[_Folds], str]:
     prov = task.provenance
     held = prov.get("heldout") or {}
     if not held.get("folds") or not held.get("k"):
-        return None, f"the mqm set of {lang} records no folds (tuned without --cv items)"
+        return None, f"the mqm set of {lang} records no folds (tuned without --cv items or documents)"
     files = [f["file"] for f in prov.get("judgments", [])]
     missing = [f for f in files if not (mqm_dir / f).is_file()]
     if missing:
@@ -152,7 +152,10 @@ def _recorded_folds(lang: str, mqm_dir: Path) -> Tuple[Optional[_Folds], str]:
     parts = [(lab, read_judgments(str(mqm_dir / f))) for lab, f in zip(labels, files)]
     merged = merge_judgments(parts) if len(parts) > 1 else merge_judgments(parts + [("-", Judgments([], [], [], set()))])
     fold_of: Dict[str, int] = {}
-    for f, cols in enumerate(item_folds(len(merged.items), int(held["k"]), int(held.get("seed", 0)))):
+    kind = str(held.get("cv", "items")).split(",")[0].strip()
+    if kind not in COLUMN_CVS:
+        return None, f"the mqm set of {lang} records {kind!r} cross-validation, not folds over items or documents"
+    for f, cols in enumerate(column_folds(kind, merged.items, merged.docs, int(held["k"]), int(held.get("seed", 0)))):
         for c in cols:
             fold_of[merged.items[c]] = f
     by_file = {lab: {item.split("/", 1)[1]: f for item, f in fold_of.items() if item.startswith(lab + "/")} for lab in labels}

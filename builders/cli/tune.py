@@ -84,10 +84,12 @@ def tune_cmd(
     tokenize: Optional[str] = typer.Option(None, "--tokenize", help="Tokeniser (as meteor-lite score)."),
     stat: str = typer.Option("seg:sys:pearson", "--statistic", "-s",
                              help="Statistic to maximise: seg:GROUPING:NAME or sys:NAME (as 'meteor-lite correlate' names them)."),
-    cv: str = typer.Option("items", "--cv", help="Cross-validation: items (k folds of segments), systems (leave one out), none."),
-    folds: int = typer.Option(5, "--folds", "-k", help="Folds for --cv items."),
+    cv: str = typer.Option("items", "--cv", help="Cross-validation: items (k folds of segments), documents (k folds of whole "
+                                                 "documents, from the doc column: held-out segments come from documents "
+                                                 "the search never saw), systems (leave one out), none."),
+    folds: int = typer.Option(5, "--folds", "-k", help="Folds for --cv items / documents."),
     heldout: str = typer.Option("pooled", "--heldout",
-                                help="How --cv items figures the held-out scores: pooled (every held-out cell in one grid) "
+                                help="How --cv items / documents figures the held-out scores: pooled (every held-out cell in one grid) "
                                      "or per-fold (the statistic within each fold, whose cells share one parameter set, "
                                      "averaged over folds; the default's on the same items)."),
     rounds: int = typer.Option(3, "--rounds", help="Refinement rounds of the grid search."),
@@ -120,8 +122,8 @@ def tune_cmd(
     from meteor_lite.config import check_task_name
     from meteor_lite.metaeval.correlate import parse_key
 
-    if cv not in ("items", "systems", "none"):
-        raise fail("--cv must be items, systems or none")
+    if cv not in ("items", "documents", "systems", "none"):
+        raise fail("--cv must be items, documents, systems or none")
     if heldout not in ("pooled", "per-fold"):
         raise fail("--heldout must be pooled or per-fold")
     if (into is None) != (name is None):
@@ -131,7 +133,7 @@ def tune_cmd(
     if fallback_default and into is None and into_scorer is None:
         raise fail("--fallback-default goes with --into or --into-scorer")
     if into_scorer is not None and cv == "none":
-        raise fail("--into-scorer ships a set with its held-out figures: give --cv items or systems")
+        raise fail("--into-scorer ships a set with its held-out figures: give --cv items, documents or systems")
     try:
         key = parse_key(stat)
     except ValueError as exc:
@@ -324,6 +326,8 @@ def _provenance(files: List[str], r: Any, cv: str, folds: int, seed: int, sample
     """How the set was tuned: judgments, statistic, held-out figure and interval (and per file), date, version."""
     from meteor_lite import __version__
 
+    from ..tune.trainer import COLUMN_CVS
+
     o = r.overall
     pair: Callable[[Tuple[float, float]], List[Optional[float]]] = lambda t: [_finite(t[0]), _finite(t[1])]  # noqa: E731
     prov: Dict[str, Any] = {
@@ -338,14 +342,14 @@ def _provenance(files: List[str], r: Any, cv: str, folds: int, seed: int, sample
     }
     if o.heldout_value is not None:
         prov["heldout"] = {
-            "cv": cv if cv != "items" else f"items, {folds} folds" + (", per-fold figures" if heldout == "per-fold" else ""),
+            "cv": cv if cv not in COLUMN_CVS else f"{cv}, {folds} folds" + (", per-fold figures" if heldout == "per-fold" else ""),
             "seed": seed, "bootstrap": samples,
             "value": _finite(o.heldout_value), "interval": pair(o.heldout_interval),
             "default": f"-m '{' '.join(r.baseline)}' {_fmt(o.default)}",
             "default_value": _finite(o.default_value), "default_interval": pair(o.default_interval),
             "gain_interval": pair(o.gain_interval), "gain_supported": o.gain_supported,
         }
-    if "heldout" in prov and cv == "items" and o.fold_choice:
+    if "heldout" in prov and cv in COLUMN_CVS and o.fold_choice:
         prov["heldout"]["folds"] = [
             {"norm": norms[i] if norms else "", "modules": list(r.sets[i][0]), "params": [round(v, 6) for v in params]}
             for i, params in zip(o.fold_choice, o.folds)

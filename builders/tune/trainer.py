@@ -14,9 +14,9 @@ around the current best, then the step shrinks threefold), maximising one statis
 :mod:`meteor_lite.metaeval.correlate`.  Module sets (:func:`tune_modules`): each set is tuned on
 its own alignment; the set with the best figure on the data it was tuned on is kept.
 
-Honest figures: with cross-validation (k folds over segments, or leave one system out) every
-segment is scored with parameters tuned without it (with module sets: by the set that won that
-fold's training data); the statistic of those held-out scores is reported beside the untuned
+Honest figures: with cross-validation (k folds over segments or over whole documents, or leave one
+system out) every segment is scored with parameters tuned without it (with module sets: by the set
+that won that fold's training data); the statistic of those held-out scores is reported beside the untuned
 default's, each with a bootstrap interval, and the paired bootstrap interval of the difference
 decides whether a gain is claimed (its lower bound must be > 0).
 """
@@ -33,8 +33,10 @@ from meteor_lite.metaeval.data import Judgments, Matrix, MetricScores
 from meteor_lite.metaeval.stats import mean_ignoring_nan
 from meteor_lite.stats import Stats, compute
 
+from ..errors import InvalidParameterError
+
 __all__ = ["Params", "GridScorer", "coordinate_search", "TuneReport", "ModuleSearchReport", "tune", "tune_modules", "json_cells", "RANGES", "PartFigures",
-           "part_figures", "FoldGrids", "item_folds"]
+           "part_figures", "FoldGrids", "item_folds", "document_folds", "column_folds", "COLUMN_CVS"]
 
 #: Search range of each parameter (Meteor 1.5's formula: α, γ, δ in [0, 1], β >= 0; weights [0, 1]).
 RANGES = {"alpha": (0.0, 1.0), "beta": (0.0, 3.0), "gamma": (0.0, 1.0), "delta": (0.0, 1.0), "weight": (0.0, 1.0)}
@@ -87,6 +89,7 @@ class GridScorer:
         """Put the cells on the judgments' grid (every judged cell needs statistics)."""
         placeholder = MetricScores("stats", {k: 0.0 for k in cells})
         self.base = align(judgments, placeholder, include_human)
+        self.docs = judgments.docs
         self.cells: List[List[Optional[List[Stats]]]] = [
             [cells[(name, item)] if g is not None else None for item, g in zip(self.base.items, row)]
             for name, row in zip(self.base.systems, self.base.gold)
@@ -152,14 +155,26 @@ def coordinate_search(objective: Callable[[Params], float], start: Params, round
     return best, best_value
 
 
+#: Cross-validations over item columns (every fold one parameter set for its held-out segments).
+COLUMN_CVS = ("items", "documents")
+
+
 def _folds(scorer: GridScorer, cv: str, k: int, seed: int) -> List[Tuple[List[int], List[int]]]:
-    """(training, held-out) index lists: item columns (``items``) or system rows (``systems``)."""
+    """(training, held-out) index lists: item columns (``items``, ``documents``) or system rows (``systems``)."""
     if cv == "systems":
         n = len(scorer.base.systems)
         return [([s for s in range(n) if s != h], [h]) for h in range(n)]
     items = list(range(len(scorer.base.items)))
-    parts = item_folds(len(items), k, seed)
+    parts = column_folds(cv, scorer.base.items, scorer.docs, k, seed)
     return [(sorted(set(items) - set(p)), p) for p in parts]
+
+
+def column_folds(cv: str, items: Sequence[str], docs: Dict[str, str], k: int, seed: int) -> List[List[int]]:
+    """The held-out item columns of each fold of ``--cv items`` (:func:`item_folds`) or ``documents``
+    (:func:`document_folds`)."""
+    if cv == "documents":
+        return document_folds(items, docs, k, seed)
+    return item_folds(len(items), k, seed)
 
 
 def item_folds(n: int, k: int, seed: int) -> List[List[int]]:
@@ -167,6 +182,30 @@ def item_folds(n: int, k: int, seed: int) -> List[List[int]]:
     items = list(range(n))
     random.Random(seed).shuffle(items)
     return [sorted(items[f::k]) for f in range(k)]
+
+
+def document_folds(items: Sequence[str], docs: Dict[str, str], k: int, seed: int) -> List[List[int]]:
+    """The held-out item columns of ``k`` folds over whole documents (``--cv documents``).
+
+    Segments of one document share a topic, terms and often errors, so a fold over segments lets the
+    search see the rest of each held-out segment's document; over documents, every held-out segment
+    comes from a document the search never saw, as with test documents.  The documents are shuffled
+    (seeded), then each goes to the fold with the fewest segments so far (the first of equal ones).
+    """
+    missing = [it for it in items if it not in docs]
+    if missing:
+        raise InvalidParameterError(f"--cv documents needs the judgments' doc column: segment {missing[0]!r} has no document")
+    by_doc: Dict[str, List[int]] = {}
+    for c, it in enumerate(items):
+        by_doc.setdefault(docs[it], []).append(c)
+    if len(by_doc) < k:
+        raise InvalidParameterError(f"--cv documents: {len(by_doc)} documents, fewer than the {k} folds")
+    names = sorted(by_doc)
+    random.Random(seed).shuffle(names)
+    folds: List[List[int]] = [[] for _ in range(k)]
+    for name in names:
+        min(folds, key=len).extend(by_doc[name])
+    return [sorted(f) for f in folds]
 
 
 def _paired_bootstrap(key: Key, tuned: Aligned, default: Aligned, samples: int, seed: int,
@@ -316,7 +355,7 @@ def _tune(scorer: GridScorer, default: Params, key: Key, cv: str, folds: int, ro
         return report, []
     runs = _cross_validate(scorer, default, key, cv, folds, rounds, seed, tick)
     report.folds = [f.params for f in runs]
-    if heldout == "per-fold" and cv == "items":
+    if heldout == "per-fold" and cv in COLUMN_CVS:
         _conclude_per_fold(report, key, [(scorer, f) for f in runs], default_data, samples, seed)
     else:
         _conclude(report, key, _heldout([(scorer, f) for f in runs], cv, default_data), default_data, samples, seed)
@@ -341,7 +380,8 @@ def tune(
 
     ``cells``: every judged (system, item)'s statistics against each of its references
     (:func:`meteor_lite_builders.tune.alignment.align_module_set`, or :func:`json_cells`).
-    ``heldout``: ``pooled`` (every held-out cell in one grid) or ``per-fold`` (:class:`FoldGrids`; items cv only).
+    ``heldout``: ``pooled`` (every held-out cell in one grid) or ``per-fold`` (:class:`FoldGrids`; items and
+    documents cv only).
     """
     return _tune(GridScorer(judgments, cells, include_human), default, key, cv, folds, rounds, samples, seed, tick, heldout)[0]
 
@@ -400,7 +440,7 @@ def tune_modules(
             pieces.append((results[i][2], results[i][3][f]))
             overall.folds.append(results[i][3][f].params)
             overall.fold_choice.append(i)
-        if heldout == "per-fold" and cv == "items":
+        if heldout == "per-fold" and cv in COLUMN_CVS:
             _conclude_per_fold(overall, key, pieces, base_data, samples, seed)
         else:
             _conclude(overall, key, _heldout(pieces, cv, base_data), base_data, samples, seed)

@@ -50,6 +50,8 @@ class Judgments:
     #: per system, every reference of each row in file order (columns ``ref``, ``ref_a``, ``ref_b``, ...,
     #: ``ref2``...; empty cells left out), when the file has hypotheses
     refs: Dict[str, List[List[str]]] = field(default_factory=dict)
+    #: item -> its document (the ``doc`` column), when the file has one (``meteor-build tune --cv documents``)
+    docs: Dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -136,6 +138,7 @@ def read_judgments(path: str, column: Optional[str] = None, human_systems: Optio
     order: Dict[str, List[int]] = {}
     texts: Dict[str, List[Tuple[str, str]]] = {}
     refs: Dict[str, List[List[str]]] = {}
+    docs: Dict[str, str] = {}
     for line, row in enumerate(rows, start=2):
         if len(row) <= max(sys_col, seg_col, score_col):
             raise InputError(f"{path}:{line}: {len(row)} columns, header has {len(header)}")
@@ -150,12 +153,16 @@ def read_judgments(path: str, column: Optional[str] = None, human_systems: Optio
             raise InputError(f"{path}:{line}: system {name!r} has segment {item!r} twice")
         cells[(s, i)] = _float(row[score_col], path, line)
         order.setdefault(name, []).append(i)
+        if doc_col is not None and doc_col < len(row):
+            if docs.setdefault(item, row[doc_col]) != row[doc_col]:
+                raise InputError(f"{path}:{line}: segment {item!r} is in document {row[doc_col]!r} here and in "
+                                 f"{docs[item]!r} on an earlier line")
         if hyp_col is not None and ref_col is not None:
             texts.setdefault(name, []).append((row[hyp_col], row[ref_col]))
             refs.setdefault(name, []).append([row[c] for c in ref_cols if c < len(row) and row[c].strip()])
     gold: Matrix = [[cells.get((s, i)) for i in range(len(items))] for s in range(len(systems))]
     humans = set(human_systems) if human_systems is not None else {s for s in systems if HUMAN_SYSTEM.match(s)}
-    return Judgments(systems, items, gold, humans, order, texts, refs)
+    return Judgments(systems, items, gold, humans, order, texts, refs, docs)
 
 
 def _ids_repeat(rows: List[List[str]], sys_col: int, seg_col: int) -> bool:
@@ -182,6 +189,7 @@ def merge_judgments(parts: Sequence[Tuple[str, Judgments]]) -> Judgments:
     for label, j in parts:
         base = len(out.items)
         out.items.extend(f"{label}/{i}" for i in j.items)
+        out.docs.update({f"{label}/{i}": f"{label}/{d}" for i, d in j.docs.items()})
         for s, name in enumerate(j.systems):
             new = f"{label}/{name}"
             out.systems.append(new)
