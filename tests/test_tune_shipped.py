@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Iterator
 
@@ -297,6 +298,10 @@ def test_tune_by_documents_and_validity_rebuilds_it(tmp_path: Path, shared_data:
     res = typer_testing.CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
     assert "held-out (documents cross-validation" in res.output
+    # each module set's line puts the tuned figure beside the default's on the same (all) data: the search starts
+    # at the default and only climbs (per-fold held-out figures are on the verdict line, not here)
+    pairs = re.findall(r"default (-?[0-9.]+)  tuned (-?[0-9.]+) \(all data\)", res.output)
+    assert len(pairs) == 2 and all(float(t) >= float(d) for d, t in pairs), res.output
     held = json.loads(shipped_file.read_text(encoding="utf-8"))["languages"]["de"]["mqm"]["provenance"]["heldout"]
     assert held["cv"] == "documents, 3 folds, per-fold figures" and held["k"] == 3 and len(held["folds"]) == 3
     tuned._cached.cache_clear()

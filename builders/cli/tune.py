@@ -299,10 +299,10 @@ def _align(j: Any, lang: Optional[str], bundle: Optional[str], task: Optional[st
 def _print(r: Any, cv: str, progress: _Progress, norms: Optional[List[str]] = None) -> None:
     """The figures: one line per module set, the set chosen, the held-out figure and the verdict."""
     o = r.overall
-    typer.echo(f"statistic {o.statistic}; default ({' '.join(r.baseline)}) {_fmt(o.default)}: {o.default_value:.4f}")
+    typer.echo(f"statistic {o.statistic}; default ({' '.join(r.baseline)}) {_fmt(o.default)}: {o.default_train_value:.4f} on all data")
     for i, (mods, rep) in enumerate(r.sets):
         shown = (f"[{norms[i]}] " if norms else "") + " ".join(mods)
-        line = f"{'*' if i == r.chosen else ' '} {shown:32} default {rep.default_value:.4f}  tuned {rep.train_value:.4f} (training data)"
+        line = f"{'*' if i == r.chosen else ' '} {shown:32} default {rep.default_train_value:.4f}  tuned {rep.train_value:.4f} (all data)"
         if rep.heldout_value is not None:
             line += f"  held-out {rep.heldout_value:.4f} {_ci(rep.heldout_interval)}"
         typer.echo(line)

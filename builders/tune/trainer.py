@@ -51,6 +51,7 @@ class TuneReport:
     default: Params
     chosen: Params
     train_value: float
+    #: the default's figure: on all data, then (with cross-validation) on the held-out protocol's terms
     default_value: float
     heldout_value: Optional[float] = None
     heldout_interval: Tuple[float, float] = (math.nan, math.nan)
@@ -65,6 +66,12 @@ class TuneReport:
     fold_grids: Optional["FoldGrids"] = field(default=None, repr=False)
     #: :func:`tune_modules`: the index of the set (of its ``sets``) each fold chose
     fold_choice: List[int] = field(default_factory=list)
+    #: the default's figure on all data, beside :attr:`train_value` (``default_value`` may be a per-fold figure)
+    default_train_value: float = math.nan
+
+    def __post_init__(self) -> None:
+        if math.isnan(self.default_train_value):
+            self.default_train_value = self.default_value
 
     @property
     def gain_supported(self) -> bool:
