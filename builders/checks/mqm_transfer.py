@@ -21,7 +21,6 @@ the release lacks their resources, as ``meteor-build check validity``); re-scori
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -31,11 +30,12 @@ from meteor_lite.errors import ConfigError, MissingResourcesError
 from meteor_lite.languages import default_task
 from meteor_lite.metaeval import Judgments, read_judgments
 from meteor_lite.metaeval.correlate import Key, align, statistic
-from meteor_lite.metaeval.data import MetricScores
+from meteor_lite.metaeval.data import judgments_label
 
 from ..errors import BuildError
 from ..tune.alignment import ModuleSet, align_module_set
 from ..tune.trainer import GridScorer, Params, coordinate_search
+from .mqm_sets import mqm_files, sacrebleu_metrics, sacrebleu_scorer, scored
 
 __all__ = ["PRESETS", "NORMS", "SetGrids", "LeftOut", "load_sets", "preset_figures", "leave_one_set_out",
            "format_report"]
@@ -47,7 +47,6 @@ PRESETS = ("rank", "adq", "hter", "util", "li", "tune")
 NORMS = ("norm", "norm-case")
 #: Where the pooled search starts: Meteor 1.5's language-independent parameters (α, β, γ, δ).
 START = (0.75, 1.40, 0.70, 0.50)
-_PAIR = re.compile(r"\.([a-z]{2,3})-([a-z]{2,3})\.")
 
 
 @dataclass
@@ -73,13 +72,6 @@ class SetGrids:
         return self.figure(norm, list(abgd) + self.default[4:])
 
 
-def _label(path: Path) -> str:
-    name = path.name
-    for ext in (".gz", ".tsv", ".mqm"):
-        name = name[: -len(ext)] if name.endswith(ext) else name
-    return name
-
-
 def _aligned(j: Judgments, lang: str, case_aware: bool) -> ModuleSet:
     """The language's default modules, else ``exact stem`` (the release has no paraphrase table for it)."""
     try:
@@ -89,15 +81,8 @@ def _aligned(j: Judgments, lang: str, case_aware: bool) -> ModuleSet:
 
 
 def _chrf(j: Judgments) -> float:
-    try:
-        from sacrebleu.metrics import CHRF
-    except ImportError:
-        raise BuildError("the chrF baseline needs sacrebleu: pip install 'meteor-lite[test]'") from None
-    chrf, scores = CHRF(), MetricScores("chrF", {})
-    for system, pairs in j.texts.items():
-        for i, (hyp, ref) in zip(j.order[system], pairs):
-            scores.segments[(system, j.items[i])] = chrf.sentence_score(hyp, [ref]).score
-    return statistic(align(j, scores), SEG)
+    _, chrf = sacrebleu_metrics()
+    return statistic(align(j, scored(j, "chrF", sacrebleu_scorer(chrf()))), SEG)
 
 
 def _presets(lang: str, modules: Tuple[str, ...]) -> Dict[str, Params]:
@@ -117,21 +102,14 @@ def _presets(lang: str, modules: Tuple[str, ...]) -> Dict[str, Params]:
 def load_sets(mqm_dir: Path, progress: Callable[[str], None] = lambda s: None,
               files: Optional[Sequence[Path]] = None) -> List[SetGrids]:
     """Every ``*.mqm.tsv.gz`` of ``mqm_dir`` (or ``files``), aligned under each of :data:`NORMS`."""
-    paths = sorted(files) if files is not None else sorted(mqm_dir.glob("*.mqm.tsv.gz"))
-    if not paths:
-        raise BuildError(f"{mqm_dir}: no *.mqm.tsv.gz files")
     out = []
-    for path in paths:
-        found = _PAIR.search(path.name)
-        if found is None:
-            raise BuildError(f"{path}: no language pair (like .en-de.) in the file name")
-        lang = found.group(2)
+    for path, lang in mqm_files(mqm_dir, files):
         progress(f"{path.name} ({lang})")
         j = read_judgments(str(path))
         sets = {norm: _aligned(j, lang, norm == "norm-case") for norm in NORMS}
         base = sets["norm"]
         scorers = {norm: GridScorer(j, ms.cells, True) for norm, ms in sets.items()}
-        out.append(SetGrids(_label(path), lang, j, base.modules, list(base.default), scorers, _chrf(j),
+        out.append(SetGrids(judgments_label(str(path)), lang, j, base.modules, list(base.default), scorers, _chrf(j),
                             _presets(lang, base.modules)))
     return out
 

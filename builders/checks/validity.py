@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -37,9 +36,10 @@ from meteor_lite import Meteor
 from meteor_lite.errors import MissingResourcesError
 from meteor_lite.metaeval import Judgments, read_judgments
 from meteor_lite.metaeval.correlate import Aligned, Key, align, statistic
-from meteor_lite.metaeval.data import MetricScores
+from meteor_lite.metaeval.data import MetricScores, judgments_label
 
 from ..errors import BuildError
+from .mqm_sets import Scorer, mqm_files, sacrebleu_metrics, sacrebleu_scorer, scored
 
 __all__ = ["SetResult", "validity", "format_table", "plot", "METRICS"]
 
@@ -47,7 +47,6 @@ SEG: Key = ("seg", "sys", "pearson")
 SYS: Key = ("sys", "-", "pearson")
 #: Columns of the report, in order.
 METRICS = ("default", "mqm (cv)", "mqm (in-sample)", "chrF", "BLEU")
-_PAIR = re.compile(r"\.([a-z]{2,3})-([a-z]{2,3})\.")
 
 
 @dataclass
@@ -70,25 +69,6 @@ class SetResult:
     recorded: Optional[float] = None
 
 
-def _label(path: Path) -> str:
-    """The file's name as the tuner labels it (``biomed2021.en-de.dev``)."""
-    base = path.name
-    for ext in (".gz", ".tsv", ".mqm"):
-        base = base[: -len(ext)] if base.endswith(ext) else base
-    return base
-
-
-def _scored(j: Judgments, name: str, score: Callable[[List[str], List[str]], Tuple[List[float], float]]) -> MetricScores:
-    """A metric's scores on the judgments' rows: ``score(hyps, refs)`` -> (segment scores, system score)."""
-    out = MetricScores(name, {})
-    for system, pairs in j.texts.items():
-        seg, total = score([h for h, _ in pairs], [r for _, r in pairs])
-        for i, value in zip(j.order[system], seg):
-            out.segments[(system, j.items[i])] = value
-        out.system_scores[system] = total
-    return out
-
-
 def _meteor(lang: str) -> Tuple[Meteor, str]:
     """The default configuration: ``--norm`` and the language's modules, else ``exact stem``."""
     try:
@@ -97,17 +77,10 @@ def _meteor(lang: str) -> Tuple[Meteor, str]:
         return Meteor(lang, norm=True, modules=["exact", "stem"], quiet=True), "--norm -m 'exact stem'"
 
 
-def _meteor_scores(m: Meteor) -> Callable[[List[str], List[str]], Tuple[List[float], float]]:
+def _meteor_scores(m: Meteor) -> Scorer:
     def score(hyps: List[str], refs: List[str]) -> Tuple[List[float], float]:
         c = m.score_corpus(hyps, [refs])
         return [s.score for s in c.segments], c.score
-    return score
-
-
-def _sacrebleu(metric: Any) -> Callable[[List[str], List[str]], Tuple[List[float], float]]:
-    def score(hyps: List[str], refs: List[str]) -> Tuple[List[float], float]:
-        seg = [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
-        return seg, math.fsum(seg) / len(seg) if seg else math.nan
     return score
 
 
@@ -148,7 +121,7 @@ def _recorded_folds(lang: str, mqm_dir: Path) -> Tuple[Optional[_Folds], str]:
     missing = [f for f in files if not (mqm_dir / f).is_file()]
     if missing:
         return None, f"the mqm set of {lang} was tuned on {', '.join(missing)}, not in {mqm_dir}: its folds cannot be rebuilt"
-    labels = [_label(Path(f)) for f in files]
+    labels = [judgments_label(f) for f in files]
     parts = [(lab, read_judgments(str(mqm_dir / f))) for lab, f in zip(labels, files)]
     merged = merge_judgments(parts) if len(parts) > 1 else merge_judgments(parts + [("-", Judgments([], [], [], set()))])
     fold_of: Dict[str, int] = {}
@@ -215,21 +188,10 @@ def validity(mqm_dir: Path, samples: int = 1000, seed: int = 0,
     each recorded fold, averaged), so that the mqm set's held-out scores compare with the others on equal
     terms; the whole-set figures of default, chrF and BLEU are given too.
     """
-    try:
-        from sacrebleu.metrics import BLEU, CHRF
-    except ImportError:
-        raise BuildError("the chrF and BLEU baselines need sacrebleu: pip install 'meteor-lite[test]'") from None
-
-    files = sorted(mqm_dir.glob("*.mqm.tsv.gz"))
-    if not files:
-        raise BuildError(f"{mqm_dir}: no *.mqm.tsv.gz files")
+    BLEU, CHRF = sacrebleu_metrics()
     scorers: Dict[str, Tuple[Meteor, str, Optional[Meteor], Optional[_Folds], str]] = {}
     out = []
-    for path in files:
-        found = _PAIR.search(path.name)
-        if found is None:
-            raise BuildError(f"{path}: no language pair (like .en-de.) in the file name")
-        lang = found.group(2)
+    for path, lang in mqm_files(mqm_dir):
         progress(f"{path.name} ({lang})")
         if lang not in scorers:
             default, how = _meteor(lang)
@@ -241,15 +203,15 @@ def validity(mqm_dir: Path, samples: int = 1000, seed: int = 0,
             scorers[lang] = (default, how, tuned, folds, why)
         default, how, tuned, folds, why = scorers[lang]
         j = read_judgments(str(path))
-        label = _label(path)
+        label = judgments_label(str(path))
         metrics = {
-            "default": _scored(j, "default", _meteor_scores(default)),
-            "chrF": _scored(j, "chrF", _sacrebleu(CHRF())),
-            "BLEU": _scored(j, "BLEU", _sacrebleu(BLEU(effective_order=True, tokenize="zh" if lang == "zh" else None))),
+            "default": scored(j, "default", _meteor_scores(default)),
+            "chrF": scored(j, "chrF", sacrebleu_scorer(CHRF())),
+            "BLEU": scored(j, "BLEU", sacrebleu_scorer(BLEU(effective_order=True, tokenize="zh" if lang == "zh" else None))),
         }
         res = SetResult(label, lang, len(j.systems), len(j.items), how, mqm_note=why)
         if tuned is not None:
-            metrics["mqm (in-sample)"] = _scored(j, "mqm", _meteor_scores(tuned))
+            metrics["mqm (in-sample)"] = scored(j, "mqm", _meteor_scores(tuned))
         fold_of = folds.by_file.get(label) if folds is not None else None
         if folds is not None and fold_of:
             metrics["mqm (cv)"] = metrics["default"] if folds.fallback else _heldout_scores(j, lang, folds, fold_of)

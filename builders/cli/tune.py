@@ -156,11 +156,13 @@ def tune_cmd(
                                                        (norm, lower, norm_list), tokenize, progress)
             baseline_signature = signatures[-1]
             signatures = signatures[:-1]
+        from meteor_lite.metaeval.data import judgments_label
+
         from ..tune.trainer import part_figures, tune_modules
 
         r = tune_modules(j, sets, baseline, key, cv=cv, folds=folds, rounds=rounds, samples=bootstrap, seed=seed,
                          include_human=not exclude_human, tick=progress.tick, heldout=heldout)
-        parts = [part_figures(r.overall, key, _file_label(f), bootstrap, seed) for f in files] \
+        parts = [part_figures(r.overall, key, judgments_label(f), bootstrap, seed) for f in files] \
             if len(files) > 1 and cv != "none" else []
     progress.done()
     _print(r, cv, progress, norms if norm_search else None)
@@ -214,20 +216,12 @@ def _signature_modules(signature: str) -> Tuple[str, ...]:
     return tuple(back.get(m, m) for m in parts.get("mods", "").split("+") if m)
 
 
-def _file_label(path: str) -> str:
-    """A judgments file's name in a merged grid: its base name without ``.tsv``/``.gz`` and ``.mqm``."""
-    base = os.path.basename(path)
-    for ext in (".gz", ".tsv", ".mqm"):
-        base = base[: -len(ext)] if base.endswith(ext) else base
-    return base
-
-
 def _read_all(files: List[str], human_column: Optional[str]) -> Any:
     """One judgments grid of ``files`` (merged, systems and items named FILE/..., when there are several)."""
     from meteor_lite.metaeval import read_judgments
-    from meteor_lite.metaeval.data import merge_judgments
+    from meteor_lite.metaeval.data import judgments_label, merge_judgments
 
-    labels = [_file_label(f) for f in files]
+    labels = [judgments_label(f) for f in files]
     if len(set(labels)) != len(labels):
         raise fail(f"two judgments files have the same name: {', '.join(labels)}")
     return merge_judgments([(lab, read_judgments(f, human_column)) for lab, f in zip(labels, files)])

@@ -24,7 +24,7 @@ from typing import IO, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..errors import InputError
 
-__all__ = ["Judgments", "MetricScores", "read_judgments", "merge_judgments", "read_metric", "split_inputs", "HUMAN_SYSTEM"]
+__all__ = ["Judgments", "MetricScores", "read_judgments", "merge_judgments", "judgments_label", "read_metric", "split_inputs", "HUMAN_SYSTEM"]
 
 #: Names taken for human translations unless ``human_systems`` is given (refA, ref-B, Human-A...).
 HUMAN_SYSTEM = re.compile(r"^(ref|human)", re.IGNORECASE)
@@ -175,6 +175,15 @@ def _ids_repeat(rows: List[List[str]], sys_col: int, seg_col: int) -> bool:
                 return True
             seen.add(key)
     return False
+
+
+def judgments_label(path: str) -> str:
+    """A judgments file's name in a merged grid (:func:`merge_judgments`): its base name without ``.gz``,
+    ``.tsv`` and ``.mqm`` (``biomed2021.en-de.dev``)."""
+    base = os.path.basename(path)
+    for ext in (".gz", ".tsv", ".mqm"):
+        base = base[: -len(ext)] if base.endswith(ext) else base
+    return base
 
 
 def merge_judgments(parts: Sequence[Tuple[str, Judgments]]) -> Judgments:

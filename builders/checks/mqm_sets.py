@@ -1,0 +1,67 @@
+"""The shared MQM judgment files (``../shared/data/mqm``) as the MQM checks read them, and sentence-metric baselines.
+
+Used by ``meteor-build check validity`` and ``meteor-build check mqm-transfer``: which files there are and
+the target language of each (the second half of the language pair in the file's name), and scoring a
+judgments file's rows with a sentence-level metric (sacreBLEU's chrF and BLEU: the ``test`` extra).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any, Callable, List, Optional, Sequence, Tuple
+
+from meteor_lite.metaeval import Judgments
+from meteor_lite.metaeval.data import MetricScores
+
+from ..errors import BuildError
+
+__all__ = ["Scorer", "mqm_files", "scored", "sacrebleu_scorer", "sacrebleu_metrics"]
+
+_PAIR = re.compile(r"\.([a-z]{2,3})-([a-z]{2,3})\.")
+
+#: ``score(hyps, refs)`` -> (segment scores, system score) for one system's rows.
+Scorer = Callable[[List[str], List[str]], Tuple[List[float], float]]
+
+
+def mqm_files(mqm_dir: Path, files: Optional[Sequence[Path]] = None) -> List[Tuple[Path, str]]:
+    """(file, target language) of every ``*.mqm.tsv.gz`` of ``mqm_dir`` (or of ``files``), sorted by name."""
+    paths = sorted(files) if files is not None else sorted(mqm_dir.glob("*.mqm.tsv.gz"))
+    if not paths:
+        raise BuildError(f"{mqm_dir}: no *.mqm.tsv.gz files")
+    out = []
+    for path in paths:
+        found = _PAIR.search(path.name)
+        if found is None:
+            raise BuildError(f"{path}: no language pair (like .en-de.) in the file name")
+        out.append((path, found.group(2)))
+    return out
+
+
+def scored(j: Judgments, name: str, score: Scorer) -> MetricScores:
+    """A metric's scores on the judgments' rows, one system at a time."""
+    out = MetricScores(name, {})
+    for system, pairs in j.texts.items():
+        seg, total = score([h for h, _ in pairs], [r for _, r in pairs])
+        for i, value in zip(j.order[system], seg):
+            out.segments[(system, j.items[i])] = value
+        out.system_scores[system] = total
+    return out
+
+
+def sacrebleu_scorer(metric: Any) -> Scorer:
+    """Sentence scores of a sacreBLEU metric object; the system score is their mean."""
+    def score(hyps: List[str], refs: List[str]) -> Tuple[List[float], float]:
+        seg = [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+        return seg, math.fsum(seg) / len(seg) if seg else math.nan
+    return score
+
+
+def sacrebleu_metrics() -> Tuple[Any, Any]:
+    """sacreBLEU's ``BLEU`` and ``CHRF`` classes (a :class:`BuildError` naming the extra when it is missing)."""
+    try:
+        from sacrebleu.metrics import BLEU, CHRF
+    except ImportError:
+        raise BuildError("the chrF and BLEU baselines need sacrebleu: pip install 'meteor-lite[test]'") from None
+    return BLEU, CHRF
