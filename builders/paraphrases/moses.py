@@ -22,6 +22,7 @@ import gzip
 import io
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import IO, Iterable, Iterator, List, Tuple
 
 from meteor_lite.text.normalize import tokenize
@@ -29,6 +30,9 @@ from meteor_lite.text.normalize import tokenize
 from ..errors import PhraseTableError
 
 SEP = " ||| "
+#: the delimiters of :func:`norm_phrase` (Java's StringTokenizer: `` \t\n\r\f``) as a regular-expression
+#: character class that RE2 (DuckDB) and Java (Spark) read alike, for the SQL engines of the pivot
+TOKEN_DELIMITER_CLASS = r"[ \t\n\r\f]"
 
 
 @dataclass(frozen=True)
@@ -140,7 +144,16 @@ def open_for_write(path: "os.PathLike[str] | str") -> IO[str]:
     return open_text(path, "wt")
 
 
+@lru_cache(maxsize=None)
+def python_space_class() -> str:
+    """Every character :func:`parse_line` splits on (Python's ``str.split()`` white space) as a regular-expression
+    character class that RE2 (DuckDB) and Java (Spark) read alike (``\\x{...}`` escapes)."""
+    return "[" + "".join(f"\\x{{{c:x}}}" for c in range(0x110000) if chr(c).isspace()) + "]"
+
+
 __all__ = [
+    "TOKEN_DELIMITER_CLASS",
+    "python_space_class",
     "PhrasePair",
     "PhraseTableError",
     "alignment_points",

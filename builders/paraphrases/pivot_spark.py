@@ -45,17 +45,13 @@ import uuid
 from typing import Any, Iterator, Optional, Set, Tuple
 
 from ..errors import PhraseTableError, PivotError
-from .moses import open_text, parse_line
+from .moses import TOKEN_DELIMITER_CLASS, open_text, parse_line, python_space_class
 
 PivotOptions = Any  # .pivot.PivotOptions (not imported: the modules would import each other)
 PivotStats = Any
 
 __all__ = ["pivot_pairs_spark", "spark_session"]
 
-#: Java's StringTokenizer delimiters (meteor_lite.text.normalize.tokenize) as a Java regex class.
-_TOK = "[ \\t\\n\\r\\f]"
-#: every character Python's str.strip()/str.split() treat as whitespace, as a Java regex class
-_PYSPACE = "[" + "".join(f"\\x{{{c:x}}}" for c in range(0x110000) if chr(c).isspace()) + "]"
 #: a score Python's float() and Java's Double.parseDouble read alike
 _NUMBER = r"\A[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))\z"
 
@@ -144,7 +140,7 @@ def _norm(col: Any) -> Any:
     """meteor_lite's norm_phrase: tokens split on " \\t\\n\\r\\f", joined by one space."""
     from pyspark.sql import functions as F
 
-    slow = F.regexp_replace(F.regexp_replace(col, f"\\A{_TOK}+|{_TOK}+\\z", ""), f"{_TOK}+", " ")
+    slow = F.regexp_replace(F.regexp_replace(col, f"\\A{TOKEN_DELIMITER_CLASS}+|{TOKEN_DELIMITER_CLASS}+\\z", ""), f"{TOKEN_DELIMITER_CLASS}+", " ")
     return F.when(col.rlike("[\\t\\n\\r\\f]|\\A | \\z|  "), slow).otherwise(col)
 
 
@@ -153,12 +149,12 @@ def _parsed_table(spark: Any, path: str, swap: bool, work: str) -> Any:
     from pyspark.sql import functions as F
 
     raw = _numbered_lines(spark, path, work)
-    raw = raw.where(F.col("line").isNotNull() & ~F.col("line").rlike(f"\\A{_PYSPACE}*\\z"))
+    raw = raw.where(F.col("line").isNotNull() & ~F.col("line").rlike(f"\\A{python_space_class()}*\\z"))
     fields = F.split(F.col("line"), " \\|\\|\\| ", -1)
     f_i, e_i = (1, 0) if swap else (0, 1)
     parsed = raw.select(
         "ln", F.size(fields).alias("nf"), _norm(fields.getItem(f_i)).alias("f"), _norm(fields.getItem(e_i)).alias("e"),
-        F.filter(F.split(fields.getItem(2), f"{_PYSPACE}+", -1), lambda t: t != "").alias("s"))
+        F.filter(F.split(fields.getItem(2), f"{python_space_class()}+", -1), lambda t: t != "").alias("s"))
     parsed = parsed.withColumn("d", F.transform("s", lambda t: F.when(t.rlike(_NUMBER), t.cast("double"))))
     pfe, pef = (2, 0) if swap else (0, 2)
     ok = ((F.col("nf") >= 3) & (F.col("f") != "") & (F.col("e") != "") & (F.size("s") >= 3)
@@ -223,7 +219,7 @@ def _target_hits(spark: Any, target: str, entries: Any, max_len: int, work: str)
     from pyspark.sql import functions as F
 
     toks = (spark.read.text(_local_gzip_name(target, work))
-            .select(F.filter(F.split("value", f"{_TOK}+", -1), lambda t: t != "").alias("w"))
+            .select(F.filter(F.split("value", f"{TOKEN_DELIMITER_CLASS}+", -1), lambda t: t != "").alias("w"))
             .where(F.size("w") > 0))
     if toks.limit(1).count() == 0:
         raise PivotError(f"{target}: the target corpus has no words")

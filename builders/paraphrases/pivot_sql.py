@@ -58,7 +58,7 @@ from itertools import groupby
 from typing import Any, Iterator, Set, Tuple
 
 from ..errors import PhraseTableError, PivotError
-from .moses import open_text, parse_line
+from .moses import TOKEN_DELIMITER_CLASS, open_text, parse_line, python_space_class
 
 # The options and statistics objects are :class:`.pivot.PivotOptions` and :class:`.pivot.PivotStats`; they are
 # not imported here (not even for type checking), so that the two modules do not import each other.
@@ -67,10 +67,6 @@ PivotStats = Any
 
 __all__ = ["pivot_pairs_duckdb"]
 
-#: Java's StringTokenizer delimiters (meteor_lite.text.normalize.tokenize) as an RE2 class.
-_TOK = r"[ \t\n\r\f]"
-#: every character Python's str.strip()/str.split() treat as whitespace, as an RE2 class
-_PYSPACE = "[" + "".join(f"\\x{{{c:x}}}" for c in range(0x110000) if chr(c).isspace()) + "]"
 #: rows fetched from DuckDB at a time
 BATCH = 20_000
 
@@ -116,14 +112,14 @@ def _lines(path: "os.PathLike[str] | str") -> str:
 
 def _norm(expr: str) -> str:
     """SQL for meteor_lite's norm_phrase: tokens split on " \\t\\n\\r\\f", joined by one space (fast path: already so)."""
-    slow = f"regexp_replace(regexp_replace({expr}, '^{_TOK}+|{_TOK}+$', '', 'g'), '{_TOK}+', ' ', 'g')"
+    slow = f"regexp_replace(regexp_replace({expr}, '^{TOKEN_DELIMITER_CLASS}+|{TOKEN_DELIMITER_CLASS}+$', '', 'g'), '{TOKEN_DELIMITER_CLASS}+', ' ', 'g')"
     return f"CASE WHEN regexp_matches({expr}, '[\\t\\n\\r\\f]|^ | $|  ') THEN {slow} ELSE {expr} END"
 
 
 def _py_split(expr: str) -> str:
     """SQL for Python's ``str.split()`` (any whitespace; fast path: single spaces only)."""
-    word = f"[^{_PYSPACE[1:-1]}]+"
-    slow = f"list_filter(regexp_split_to_array({expr}, '{_PYSPACE}+'), x -> x <> '')"
+    word = f"[^{python_space_class()[1:-1]}]+"
+    slow = f"list_filter(regexp_split_to_array({expr}, '{python_space_class()}+'), x -> x <> '')"
     return f"CASE WHEN regexp_full_match({expr}, '{word}(?: {word})*') THEN string_split({expr}, ' ') ELSE {slow} END"
 
 
@@ -135,7 +131,7 @@ def _load_table(con: Any, path: "os.PathLike[str] | str", swap: bool) -> None:
         CREATE TABLE pt AS
         WITH raw AS (
             SELECT ordinality AS ln, string_split(line, ' ||| ') AS fields FROM {_lines(path)}
-            WHERE line IS NOT NULL AND NOT regexp_full_match(line, '{_PYSPACE}*')
+            WHERE line IS NOT NULL AND NOT regexp_full_match(line, '{python_space_class()}*')
         ), parsed AS (
             SELECT ln, len(fields) AS nf, {_norm(f_col)} AS f, {_norm(e_col)} AS e, {_py_split('fields[3]')} AS s
             FROM raw
@@ -217,7 +213,7 @@ def _target_hits(con: Any, target: "os.PathLike[str] | str", max_len: int) -> No
     duckdb = _require_duckdb()
     try:
         con.execute(f"""CREATE TABLE toks AS SELECT w FROM (
-                            SELECT list_filter(regexp_split_to_array(line, '{_TOK}+'), t -> t <> '') AS w
+                            SELECT list_filter(regexp_split_to_array(line, '{TOKEN_DELIMITER_CLASS}+'), t -> t <> '') AS w
                             FROM {_lines(target)} WHERE line IS NOT NULL) WHERE len(w) > 0""")
     except duckdb.InvalidInputException as exc:
         raise PivotError(f"{target}: DuckDB could not read the target corpus: {str(exc).splitlines()[0]}") from None
