@@ -363,8 +363,13 @@ def jar_norm_meteor(lang: str, norm: Optional[bool] = None, **options: object) -
     task = options.get("task")
     chosen = any(options.get(k) for k in ("lower", "case_aware", "no_punct"))
     if isinstance(task, str) and task.strip().lower() not in (*TASKS, "default") and not chosen:
-        scorer = Meteor(lang, **options)  # type: ignore[arg-type]
+        # quiet: a set that carries no normalisation is scored with -norm below, and this scorer's notes
+        # (e.g. "tuned on 'norm', this scoring uses 'none'") would describe a scoring that does not happen
+        scorer = Meteor(lang, **{**options, "quiet": True})  # type: ignore[arg-type]
         if scorer.config.norm_label != "none":
+            if not options.get("quiet"):
+                for note in scorer.warnings:
+                    warnings.warn(note, MeteorLiteWarning, stacklevel=3)
             return scorer
     return Meteor(lang, norm=True, **options)  # type: ignore[arg-type]
 
