@@ -55,7 +55,7 @@ def test_preset_figure_is_the_scorers(english_sets: List[mqm_transfer.SetGrids],
                 scores.segments[(system, j.items[i])] = seg.score
         direct = statistic(align(j, scores), mqm_transfer.SEG)
         assert figures[s.name][(task, "norm-case" if case else "norm")] == pytest.approx(direct, abs=1e-12)
-    assert s.figure("norm", s.default) == figures[s.name][("rank", "norm")]
+    assert s.default_figure == s.figure("norm", s.default) == figures[s.name][("rank", "norm")]
     assert -1.0 <= s.chrf <= 1.0
 
 

@@ -1,8 +1,9 @@
 """The shared MQM judgment files (``../shared/data/mqm``) as the MQM checks read them, and sentence-metric baselines.
 
 Used by ``meteor-build check validity`` and ``meteor-build check mqm-transfer``: which files there are and
-the target language of each (the second half of the language pair in the file's name), and scoring a
-judgments file's rows with a sentence-level metric (sacreBLEU's chrF and BLEU: the ``test`` extra).
+the target language of each (the second half of the language pair in the file's name), the default
+configuration both compare against, and scoring a judgments file's rows with a metric (sacreBLEU's chrF
+and BLEU: the ``test`` extra).
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ import re
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
+from meteor_lite import Meteor
+from meteor_lite.errors import MissingResourcesError
 from meteor_lite.metaeval import Judgments
 from meteor_lite.metaeval.data import MetricScores
 
 from ..errors import BuildError
 
-__all__ = ["Scorer", "mqm_files", "scored", "sacrebleu_scorer", "sacrebleu_metrics"]
+__all__ = ["Scorer", "default_meteor", "mqm_files", "scored", "sacrebleu_scorer", "sacrebleu_metrics"]
 
 _PAIR = re.compile(r"\.([a-z]{2,3})-([a-z]{2,3})\.")
 
@@ -37,6 +40,15 @@ def mqm_files(mqm_dir: Path, files: Optional[Sequence[Path]] = None) -> List[Tup
             raise BuildError(f"{path}: no language pair (like .en-de.) in the file name")
         out.append((path, found.group(2)))
     return out
+
+
+def default_meteor(lang: str) -> Tuple[Meteor, str]:
+    """Meteor 1.5's configuration of ``lang`` as the MQM checks take it, and its options: ``--norm`` and the
+    language's modules, else ``exact stem`` (the release distributes no paraphrase table beyond English's)."""
+    try:
+        return Meteor(lang, norm=True, quiet=True), "--norm"
+    except MissingResourcesError:
+        return Meteor(lang, norm=True, modules=["exact", "stem"], quiet=True), "--norm -m 'exact stem'"
 
 
 def scored(j: Judgments, name: str, score: Scorer) -> MetricScores:

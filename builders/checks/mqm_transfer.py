@@ -14,8 +14,8 @@ systems, ``seg:sys:pearson``, on the whole set, beside sacreBLEU's sentence chrF
   trainer's coordinate search, and scored on the set left out.  A gain that holds there is a gain on
   data the search never saw, in the spirit of the held-out documents the ``mqm`` sets are judged on.
 
-Every set is aligned once per normalisation with the language's default modules (``exact stem`` where
-the release lacks their resources, as ``meteor-build check validity``); re-scoring is from statistics.
+Every set is aligned once per normalisation with the default configuration's modules
+(:func:`.mqm_sets.default_meteor`, as ``meteor-build check validity``); re-scoring is from statistics.
 """
 
 from __future__ import annotations
@@ -26,16 +26,16 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from meteor_lite.config import resolve_config
-from meteor_lite.errors import ConfigError, MissingResourcesError
+from meteor_lite.errors import ConfigError
 from meteor_lite.languages import default_task
 from meteor_lite.metaeval import Judgments, read_judgments
 from meteor_lite.metaeval.correlate import Key, align, statistic
 from meteor_lite.metaeval.data import judgments_label
 
 from ..errors import BuildError
-from ..tune.alignment import ModuleSet, align_module_set
+from ..tune.alignment import align_module_set
 from ..tune.trainer import GridScorer, Params, coordinate_search
-from .mqm_sets import mqm_files, sacrebleu_metrics, sacrebleu_scorer, scored
+from .mqm_sets import default_meteor, mqm_files, sacrebleu_metrics, sacrebleu_scorer, scored
 
 __all__ = ["PRESETS", "NORMS", "SetGrids", "LeftOut", "load_sets", "preset_figures", "leave_one_set_out",
            "format_report"]
@@ -55,9 +55,10 @@ class SetGrids:
 
     name: str
     lang: str
-    judgments: Judgments
     modules: Tuple[str, ...]
     default: Params
+    #: the default's figure (``norm``, :attr:`default`)
+    default_figure: float
     scorers: Dict[str, GridScorer]
     chrf: float
     #: task -> (α, β, γ, δ, weights...) of the Meteor presets defined for the language and these modules
@@ -70,14 +71,6 @@ class SetGrids:
     def shared(self, norm: str, abgd: Sequence[float]) -> float:
         """The figure with α, β, γ, δ = ``abgd`` and the language's default weights."""
         return self.figure(norm, list(abgd) + self.default[4:])
-
-
-def _aligned(j: Judgments, lang: str, case_aware: bool) -> ModuleSet:
-    """The language's default modules, else ``exact stem`` (the release has no paraphrase table for it)."""
-    try:
-        return align_module_set(j, lang, None, norm=True, case_aware=case_aware)
-    except MissingResourcesError:
-        return align_module_set(j, lang, ["exact", "stem"], norm=True, case_aware=case_aware)
 
 
 def _chrf(j: Judgments) -> float:
@@ -106,11 +99,13 @@ def load_sets(mqm_dir: Path, progress: Callable[[str], None] = lambda s: None,
     for path, lang in mqm_files(mqm_dir, files):
         progress(f"{path.name} ({lang})")
         j = read_judgments(str(path))
-        sets = {norm: _aligned(j, lang, norm == "norm-case") for norm in NORMS}
-        base = sets["norm"]
+        modules = default_meteor(lang)[0].config.modules
+        sets = {norm: align_module_set(j, lang, modules, norm=True, case_aware=norm == "norm-case") for norm in NORMS}
+        default = list(sets["norm"].default)
         scorers = {norm: GridScorer(j, ms.cells, True) for norm, ms in sets.items()}
-        out.append(SetGrids(judgments_label(str(path)), lang, j, base.modules, list(base.default), scorers, _chrf(j),
-                            _presets(lang, base.modules)))
+        default_figure = statistic(scorers["norm"].data(default), SEG)
+        out.append(SetGrids(judgments_label(str(path)), lang, modules, default, default_figure, scorers, _chrf(j),
+                            _presets(lang, modules)))
     return out
 
 
@@ -153,7 +148,7 @@ def leave_one_set_out(sets: Sequence[SetGrids], rounds: int = 2,
     for i, s in enumerate(sets):
         progress(f"leaving out {s.name}")
         norm, abgd, train = _pooled([t for k, t in enumerate(sets) if k != i], rounds)
-        out.append(LeftOut(s.name, norm, abgd, train, s.shared(norm, abgd), s.figure("norm", s.default), s.chrf))
+        out.append(LeftOut(s.name, norm, abgd, train, s.shared(norm, abgd), s.default_figure, s.chrf))
     return out
 
 
@@ -178,7 +173,7 @@ def format_report(sets: Sequence[SetGrids], presets: Dict[str, Dict[Tuple[str, s
         if not have:
             continue
         vs_chrf = sum(presets[s.name][c] >= s.chrf for s in have)
-        vs_default = sum(presets[s.name][c] >= s.figure("norm", s.default) for s in have)
+        vs_default = sum(presets[s.name][c] >= s.default_figure for s in have)
         lines.append(f"- {c[0]} {c[1]}: {vs_chrf} / {len(have)} against chrF, {vs_default} / {len(have)} against the default")
     lines += ["", "| left out | norm | α β γ δ (from the other sets) | other sets (train) | held out | default | chrF | gain |",
               "|---|---|---|---:|---:|---:|---:|---:|"]

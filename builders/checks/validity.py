@@ -33,13 +33,12 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from meteor_lite import Meteor
-from meteor_lite.errors import MissingResourcesError
 from meteor_lite.metaeval import Judgments, read_judgments
 from meteor_lite.metaeval.correlate import Aligned, Key, align, statistic
 from meteor_lite.metaeval.data import MetricScores, judgments_label
 
 from ..errors import BuildError
-from .mqm_sets import Scorer, mqm_files, sacrebleu_metrics, sacrebleu_scorer, scored
+from .mqm_sets import Scorer, default_meteor, mqm_files, sacrebleu_metrics, sacrebleu_scorer, scored
 
 __all__ = ["SetResult", "validity", "format_table", "plot", "METRICS"]
 
@@ -67,14 +66,6 @@ class SetResult:
     mqm_note: str = ""
     #: the tuner's recorded held-out figure of the mqm set on this file (provenance ``heldout_by_file``)
     recorded: Optional[float] = None
-
-
-def _meteor(lang: str) -> Tuple[Meteor, str]:
-    """The default configuration: ``--norm`` and the language's modules, else ``exact stem``."""
-    try:
-        return Meteor(lang, norm=True, quiet=True), "--norm"
-    except MissingResourcesError:
-        return Meteor(lang, norm=True, modules=["exact", "stem"], quiet=True), "--norm -m 'exact stem'"
 
 
 def _meteor_scores(m: Meteor) -> Scorer:
@@ -194,7 +185,7 @@ def validity(mqm_dir: Path, samples: int = 1000, seed: int = 0,
     for path, lang in mqm_files(mqm_dir):
         progress(f"{path.name} ({lang})")
         if lang not in scorers:
-            default, how = _meteor(lang)
+            default, how = default_meteor(lang)
             try:
                 tuned: Optional[Meteor] = Meteor(lang, task="mqm", quiet=True)
             except Exception:  # no set shipped for the language (ConfigError) or resources missing
