@@ -140,7 +140,8 @@ def _norm(col: Any) -> Any:
     """meteor_lite's norm_phrase: tokens split on " \\t\\n\\r\\f", joined by one space."""
     from pyspark.sql import functions as F
 
-    slow = F.regexp_replace(F.regexp_replace(col, f"\\A{TOKEN_DELIMITER_CLASS}+|{TOKEN_DELIMITER_CLASS}+\\z", ""), f"{TOKEN_DELIMITER_CLASS}+", " ")
+    tok = TOKEN_DELIMITER_CLASS
+    slow = F.regexp_replace(F.regexp_replace(col, f"\\A{tok}+|{tok}+\\z", ""), f"{tok}+", " ")
     return F.when(col.rlike("[\\t\\n\\r\\f]|\\A | \\z|  "), slow).otherwise(col)
 
 

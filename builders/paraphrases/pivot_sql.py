@@ -112,7 +112,8 @@ def _lines(path: "os.PathLike[str] | str") -> str:
 
 def _norm(expr: str) -> str:
     """SQL for meteor_lite's norm_phrase: tokens split on " \\t\\n\\r\\f", joined by one space (fast path: already so)."""
-    slow = f"regexp_replace(regexp_replace({expr}, '^{TOKEN_DELIMITER_CLASS}+|{TOKEN_DELIMITER_CLASS}+$', '', 'g'), '{TOKEN_DELIMITER_CLASS}+', ' ', 'g')"
+    tok = TOKEN_DELIMITER_CLASS
+    slow = f"regexp_replace(regexp_replace({expr}, '^{tok}+|{tok}+$', '', 'g'), '{tok}+', ' ', 'g')"
     return f"CASE WHEN regexp_matches({expr}, '[\\t\\n\\r\\f]|^ | $|  ') THEN {slow} ELSE {expr} END"
 
 
