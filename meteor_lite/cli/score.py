@@ -66,6 +66,9 @@ def build_parser() -> "argparse.ArgumentParser":
                    help="Resource bundle (default: the language's bundle on the search path; see 'meteor-lite bundle list').")
     p.add_argument("--allow-other-language", action="store_true",
                    help="Score with a --bundle made for another language than --lang (an error without this).")
+    p.add_argument("--strict-modules", action="store_true",
+                   help="Refuse to score when the bundle lacks a resource of the language's default modules (e.g. German's "
+                        "paraphrase table), as the jar does, instead of scoring without that module with a warning.")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="text",
                    help="text: Meteor 1.5's report; json: every segment's statistics. Default: text.")
     p.add_argument("--quiet", "-q", action="store_true", help="Segment scores to stderr, final score to stdout, nothing else.")
@@ -109,7 +112,7 @@ def run(argv: List[str]) -> int:
         beam=a.beam, norm=a.norm, lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, refs_per_hyp=a.refs_per_hyp,
         case_aware=a.case_aware,
         bundle=a.bundle, tokenize=a.tokenize, allow_other_language=a.allow_other_language,
-        fmt=a.fmt, quiet=a.quiet, jobs=a.jobs,
+        strict_modules=a.strict_modules, fmt=a.fmt, quiet=a.quiet, jobs=a.jobs,
     )
     return 0
 
@@ -133,6 +136,7 @@ def score(
     bundle: Optional[str] = None,
     tokenize: Optional[str] = None,
     allow_other_language: bool = False,
+    strict_modules: bool = False,
     fmt: str = "text",
     quiet: bool = False,
     jobs: int = 0,
@@ -164,6 +168,7 @@ def score(
                 bundle=Path(bundle) if bundle is not None else None,
                 tokenize=tokenize,
                 allow_other_language=allow_other_language,
+                strict_modules=strict_modules,
             )
         except BaseException:
             segments.close()
