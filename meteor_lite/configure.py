@@ -430,10 +430,17 @@ def setup_scorer(
        modules asked for, or the language's defaults with every resource the bundle has.
     Every condition worth knowing is a line of ``warnings``; conditions that stop scoring raise.
     """
+    universal_weights = modules is not None and weights is None and task is None and language_alias(lang) not in LANGUAGES
     cfg = resolve_config(
-        lang, task=task, params=params, modules=modules, weights=weights, beam=beam,
+        lang, task=task, params=params, modules=None if universal_weights else modules, weights=weights, beam=beam,
         norm=norm, lower=lower, no_punct=no_punct, char_based=char_based, case_aware=case_aware,
     )
+    if universal_weights and modules is not None:  # a language outside Meteor 1.5: weights by module, not padded
+        from .config import module_list
+        from .defaults import universal_modules, universal_set
+        from .tuned import shipped_languages
+
+        cfg = universal_modules(cfg, module_list(modules), universal_set(shipped_languages()))
     notes: List[str] = list(cfg.warnings)
     name = tokenize if tokenize is not None else default_tokenizer(cfg.lang)
     if name != "meteor":  # (imported only when needed: a fast start for Meteor's own languages)

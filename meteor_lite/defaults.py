@@ -35,6 +35,7 @@ __all__ = [
     "universal_set",
     "universal_weight",
     "default_modules_for",
+    "universal_modules",
 ]
 
 #: The language key of the universal set in ``tuned_tasks.json`` (:mod:`meteor_lite.tuned`).
@@ -131,3 +132,15 @@ def _universal_defaults(
         delta=universal.delta, modules=mods, weights=weights, tuned_hash=universal.short_hash,
     )
     return DefaultModules(new, (), added)
+
+
+def universal_modules(cfg: MeteorConfig, modules: Tuple[str, ...], universal: Optional[TunedTask]) -> MeteorConfig:
+    """``cfg`` (a language outside Meteor 1.5, no weights or task given) scoring ``modules``, each weighted by the
+    universal set (and with its parameters unless the caller gave some), instead of the jar's positional padding."""
+    weights = tuple(universal_weight(m, universal) for m in modules)
+    if universal is None or cfg.custom:
+        return replace(cfg, modules=modules, weights=weights, custom=True)
+    return replace(
+        cfg, task=universal.name, alpha=universal.alpha, beta=universal.beta, gamma=universal.gamma,
+        delta=universal.delta, modules=modules, weights=weights, tuned_hash=universal.short_hash,
+    )

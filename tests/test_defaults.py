@@ -90,3 +90,16 @@ def test_explicit_module_without_its_table_is_one_sentence(tmp_path: Path) -> No
     with pytest.raises(MissingResourcesError) as err:
         Meteor("de", bundle=bare, modules=["exact", "synonym"], quiet=True)
     assert str(err.value).startswith("module synonym (synonym sets) needs a table that bundle ")
+
+
+def test_modules_without_weights_outside_meteor_take_the_universal_weights(tmp_path: Path) -> None:
+    bundle = make_tiny_bundle(tmp_path / "ca.sqlite", language="ca")
+    m = Meteor("ca", bundle=bundle, modules=["exact", "synonym"])  # no "more modules than weights" warning
+    assert not m.warnings and m.config.modules == ("exact", "synonym")
+    universal = universal_set(shipped_languages())
+    assert m.config.weights == (universal_weight("exact", universal), universal_weight("synonym", universal))
+    assert m.config.weights[1] > 0
+    # a Meteor 1.5 language keeps the jar's positional weights, padded with zeros (checked with the jar)
+    it = Meteor("it", bundle=make_tiny_bundle(tmp_path / "it.sqlite", language="it"), quiet=True,
+                modules=["exact", "stem", "synonym", "paraphrase"])
+    assert it.config.weights == (1.0, 0.5, 0.0, 0.0)
