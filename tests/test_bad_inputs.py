@@ -180,8 +180,12 @@ CASES: Tuple[Case, ...] = (
          r"error: .*junk\.sqlite", "a text file given as a bundle"),
     Case("bundle-truncated", S, ("h.txt", "r.txt", "--bundle", "trunc.sqlite", "-m", "exact"), 1,
          r"error: .*trunc\.sqlite", "a bundle cut short"),
-    Case("bundle-missing-resources", S, ("h.txt", "r.txt", "--bundle", "empty.sqlite"), 1,
-         r"error: .*(function words|synonyms|paraphrase)", "the default modules need resources the bundle lacks"),
+    Case("bundle-missing-resources", S, ("h.txt", "r.txt", "--bundle", "empty.sqlite", "--strict-modules"), 1,
+         r"error: .*(function words|synonym|paraphrase)", "the default modules need resources the bundle lacks (--strict-modules)"),
+    Case("bundle-missing-resources-default", S, ("h.txt", "r.txt", "--bundle", "empty.sqlite", "-q"), 0,
+         r"^meteor-lite: warning: English's default modules \(exact stem synonym paraphrase\) include synonym paraphrase, "
+         r"but bundle empty\.sqlite lacks synonym sets or a paraphrase table: scoring with exact stem",
+         "the default modules without their resources: scored with those the bundle has, one warning line"),
     Case("bundle-other-language", S, ("h.txt", "r.txt", "--lang", "de", "--bundle", "tiny.sqlite", "-m", "exact"), 1,
          r"^meteor-lite: error: bundle tiny\.sqlite is for language 'en', not 'de': score with --lang en, use the 'de' "
          r"bundle, or allow it with --allow-other-language", "a bundle for another language (the jar has no such check)"),
