@@ -118,7 +118,8 @@ def run(argv: List[str]) -> int:
     if a.tsv is not None:
         return wmtfile.run_tsv(a, _modules(a.modules), _floats("--weights", a.weights), _floats("--params", a.params))
     if a.hypothesis is None or not a.references:
-        p.error("the following arguments are required: HYPOTHESIS, REFERENCE (or --tsv FILE)")
+        missing = "REFERENCE" if a.hypothesis is not None else "HYPOTHESIS, REFERENCE"
+        p.error(f"the following arguments are required: {missing} (or --tsv FILE)")
     _check_files(a.modules, a.hypothesis, a.references)
     score(
         a.hypothesis, a.references, lang=a.lang or "en", task=a.task, params=a.params, modules=a.modules, weights=a.weights,
