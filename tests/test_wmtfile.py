@@ -195,10 +195,15 @@ def test_reader_facts(tmp_path: Path) -> None:
     assert mixed.ref_columns == ["ref_A"] and mixed.self_references == {}
 
 
-def test_self_reference_without_another_reference_is_an_error(tmp_path: Path) -> None:
-    rows = [("1", "ref-B", "x y", "", "x y")]
-    with pytest.raises(InputError, match=r"x.tsv:2: system 'ref-B' is reference column 'ref_B' itself"):
-        read_systems_file(str(write_tsv(tmp_path / "x.tsv", rows)))
+def test_self_reference_without_another_reference_is_kept(tmp_path: Path, bundle: Path) -> None:
+    """A system equal to a reference column that some of its rows have as their only reference: the column is
+    kept (those rows score 1.0, as the jar would give), with a warning."""
+    rows = [("1", "ref-B", "x y", "", "x y"), ("2", "ref-B", "a b", "a c", "a b"), ("1", "s", "x z", "", "x y")]
+    data = read_systems_file(str(write_tsv(tmp_path / "x.tsv", rows)))
+    assert data.self_references == {} and data.identical == {"ref-B": ["ref_B"]}
+    code, out, err = invoke("score", "--tsv", str(tmp_path / "x.tsv"), "--bundle", str(bundle), "--lang", "en", "-q")
+    assert code == 0 and "system 'ref-B' is reference column ref_B (equal on every row), the only reference" in err
+    assert out.splitlines()[0] == "ref-B\t1.0"
 
 
 @pytest.mark.parametrize("extra, message", [

@@ -112,6 +112,10 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
         for system, cols in data.self_references.items():
             warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row): "
                           "scored against the other reference column(s) only", MeteorLiteWarning, stacklevel=2)
+        for system, cols in data.identical.items():
+            warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row), "
+                          "the only reference of some of its rows: scored against itself there (1.0)",
+                          MeteorLiteWarning, stacklevel=2)
         scorer = Meteor(
             lang, task=a.task, params=params, modules=modules, weights=weights, beam=a.beam, norm=a.norm,
             lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, case_aware=a.case_aware,

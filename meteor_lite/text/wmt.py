@@ -14,7 +14,8 @@ twice, a row with no reference, invalid UTF-8, a carriage return inside a line.
 A human translation judged as a system (WMT's ``ref-B``) has, on every row, the hypothesis
 equal to one reference column; scored against itself it would get 1.0.  Such a column is left
 out of that system's references (:attr:`SystemsFile.self_references` says which), as WMT does
-when it scores a human translation against the other references.
+when it scores a human translation against the other references; where a row of that system has
+no other reference, the column is kept (:attr:`SystemsFile.identical`).
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ class SystemsFile:
     target_language: Optional[str] = None
     #: system -> reference columns equal to its hypothesis on every row, left out of its references
     self_references: Dict[str, List[str]] = field(default_factory=dict)
+    #: system -> such columns kept, because some row of the system has no other reference (it scores 1.0 there)
+    identical: Dict[str, List[str]] = field(default_factory=dict)
 
     def references(self, row: SystemRow) -> List[Optional[str]]:
         """The references ``row`` is scored against (None: an empty cell or a column left out for its system)."""
@@ -145,7 +148,7 @@ def read_systems_file(
     if len(pairs) == 1:
         lp = pairs.pop()
         out.target_language = lp.rsplit("-", 1)[1] if "-" in lp else None
-    out.self_references = _self_references(out)
+    out.self_references, out.identical = _self_references(out)
     return out
 
 
@@ -169,23 +172,20 @@ def _listed(names: Sequence[str]) -> str:
     return ", ".join(repr(n) for n in names)
 
 
-def _self_references(data: SystemsFile) -> Dict[str, List[str]]:
-    """Per system, the reference columns equal to its hypothesis on every one of its rows."""
+def _self_references(data: SystemsFile) -> Tuple[Dict[str, List[str]], Dict[str, List[str]]]:
+    """Per system, the reference columns equal to its hypothesis on every one of its rows: those that can be
+    left out (every row keeps another reference), and those kept (some row has no other reference)."""
     equal: Dict[str, List[bool]] = {}
     for row in data.rows:
         flags = equal.setdefault(row.system, [True] * len(data.ref_columns))
         for k, ref in enumerate(row.refs):
             if ref != row.hyp:
                 flags[k] = False
-    out = {s: [c for c, f in zip(data.ref_columns, flags) if f] for s, flags in equal.items() if any(flags)}
-    for system, cols in out.items():
-        for row in data.rows:
-            if row.system == system and all(r is None or c in cols for c, r in zip(data.ref_columns, row.refs)):
-                raise InputError(
-                    f"{data.path}:{row.line}: system {system!r} is reference column {_listed(cols)} itself, and this row "
-                    "has no other reference to score it against"
-                )
-    return out
+    found = {s: [c for c, f in zip(data.ref_columns, flags) if f] for s, flags in equal.items() if any(flags)}
+    kept = {s: cols for s, cols in found.items()
+            if any(row.system == s and all(r is None or c in cols for c, r in zip(data.ref_columns, row.refs))
+                   for row in data.rows)}
+    return {s: cols for s, cols in found.items() if s not in kept}, kept
 
 
 def _lines(path: str, name: str) -> Iterator[str]:
