@@ -120,7 +120,7 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
             lang, task=a.task, params=params, modules=modules, weights=weights, beam=a.beam, norm=a.norm,
             lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, case_aware=a.case_aware,
             bundle=Path(a.bundle) if a.bundle is not None else None, tokenize=a.tokenize,
-            allow_other_language=a.allow_other_language,
+            allow_other_language=a.allow_other_language, strict_modules=a.strict_modules,
         )
         results, scores = score_systems(scorer, data, jobs=a.jobs)
         bounded = sum(r.bounded for r in results)
