@@ -15,7 +15,7 @@ from .scores import SegmentScore
 from .stats import Metrics, Stats, compute
 from .text.normalize import java_lower
 
-__all__ = ["align_segment", "best_reference", "config_metrics"]
+__all__ = ["align_segment", "alignment_stats", "best_reference", "config_metrics"]
 
 
 def config_metrics(config: MeteorConfig, st: Stats) -> Metrics:
@@ -32,6 +32,12 @@ def align_segment(
     (:mod:`meteor_lite.align.bounded`: too many candidates for the beam search).
     """
     matches, bounded = _align(hyp, ref, config, resources)
+    return alignment_stats(hyp, ref, matches, config, resources), matches, bounded
+
+
+def alignment_stats(hyp: List[str], ref: List[str], matches: Sequence[Match], config: MeteorConfig,
+                    resources: Resources) -> Stats:
+    """Meteor's sufficient statistics of an alignment (``matches``: the chosen matches) of two token lists."""
     fw = resources.function_words
     func_h = [java_lower(w) in fw for w in hyp]
     func_r = [java_lower(w) in fw for w in ref]
@@ -44,7 +50,7 @@ def align_segment(
     n = len(config.modules)
     tc, tf = _stage_counts(matches, func_h, hl, n, hyp_side=True)
     rc, rf = _stage_counts(matches, func_r, rl, n, hyp_side=False)
-    st = Stats(
+    return Stats(
         test_length=float(sum(hl)),
         ref_length=float(sum(rl)),
         test_function_words=float(sum(h for h, f in zip(hl, func_h) if f)),
@@ -57,7 +63,6 @@ def align_segment(
         test_word_matches=float(sum(m.hlen for m in matches)),
         ref_word_matches=float(sum(m.rlen for m in matches)),
     )
-    return st, matches, bounded
 
 
 def _align(hyp: List[str], ref: List[str], config: MeteorConfig, resources: Resources) -> Tuple[List[Match], bool]:

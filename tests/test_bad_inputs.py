@@ -57,6 +57,10 @@ FILES: Dict[str, bytes] = {
     "judg-2docs.tsv": b"system\tdoc\tseg_id\tmqm\nA\td1\t1\t-1\nA\td1\t2\t-3\nB\td2\t1\t0\nB\td1\t2\t-2\n",
     "judg-nodoc.tsv": b"system\tseg_id\tmqm\thyp\tref\nA\t1\t-1\tthe cat\tthe cat\nA\t2\t-3\ta dog\tthe dog\n"
                       b"A\t3\t0\tno\tyes\nB\t1\t0\tthe cat\tthe cat\nB\t2\t-2\tdog\tthe dog\nB\t3\t-1\tyes\tyes\n",
+    # issue 31: WMT systems files
+    "sys-nohyp.tsv": b"seg_id\tsystem\toutput\tref\n1\tA\tthe cat\tthe cat\n",
+    "sys-ragged.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n2\tA\tthe dog\n",
+    "sys-dup.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n1\tA\tthe dog\tthe dog\n",
 }
 
 #: Options that make a score row independent of the big bundles: the tiny bundle, exact matching.
@@ -460,6 +464,19 @@ CASES: Tuple[Case, ...] = (
           "--cv", "documents", "-k", "2", "--rounds", "1", "--bootstrap", "10"), 1,
          r"error: --cv documents needs the judgments' doc column: segment '1' has no document",
          "meteor-build tune --cv documents on judgments without a doc column"),
+    # issue 31: WMT systems files (score --tsv)
+    Case("tsv-missing-column", S, ("--tsv", "sys-nohyp.tsv", *T), 1,
+         r"error: sys-nohyp\.tsv:1: no hypothesis column 'hyp' in the header \('seg_id', 'system', 'output', 'ref'\)$",
+         "--tsv: a systems file without the hypothesis column (--hyp-column names another)"),
+    Case("tsv-ragged-line", S, ("--tsv", "sys-ragged.tsv", *T), 1,
+         r"error: sys-ragged\.tsv:3: 3 tab-separated field\(s\), but the header has 4$",
+         "--tsv: a line with fewer fields than the header"),
+    Case("tsv-duplicate-segment", S, ("--tsv", "sys-dup.tsv", *T), 1,
+         r"error: sys-dup\.tsv:3: system 'A' has segment '1' twice \(first on line 2\)$",
+         "--tsv: one system with the same segment twice"),
+    Case("tsv-and-files", S, ("--tsv", "sys-dup.tsv", "h.txt", "r.txt", *T), 2,
+         r"error: --tsv FILE takes the hypotheses and references from FILE: give no HYPOTHESIS or REFERENCE",
+         "--tsv with hypothesis and reference files"),
 )
 
 _HYP = ("the cat sat on the mat", "a dog ran in the park", "it is raining today")

@@ -19,6 +19,7 @@ from meteor_lite.metaeval import Judgments
 from meteor_lite.metaeval.data import MetricScores
 
 from ..errors import BuildError
+from ..tune.baselines import MISSING_SACREBLEU
 
 __all__ = ["Scorer", "default_meteor", "mqm_files", "scored", "sacrebleu_scorer", "sacrebleu_metrics"]
 
@@ -75,5 +76,5 @@ def sacrebleu_metrics() -> Tuple[Any, Any]:
     try:
         from sacrebleu.metrics import BLEU, CHRF
     except ImportError:
-        raise BuildError("the chrF and BLEU baselines need sacrebleu: pip install 'meteor-lite[test]'") from None
+        raise BuildError(MISSING_SACREBLEU) from None
     return BLEU, CHRF
