@@ -63,6 +63,9 @@ DEFAULT_MAX_SET_SIZE = 40
 #: minutes.  ``--max-set-size`` above this has the effect of this value.
 MAX_LINE_MEMBERS = 10_000
 
+#: Longest line read (bytes): far above any real meaning line (the largest of Debian's thesauri: under 100 kB).
+MAX_LINE_BYTES = 64_000_000
+
 #: Notes (lower-cased, without parentheses) that mark a relation other than synonymy, in the
 #: thesauri Debian ships: hypernyms, hyponyms, antonyms, "similar"/"related" terms, "compare".
 RELATION_NOTES: FrozenSet[str] = frozenset({
@@ -193,10 +196,13 @@ def iter_mythes(path: "os.PathLike[str] | str") -> Iterator[Tuple[int, str, List
 
         def next_line() -> Optional[str]:
             nonlocal lineno
-            data = stream.readline()
+            data = stream.readline(MAX_LINE_BYTES + 1)
             if not data:
                 return None
             lineno += 1
+            if len(data) > MAX_LINE_BYTES:
+                raise MalformedSourceError(name, lineno, f"a line longer than {MAX_LINE_BYTES:,} bytes: not a MyThes "
+                                                         "thesaurus (or a decompression bomb)")
             try:
                 return data.decode(enc).rstrip("\r\n")
             except UnicodeDecodeError as exc:

@@ -7,6 +7,7 @@ import math
 import sys
 from typing import TYPE_CHECKING, Dict, List, Optional
 
+from ..printable import one_line
 from .argtypes import non_negative_int
 from .errors import EXIT_USAGE, Parser, fail, reported_errors
 
@@ -116,7 +117,7 @@ def run(argv: List[str]) -> int:
         judgments = read_judgments(a.judgments, a.human_column, humans)
         if a.split:
             systems = split_inputs(judgments, a.split)
-            print(f"wrote {len(systems)} systems' .hyp/.ref to {a.split}: {' '.join(systems)}")
+            print(f"wrote {len(systems)} systems' .hyp/.ref to {one_line(a.split)}: {one_line(' '.join(systems))}")
             return 0
         if a.metric is None:
             raise fail("METRIC is required (unless --split)", EXIT_USAGE)
@@ -142,10 +143,11 @@ def run(argv: List[str]) -> int:
             doc.update(metric2=other.name, results2=_as_dict(res2), permutations=a.permutations)
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
         return 0
-    print(f"judgments: {a.judgments}: {len(kept)} systems ({len(humans_in)} human: {' '.join(humans_in) or '-'}), "
+    print(f"judgments: {one_line(a.judgments)}: {len(kept)} systems ({len(humans_in)} human: "
+          f"{one_line(' '.join(humans_in)) or '-'}), "
           f"{len(judgments.items)} segments; " + (
               f"intervals: {a.confidence:.0%} bootstrap, {a.bootstrap} resamples, seed {a.seed}" if a.bootstrap
               else "no intervals (--bootstrap 0)"))
-    for line in _lines(metric.name, res, res2, other.name if other else "", intervals=a.bootstrap > 0):
+    for line in _lines(one_line(metric.name), res, res2, one_line(other.name) if other else "", intervals=a.bootstrap > 0):
         print(line)
     return 0

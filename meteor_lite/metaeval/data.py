@@ -33,6 +33,9 @@ _REF_COLUMN = re.compile(r"^ref(?:[_-]?[a-z]|[_-]?[0-9]+)?$")
 
 Matrix = List[List[Optional[float]]]
 
+#: System names that can name the files ``--split`` writes.
+_SAFE_FILE_NAME = re.compile(r"[\w+@-][\w.+@ -]{0,199}")
+
 
 @dataclass
 class Judgments:
@@ -310,6 +313,12 @@ def split_inputs(judgments: Judgments, out_dir: str) -> List[str]:
     """Write ``<system>.hyp`` and ``<system>.ref`` (file order) for scoring each system; return the systems."""
     if not judgments.texts:
         raise InputError("the judgments file has no hyp/ref columns to split")
+    for name in judgments.texts:  # a system's name becomes a file name: never a path, a hidden or an odd file
+        if not _SAFE_FILE_NAME.fullmatch(name):
+            from ..printable import one_line
+
+            raise InputError(f"system {one_line(repr(name))[:80]} cannot name a file (<system>.hyp): use letters, "
+                             "digits and . _ + - @ only, not starting with '.'")
     os.makedirs(out_dir, exist_ok=True)
     for name, pairs in judgments.texts.items():
         for ext, k in (("hyp", 0), ("ref", 1)):
