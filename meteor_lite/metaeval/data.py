@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import csv
 import gzip
 import json
 import math
@@ -33,6 +32,9 @@ _HUMAN_COLUMNS = ("mqm", "da_z", "score", "da_raw")
 _REF_COLUMN = re.compile(r"^ref(?:[_-]?[a-z]|[_-]?[0-9]+)?$")
 
 Matrix = List[List[Optional[float]]]
+
+#: System names that can name the files ``--split`` writes.
+_SAFE_FILE_NAME = re.compile(r"[\w+@-][\w.+@ -]{0,199}")
 
 
 @dataclass
@@ -66,19 +68,50 @@ class MetricScores:
     signature: str = ""
 
 
+#: Longest line of a judgments or metric TSV, in characters: a segment with its references is a few kB; a
+#: longer line is refused (a 50 MB cell, a decompression bomb of one endless line) before it fills the memory.
+MAX_LINE = 1_000_000
+
+
 def _open_text(path: str) -> IO[str]:
-    """Open a text file, gunzipping ``*.gz``."""
+    """Open a text file, gunzipping ``*.gz`` (decompressed as it is read)."""
     if path.endswith(".gz"):
         return gzip.open(path, "rt", encoding="utf-8", newline="")
     return open(path, encoding="utf-8", newline="")
 
 
 def _rows(path: str) -> Tuple[List[str], List[List[str]]]:
-    """(header, rows) of a tab-separated file (no quoting: MT text holds quote characters)."""
+    """(header, rows) of a tab-separated file (no quoting: MT text holds quote characters).
+
+    Read a line at a time, each at most :data:`MAX_LINE` characters; a malformed file (not UTF-8, a NUL
+    byte, a line too long, a damaged or truncated ``.gz``) is one :class:`InputError` naming the file and
+    the line.
+    """
+    import zlib
+
+    rows: List[List[str]] = []
+    line = 0
     try:
         with _open_text(path) as fh:
-            reader = csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
-            rows = [r for r in reader if r]
+            while True:
+                text = fh.readline(MAX_LINE + 1)
+                if not text:
+                    break
+                line += 1
+                if len(text) > MAX_LINE:
+                    raise InputError(f"{path}:{line}: a line longer than {MAX_LINE:,} characters: not a judgments "
+                                     "or scores TSV")
+                if "\x00" in text:
+                    raise InputError(f"{path}:{line}: a NUL character (U+0000): not a text TSV")
+                text = text.rstrip("\r\n")
+                if text:
+                    rows.append(text.split("\t"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}:{line + 1}: invalid UTF-8 (byte 0x{exc.object[exc.start]:02x})") from None
+    except EOFError:
+        raise InputError(f"{path}: the gzip stream ends early after line {line} (a truncated file)") from None
+    except (gzip.BadGzipFile, zlib.error) as exc:
+        raise InputError(f"{path}: not a valid gzip file after line {line} ({exc})") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     if not rows:
@@ -280,6 +313,12 @@ def split_inputs(judgments: Judgments, out_dir: str) -> List[str]:
     """Write ``<system>.hyp`` and ``<system>.ref`` (file order) for scoring each system; return the systems."""
     if not judgments.texts:
         raise InputError("the judgments file has no hyp/ref columns to split")
+    for name in judgments.texts:  # a system's name becomes a file name: never a path, a hidden or an odd file
+        if not _SAFE_FILE_NAME.fullmatch(name):
+            from ..printable import one_line
+
+            raise InputError(f"system {one_line(repr(name))[:80]} cannot name a file (<system>.hyp): use letters, "
+                             "digits and . _ + - @ only, not starting with '.'")
     os.makedirs(out_dir, exist_ok=True)
     for name, pairs in judgments.texts.items():
         for ext, k in (("hyp", 0), ("ref", 1)):
