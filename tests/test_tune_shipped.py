@@ -280,8 +280,11 @@ def test_document_folds_keep_documents_whole() -> None:
     assert max(map(len, folds)) - min(map(len, folds)) <= max(sizes)
     assert document_folds(items, docs, 3, seed=0) == folds and column_folds("documents", items, docs, 3, 0) == folds
     assert any(document_folds(items, docs, 3, seed=s) != folds for s in range(1, 6))
-    with pytest.raises(InvalidParameterError, match="segment 'x' has no document"):
-        document_folds([*items, "x"], docs, 3, 0)
+    # a segment without a document is a document of its own; a file without any folds by segment
+    extra = document_folds([*items, "x"], docs, 3, 0)
+    assert sorted(c for f in extra for c in f) == list(range(len(items) + 1))
+    bare = [str(n) for n in range(9)]
+    assert sorted(map(len, document_folds(bare, {}, 3, 0))) == [3, 3, 3]
     with pytest.raises(InvalidParameterError, match="10 documents, fewer than the 11 folds"):
         document_folds(items, docs, 11, 0)
 

@@ -137,11 +137,10 @@ def add_shipped(path: "os.PathLike[str] | str", lang: str, task: TunedTask, repl
     The file is JSON with sorted keys and one level of indentation, so a re-tuned set shows as a small diff.
     """
     from meteor_lite.atomicfile import atomic_path
-    from meteor_lite.tuned import read_shipped
+    from meteor_lite.tuned import read_shipped, shipped_from_dict
 
     try:
-        check_task_name(task.name)
-        TunedTask.from_dict(task.name, task.to_dict(), "new task")
+        shipped_from_dict(lang, task.name, task.to_dict(), "new task")
         current = read_shipped(Path(path))
     except ConfigError as exc:
         raise InvalidParameterError(str(exc)) from None
