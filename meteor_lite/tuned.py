@@ -23,10 +23,15 @@ from .errors import ConfigError
 from .languages import language_alias
 
 __all__ = ["SHIPPED_FILE", "shipped_tasks", "read_shipped", "shipped_languages", "UNIVERSAL_LANGUAGE", "UNIVERSAL_SET",
-           "universal_set"]
+           "universal_set", "RUN_FACTS", "TASKS_RUN_META_KEY", "split_run_facts", "merge_run_facts"]
 
 #: The file of shipped sets: ``{"format": 1, "languages": {LANG: {NAME: set}}}``.
 SHIPPED_FILE = Path(__file__).resolve().parent / "tuned_tasks.json"
+#: Provenance keys that are facts of the run, not of the set (the same ``tune`` run on another day writes another
+#: date): a bundle keeps them under the meta key :data:`TASKS_RUN_META_KEY`, outside its content checksum.
+RUN_FACTS = ("date",)
+#: The bundle meta key of the tuned sets' run-time facts (``{NAME: {"date": ...}}``; not part of the checksum).
+TASKS_RUN_META_KEY = "tasks_run"
 #: The language key of the sets that serve every language (Meteor Universal's idea: tuned pooled over languages).
 UNIVERSAL_LANGUAGE = "*"
 #: The name of the universal set (``meteor-build check universal --write``).
@@ -75,6 +80,35 @@ def universal_set() -> "TunedTask | None":
     """The set tuned pooled over languages (language ``*``, name ``default``), if shipped: α, β, γ, δ and the
     weights of exact, stem, synonym and paraphrase (a bundle without a module scores with the others' weights)."""
     return _cached().get(UNIVERSAL_LANGUAGE, {}).get(UNIVERSAL_SET)
+
+
+def split_run_facts(tasks: Dict[str, TunedTask]) -> "tuple[Dict[str, TunedTask], Dict[str, Dict[str, Any]]]":
+    """``tasks`` without the :data:`RUN_FACTS` of their provenance, and those facts by set name (empty ones left out)."""
+    content: Dict[str, TunedTask] = {}
+    run: Dict[str, Dict[str, Any]] = {}
+    for name, t in tasks.items():
+        facts = {k: t.provenance[k] for k in RUN_FACTS if k in t.provenance}
+        if facts:
+            run[name] = facts
+        content[name] = replace(t, provenance={k: v for k, v in t.provenance.items() if k not in RUN_FACTS})
+    return content, run
+
+
+def merge_run_facts(tasks: Dict[str, TunedTask], raw: "str | None") -> Dict[str, TunedTask]:
+    """``tasks`` with the run-time facts of the meta value ``raw`` (:data:`TASKS_RUN_META_KEY`) back in their provenance
+    (a value that is not a JSON object of objects is ignored: the facts never change a score)."""
+    try:
+        run = json.loads(raw) if raw else {}
+    except ValueError:
+        return tasks
+    if not isinstance(run, dict):
+        return tasks
+    out = dict(tasks)
+    for name, facts in run.items():
+        if name in out and isinstance(facts, dict):
+            extra = {k: v for k, v in facts.items() if k in RUN_FACTS}
+            out[name] = replace(out[name], provenance={**out[name].provenance, **extra})
+    return out
 
 
 def shipped_languages() -> Dict[str, Dict[str, TunedTask]]:
