@@ -133,3 +133,18 @@ def test_judgments_esa_and_reference_rows(tmp_path: Path) -> None:
     assert j.systems == ["A", "refB"] and j.reference_systems == ["refA"] and j.docs == {}
     assert j.gold == [[70.0, 100.0], [60.0, 99.0]]
     assert math.isclose(j.gold[1][1], 99.0)
+
+
+def test_no_fragmentation_penalty_is_written_as_gamma_zero() -> None:
+    """β = 0 makes the penalty the constant γ (0⁰ = 1, as Java's Math.pow): correlations cannot see it, so the set is
+    written with γ = 0 and a perfect segment scores 1; the figures do not change."""
+    from meteor_lite_builders.tune.universal import canonical
+
+    rng = random.Random(2)
+    ps = _grid(rng, 4, 30)
+    a = [0.4, 0.0, 0.7, 1.0, 1.0, 0.7]
+    b = canonical(a)
+    assert b == [0.4, 0.0, 0.0, 1.0, 1.0, 0.7] and canonical([0.4, 0.5, 0.7, 1.0]) == [0.4, 0.5, 0.7, 1.0]
+    assert ps.figure(ps.baseline_scores(a)) == pytest.approx(ps.figure(ps.baseline_scores(b)), abs=1e-12)
+    perfect = Stats(2.0, 2.0, 0.0, 0.0, [2.0], [2.0], [0.0], [0.0], 1.0, 2.0, 2.0)
+    assert compute(perfect, 0.4, 0.0, 0.0, 1.0, [1.0]).score == 1.0 and compute(perfect, 0.4, 0.0, 0.7, 1.0, [1.0]).score < 0.31

@@ -32,7 +32,7 @@ from ..errors import BuildError
 from .trainer import coordinate_search
 
 __all__ = ["UNIVERSAL_MODULES", "BASELINE_MODULES", "StatArrays", "PooledSet", "LeftOutFigure", "numpy",
-           "pooled_objective", "tune_pooled", "leave_one_set_out", "bootstrap_gain"]
+           "pooled_objective", "tune_pooled", "leave_one_set_out", "bootstrap_gain", "canonical"]
 
 #: The modules of the universal set, in Meteor's order; a set scores with those its bundle supports.
 UNIVERSAL_MODULES = ("exact", "stem", "synonym", "paraphrase")
@@ -111,6 +111,10 @@ class PooledSet:
     bundle: str = ""
     notes: List[str] = field(default_factory=list)
 
+    def judged_items(self) -> List[int]:
+        """The items (segments) with at least one judged cell, in order: what a bootstrap resamples."""
+        return sorted(set(self.item_of.tolist()))
+
     @property
     def cells(self) -> int:
         """Judged (system, segment) cells."""
@@ -124,14 +128,14 @@ class PooledSet:
         n = len(self.systems)
         wt = np.ones_like(self.gold) if counts is None else counts
         x, y, s = scores, self.gold, self.sys_of
-        sw = np.bincount(s, weights=wt, minlength=n)
-        sx = np.bincount(s, weights=wt * x, minlength=n)
-        sy = np.bincount(s, weights=wt * y, minlength=n)
-        sxx = np.bincount(s, weights=wt * x * x, minlength=n)
-        syy = np.bincount(s, weights=wt * y * y, minlength=n)
-        sxy = np.bincount(s, weights=wt * x * y, minlength=n)
-        distinct = np.bincount(s, weights=(wt > 0).astype(float), minlength=n)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            sw = np.bincount(s, weights=wt, minlength=n)
+            sx = np.bincount(s, weights=wt * x, minlength=n)
+            sy = np.bincount(s, weights=wt * y, minlength=n)
+            sxx = np.bincount(s, weights=wt * x * x, minlength=n)
+            syy = np.bincount(s, weights=wt * y * y, minlength=n)
+            sxy = np.bincount(s, weights=wt * x * y, minlength=n)
+            distinct = np.bincount(s, weights=(wt > 0).astype(float), minlength=n)
             mx, my = sx / sw, sy / sw
             cov = sxy / sw - mx * my
             vx = sxx / sw - mx * mx
@@ -167,7 +171,18 @@ def tune_pooled(sets: Sequence[PooledSet], start: List[float], rounds: int,
     """The universal parameters maximising :func:`pooled_objective` over ``sets`` (coordinate search from ``start``)."""
     if not sets:
         raise BuildError("the pooled search needs at least one set to tune on")
-    return coordinate_search(pooled_objective(sets), list(start), rounds, tick)
+    params, value = coordinate_search(pooled_objective(sets), list(start), rounds, tick)
+    return canonical(params), value
+
+
+def canonical(params: List[float]) -> List[float]:
+    """With β = 0 the fragmentation penalty is γ·frag⁰ = γ for every segment, a perfect one included: a constant
+    factor (1 - γ) on every score, which no correlation (within a system, or of corpus scores) can see.  The set
+    is written with γ = 0 then, so that a perfect translation still scores 1."""
+    out = list(params)
+    if out[1] == 0.0:
+        out[2] = 0.0
+    return out
 
 
 @dataclass
@@ -210,10 +225,11 @@ def bootstrap_gain(s: PooledSet, tuned: Any, base: Any, samples: int, seed: int)
     resamples for both (paired)."""
     np = numpy()
     rng = random.Random(seed)
+    pool = s.judged_items()
     n = len(s.items)
     draws: Dict[str, List[float]] = {"tuned": [], "baseline": [], "gain": []}
     for _ in range(samples):
-        picks = [rng.randrange(n) for _ in range(n)]
+        picks = [pool[rng.randrange(len(pool))] for _ in pool]
         counts = np.bincount(np.asarray(picks, dtype=int), minlength=n).astype(float)[s.item_of]
         t, b = s.figure(tuned, counts), s.figure(base, counts)
         if not (math.isnan(t) or math.isnan(b)):
@@ -237,7 +253,8 @@ def leave_one_set_out(sets: Sequence[PooledSet], start: List[float], baseline: L
         params, value = cache[key]
         tuned, base = s.universal_scores(params), s.baseline_scores(baseline)
         ci = bootstrap_gain(s, tuned, base, samples, seed)
-        out.append(LeftOutFigure(s.name, s.lang, s.full.modules, len(s.systems), len(s.items), s.cells, params, value,
+        out.append(LeftOutFigure(s.name, s.lang, s.full.modules, len(set(s.sys_of.tolist())), len(s.judged_items()), s.cells,
+                                 params, value,
                                  s.figure(tuned), s.figure(base), ci["tuned"], ci["baseline"], ci["gain"]))
     return out
 
