@@ -129,7 +129,7 @@ tune-mqm: bundles
 # sentence BLEU, with bootstrap intervals; the plot docs/img/validity.png (needs the bench extra's matplotlib).
 validity: bundles
 	$(VENV)/bin/meteor-build recipe $(RECIPES)/zh.toml --out-dir $(BUNDLES) --skip-up-to-date
-	nice $(VENV)/bin/meteor-build check validity --data $(MQM) --plot docs/img/validity.png
+	nice $(VENV)/bin/meteor-build check validity --data $(MQM) --data $(DATA)/wmt-mqm --plot docs/img/validity.png
 
 # Meteor 1.5's task presets and a pooled leave-one-set-out search on every shared MQM set, beside chrF
 # (docs/meta-evaluation.md, "Does a setting carry over?"); about 1.5 min.

@@ -21,7 +21,6 @@ import hashlib
 import json
 import math
 import random
-import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -45,11 +44,11 @@ from ..tune.universal import (
     leave_one_set_out,
     tune_pooled,
 )
+from .mqm_sets import mqm_files
 
 __all__ = ["judgment_files", "set_group", "TRAIN_EXCLUDED", "supported_modules", "load_pooled_sets", "run", "format_report",
            "write_default", "li_parameters"]
 
-_PAIR = re.compile(r"\.([a-z]{2,3})-([a-z]{2,3})\.")
 #: Sets that repeat another set's segments (a subset of it, or other judgments of the same outputs): measured
 #: left out, never tuned on, so that no segment counts twice in the pooled objective.
 TRAIN_EXCLUDED = ("generalMT2023.en-de", "wmt23.en-de.esa")
@@ -57,16 +56,7 @@ TRAIN_EXCLUDED = ("generalMT2023.en-de", "wmt23.en-de.esa")
 
 def judgment_files(dirs: Sequence[Path]) -> List[Tuple[Path, str]]:
     """(file, target language) of every ``*.mqm.tsv.gz`` / ``*.esa.tsv.gz`` of ``dirs``, sorted by name."""
-    paths = sorted((p for d in dirs for pat in ("*.mqm.tsv.gz", "*.esa.tsv.gz") for p in d.glob(pat)), key=lambda p: p.name)
-    if not paths:
-        raise BuildError(f"no *.mqm.tsv.gz or *.esa.tsv.gz files in {', '.join(str(d) for d in dirs)}")
-    out = []
-    for path in paths:
-        found = _PAIR.search(path.name)
-        if found is None:
-            raise BuildError(f"{path}: no language pair (like .en-de.) in the file name")
-        out.append((path, found.group(2)))
-    return out
+    return mqm_files(list(dirs))
 
 
 def set_group(label: str) -> str:
@@ -106,19 +96,21 @@ def _subsample(j: Judgments, max_segments: int, seed: int) -> Tuple[Judgments, s
             f"{max_segments} of {len(j.items)} segments (seeded sample)")
 
 
-def _align_cached(j: Judgments, path: Path, lang: str, bundle: Path, modules: Tuple[str, ...], cache: Optional[Path],
-                  progress: Callable[[str], None]) -> Dict[Tuple[str, str], List[Stats]]:
-    """First-reference statistics of every row of ``j`` that has a human score (cached on disk)."""
+def _align_cached(j: Judgments, path: Path, lang: str, bundle: Optional[Path], modules: Tuple[str, ...], cache: Optional[Path],
+                  progress: Callable[[str], None], meteor: Optional[Meteor] = None) -> Dict[Tuple[str, str], List[Stats]]:
+    """First-reference statistics of every row of ``j`` that has a human score (cached on disk); ``meteor``: align
+    with this scorer instead (its signature names its bundle and modules)."""
     wanted = [(name, j.items[i]) for s, name in enumerate(j.systems) for i, g in enumerate(j.gold[s]) if g is not None]
-    key = hashlib.sha256(json.dumps([sha256_file(str(path)), sha256_file(str(bundle)), list(modules), __version__,
+    which = meteor.signature if meteor is not None else sha256_file(str(bundle))
+    key = hashlib.sha256(json.dumps([sha256_file(str(path)), which, list(modules), __version__,
                                      sorted(wanted)]).encode()).hexdigest()[:20]
     file = cache / f"{judgments_label(str(path))}.{'+'.join(modules)}.{key}.json.gz" if cache is not None else None
     if file is not None and file.is_file():
         with gzip.open(file, "rt", encoding="utf-8") as fh:
             data = json.load(fh)
         return {(s, i): [Stats.from_values(v, len(modules))] for s, i, v in data}
-    progress(f"aligning {path.name} ({lang}, {' '.join(modules)}, {len(wanted)} rows)")
-    m = Meteor(lang, modules=list(modules), bundle=bundle, norm=True, quiet=True)
+    progress(f"aligning {path.name} ({lang}, {' '.join(modules)}{' default' if meteor else ''}, {len(wanted)} rows)")
+    m = meteor if meteor is not None else Meteor(lang, modules=list(modules), bundle=bundle, norm=True, quiet=True)
     want = set(wanted)
     out: Dict[Tuple[str, str], List[Stats]] = {}
     for system, pairs in j.texts.items():
@@ -153,7 +145,7 @@ def bundle_for(bundles: Path, lang: str) -> Path:
 
 
 def load_pooled_sets(dirs: Sequence[Path], bundles: Path, cache: Optional[Path], max_segments: int, seed: int,
-                     progress: Callable[[str], None] = lambda s: None) -> List[PooledSet]:
+                     progress: Callable[[str], None] = lambda s: None, default_for: Sequence[str] = ()) -> List[PooledSet]:
     """Every judgments file of ``dirs`` aligned twice (universal modules the bundle has; exact stem), as :class:`PooledSet`."""
     import numpy as np
 
@@ -175,9 +167,20 @@ def load_pooled_sets(dirs: Sequence[Path], bundles: Path, cache: Optional[Path],
 
         with Bundle.open(bundle) as b:
             bname = f"{b.name}@{b.checksum[:8]}"
-        out.append(PooledSet(label, lang, set_group(label), label not in TRAIN_EXCLUDED, systems, items,
-                             np.asarray(sys_of, dtype=int), np.asarray(item_of, dtype=int), np.asarray(gold, dtype=float),
-                             StatArrays(full_stats, full_mods), StatArrays(base_stats, base_mods), bname, notes))
+        ps = PooledSet(label, lang, set_group(label), label not in TRAIN_EXCLUDED, systems, items,
+                       np.asarray(sys_of, dtype=int), np.asarray(item_of, dtype=int), np.asarray(gold, dtype=float),
+                       StatArrays(full_stats, full_mods), StatArrays(base_stats, base_mods), bname, notes)
+        if lang in default_for:
+            from .mqm_sets import default_meteor
+
+            m, how = default_meteor(lang)
+            mods = tuple(m.config.modules)
+            dstats = _align_cached(j, path, lang, None, mods, cache, progress, meteor=m)
+            ps.default = StatArrays([dstats[(systems[s], items[i])][0] for s, i in zip(sys_of, item_of)], mods)
+            c = m.config
+            ps.default_params = [c.alpha, c.beta, c.gamma, c.delta, *c.weights]
+            ps.default_how = f"{how} ({m.signature.split('|res:')[-1].split('|')[0]})"
+        out.append(ps)
     return out
 
 
@@ -199,12 +202,14 @@ class UniversalRun:
 
 
 def run(dirs: Sequence[Path], bundles: Path, cache: Optional[Path], max_segments: int = 0, rounds: int = 2,
-        samples: int = 1000, seed: int = 0, progress: Callable[[str], None] = lambda s: None) -> UniversalRun:
-    """Align (or read the cache), tune on every training set, and leave each set out in turn."""
+        samples: int = 1000, seed: int = 0, progress: Callable[[str], None] = lambda s: None,
+        default_for: Sequence[str] = ()) -> UniversalRun:
+    """Align (or read the cache), tune on every training set, and leave each set out in turn (``default_for``:
+    languages whose sets are also compared with their Meteor 1.5 configuration)."""
     import time
 
     t0 = time.perf_counter()
-    sets = load_pooled_sets(dirs, bundles, cache, max_segments, seed, progress)
+    sets = load_pooled_sets(dirs, bundles, cache, max_segments, seed, progress, default_for)
     start = li_parameters("xx", UNIVERSAL_MODULES)
     baseline = li_parameters("xx", BASELINE_MODULES)
     progress("tuning on every set")
@@ -248,6 +253,15 @@ def format_report(r: UniversalRun) -> str:
     lines += ["", f"Held out, the universal set is at least the baseline on {up} of {len(r.loso)} sets by point estimate; "
               f"clearly better (paired interval above 0) on {len(better)}: {', '.join(better) or 'none'}; clearly worse "
               f"(interval below 0) on {len(worse)}: {', '.join(worse) or 'none'}."]
+    compared = [(f, s) for f, s in zip(r.loso, r.sets) if f.default is not None]
+    if compared:
+        lines += ["", "Against each language's Meteor 1.5 configuration (official bundle, `--norm`), the same left-out scores:", "",
+                  "| set (left out) | target | default configuration | default | universal, held out | gain, paired 95% |",
+                  "|---|---|---|---|---|---|"]
+        for f, s in compared:
+            assert f.default is not None
+            lines.append(f"| {f.name} | {f.lang} | {s.default_how} | {_num(f.default)} | {_num(f.heldout)} "
+                         f"| {_iv(f.default_gain_interval, '+')} |")
     notes = [f"{s.name}: {'; '.join(s.notes)}" for s in r.sets if s.notes]
     if notes:
         lines += ["", "Notes: " + "; ".join(notes) + "."]

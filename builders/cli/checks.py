@@ -411,7 +411,9 @@ def write_recipes_cmd(
 
 @app.command("validity")
 def validity_cmd(
-    data: Path = typer.Option(DEFAULT_DATA_DIR / "mqm", "--data", help="Directory of *.mqm.tsv.gz judgments (../shared/data/mqm)."),
+    data: List[Path] = typer.Option([DEFAULT_DATA_DIR / "mqm", DEFAULT_DATA_DIR / "wmt-mqm"], "--data",
+                                    help="Directories of *.mqm.tsv.gz / *.esa.tsv.gz judgments (repeat; default "
+                                         "../shared/data/mqm and ../shared/data/wmt-mqm)."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples of the segments for the intervals."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     plot_out: Optional[Path] = typer.Option(None, "--plot", help="Write the figure here (PNG; needs the bench extra's matplotlib), "
@@ -478,6 +480,9 @@ def universal_cmd(
     write: bool = typer.Option(False, "--write", help="Ship the set tuned on every set as language '*', set 'default' "
                                                       "(meteor_lite/tuned_tasks.json, or --shipped-file)."),
     shipped_file: Optional[Path] = typer.Option(None, "--shipped-file", help="With --write: the file to write."),
+    default_for: str = typer.Option("", "--default-for", help="Languages (comma-separated, e.g. es,fr,zh) whose sets are "
+                                                              "also compared with their Meteor 1.5 configuration "
+                                                              "(official bundles, make bundles)."),
 ) -> None:
     """One parameter set for every language, tuned pooled over the MQM sets of all languages, measured leave one set out.
 
@@ -490,7 +495,8 @@ def universal_cmd(
         print(text, file=sys.stderr, flush=True)
 
     with _guard():
-        r = universal.run(data, bundles, cache, max_segments, rounds, bootstrap, seed, progress)
+        r = universal.run(data, bundles, cache, max_segments, rounds, bootstrap, seed, progress,
+                          [x.strip() for x in default_for.split(",") if x.strip()])
         print(universal.format_report(r))
         print(f"\n{sum(s.cells for s in r.sets)} judged rows in {len(r.sets)} sets; {r.seconds:.0f} s", file=sys.stderr)
         if write:

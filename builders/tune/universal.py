@@ -32,7 +32,7 @@ from ..errors import BuildError
 from .trainer import coordinate_search
 
 __all__ = ["UNIVERSAL_MODULES", "BASELINE_MODULES", "StatArrays", "PooledSet", "LeftOutFigure", "numpy",
-           "pooled_objective", "tune_pooled", "leave_one_set_out", "bootstrap_gain", "canonical"]
+           "pooled_objective", "seg_sys_pearson", "sys_pearson_of_means", "tune_pooled", "leave_one_set_out", "bootstrap_gain", "canonical"]
 
 #: The modules of the universal set, in Meteor's order; a set scores with those its bundle supports.
 UNIVERSAL_MODULES = ("exact", "stem", "synonym", "paraphrase")
@@ -110,6 +110,10 @@ class PooledSet:
     #: the bundle the set was aligned with (name and checksum)
     bundle: str = ""
     notes: List[str] = field(default_factory=list)
+    #: the language's Meteor 1.5 configuration (official bundle), when asked for: its statistics and parameters
+    default: Optional[StatArrays] = None
+    default_params: List[float] = field(default_factory=list)
+    default_how: str = ""
 
     def judged_items(self) -> List[int]:
         """The items (segments) with at least one judged cell, in order: what a bootstrap resamples."""
@@ -121,30 +125,8 @@ class PooledSet:
         return int(self.gold.shape[0])
 
     def figure(self, scores: Any, counts: Optional[Any] = None) -> float:
-        """``seg:sys:pearson`` of ``scores`` (one per cell): Pearson within each system, averaged over systems
-        (a constant vector or a system with fewer than two cells left out); ``counts``: each cell's weight
-        (a bootstrap's item multiplicities)."""
-        np = numpy()
-        n = len(self.systems)
-        wt = np.ones_like(self.gold) if counts is None else counts
-        x, y, s = scores, self.gold, self.sys_of
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            sw = np.bincount(s, weights=wt, minlength=n)
-            sx = np.bincount(s, weights=wt * x, minlength=n)
-            sy = np.bincount(s, weights=wt * y, minlength=n)
-            sxx = np.bincount(s, weights=wt * x * x, minlength=n)
-            syy = np.bincount(s, weights=wt * y * y, minlength=n)
-            sxy = np.bincount(s, weights=wt * x * y, minlength=n)
-            distinct = np.bincount(s, weights=(wt > 0).astype(float), minlength=n)
-            mx, my = sx / sw, sy / sw
-            cov = sxy / sw - mx * my
-            vx = sxx / sw - mx * mx
-            vy = syy / sw - my * my
-            r = cov / np.sqrt(vx * vy)
-        tol = 1e-12
-        ok = (distinct >= 2) & (vx > tol * np.maximum(1.0, mx * mx)) & (vy > tol * np.maximum(1.0, my * my))
-        vals = r[ok]
-        return float(vals.mean()) if vals.size else math.nan
+        """``seg:sys:pearson`` of ``scores`` (one per cell): :func:`seg_sys_pearson`."""
+        return seg_sys_pearson(self.sys_of, self.gold, scores, len(self.systems), counts)
 
     def universal_scores(self, params: Sequence[float]) -> Any:
         """The cells scored with the universal set ``params`` (α β γ δ, then one weight per :data:`UNIVERSAL_MODULES`)."""
@@ -156,6 +138,48 @@ class PooledSet:
         a bundle without stems: exact alone)."""
         weights = dict(zip(BASELINE_MODULES, params[4:]))
         return self.base.scores(params[0], params[1], params[2], params[3], [weights[m] for m in self.base.modules])
+
+
+def seg_sys_pearson(sys_of: Any, gold: Any, scores: Any, systems: int, counts: Optional[Any] = None) -> float:
+    """``seg:sys:pearson`` (as ``meteor-lite correlate``): Pearson of ``scores`` with ``gold`` within each system
+    (``sys_of``: the system of each cell), averaged over systems; a constant vector or a system with fewer than two
+    cells left out.  ``counts``: each cell's weight (a bootstrap's item multiplicities; 0 leaves a cell out)."""
+    np = numpy()
+    n = systems
+    wt = np.ones_like(gold) if counts is None else counts
+    x, y, s = scores, gold, sys_of
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        sw = np.bincount(s, weights=wt, minlength=n)
+        sx = np.bincount(s, weights=wt * x, minlength=n)
+        sy = np.bincount(s, weights=wt * y, minlength=n)
+        sxx = np.bincount(s, weights=wt * x * x, minlength=n)
+        syy = np.bincount(s, weights=wt * y * y, minlength=n)
+        sxy = np.bincount(s, weights=wt * x * y, minlength=n)
+        distinct = np.bincount(s, weights=(wt > 0).astype(float), minlength=n)
+        mx, my = sx / sw, sy / sw
+        cov = sxy / sw - mx * my
+        vx = sxx / sw - mx * mx
+        vy = syy / sw - my * my
+        r = cov / np.sqrt(vx * vy)
+    tol = 1e-12
+    ok = (distinct >= 2) & (vx > tol * np.maximum(1.0, mx * mx)) & (vy > tol * np.maximum(1.0, my * my))
+    vals = r[ok]
+    return float(vals.mean()) if vals.size else math.nan
+
+
+def sys_pearson_of_means(sys_of: Any, gold: Any, scores: Any, systems: int, counts: Optional[Any] = None) -> float:
+    """System-level Pearson of the systems' mean segment scores with their mean human scores (``counts``: cell weights)."""
+    np = numpy()
+    wt = np.ones_like(gold) if counts is None else counts
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sw = np.bincount(sys_of, weights=wt, minlength=systems)
+        hx = np.bincount(sys_of, weights=wt * scores, minlength=systems) / sw
+        hy = np.bincount(sys_of, weights=wt * gold, minlength=systems) / sw
+    keep = sw > 0
+    hx, hy = hx[keep], hy[keep]
+    if hx.size < 2 or np.ptp(hx) == 0 or np.ptp(hy) == 0:
+        return math.nan
+    return float(np.corrcoef(hx, hy)[0, 1])
 
 
 def pooled_objective(sets: Sequence[PooledSet]) -> Callable[[List[float]], float]:
@@ -202,6 +226,9 @@ class LeftOutFigure:
     heldout_interval: Tuple[float, float]
     baseline_interval: Tuple[float, float]
     gain_interval: Tuple[float, float]
+    #: against the language's Meteor 1.5 configuration, when measured: its figure and the paired gain's interval
+    default: Optional[float] = None
+    default_gain_interval: Tuple[float, float] = (math.nan, math.nan)
 
     @property
     def verdict(self) -> str:
@@ -253,9 +280,14 @@ def leave_one_set_out(sets: Sequence[PooledSet], start: List[float], baseline: L
         params, value = cache[key]
         tuned, base = s.universal_scores(params), s.baseline_scores(baseline)
         ci = bootstrap_gain(s, tuned, base, samples, seed)
-        out.append(LeftOutFigure(s.name, s.lang, s.full.modules, len(set(s.sys_of.tolist())), len(s.judged_items()), s.cells,
-                                 params, value,
-                                 s.figure(tuned), s.figure(base), ci["tuned"], ci["baseline"], ci["gain"]))
+        f = LeftOutFigure(s.name, s.lang, s.full.modules, len(set(s.sys_of.tolist())), len(s.judged_items()), s.cells,
+                          params, value, s.figure(tuned), s.figure(base), ci["tuned"], ci["baseline"], ci["gain"])
+        if s.default is not None:
+            p = s.default_params
+            dflt = s.default.scores(p[0], p[1], p[2], p[3], p[4:])
+            f.default = s.figure(dflt)
+            f.default_gain_interval = bootstrap_gain(s, tuned, dflt, samples, seed)["gain"]
+        out.append(f)
     return out
 
 
