@@ -148,3 +148,22 @@ def test_no_fragmentation_penalty_is_written_as_gamma_zero() -> None:
     assert ps.figure(ps.baseline_scores(a)) == pytest.approx(ps.figure(ps.baseline_scores(b)), abs=1e-12)
     perfect = Stats(2.0, 2.0, 0.0, 0.0, [2.0], [2.0], [0.0], [0.0], 1.0, 2.0, 2.0)
     assert compute(perfect, 0.4, 0.0, 0.0, 1.0, [1.0]).score == 1.0 and compute(perfect, 0.4, 0.0, 0.7, 1.0, [1.0]).score < 0.31
+
+
+def test_validity_results_round_trip_and_files(tmp_path: Path) -> None:
+    """`check validity --json` results read back for `--merge`; the MQM checks read *.mqm.tsv.gz and *.esa.tsv.gz of
+    several directories, sorted by file name."""
+    from meteor_lite_builders.checks import validity
+    from meteor_lite_builders.checks.mqm_sets import mqm_files
+
+    r = validity.SetResult("wmt23.en-de.esa", "de", 12, 207, "--norm -m 'exact stem'", cv={"default": 0.3},
+                           cv_interval={"default": (0.25, 0.35)}, sys={"default": 0.9}, sys_interval={"default": (0.8, 0.95)},
+                           protocol="whole")
+    back = validity.from_json(json.loads(json.dumps(validity.as_json([r]))))
+    assert back == [r]
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    for p in (a / "x.zh-en.mqm.tsv.gz", b / "w.en-de.esa.tsv.gz", b / "notes.tsv.gz"):
+        p.write_bytes(b"")
+    assert [(p.name, lang) for p, lang in mqm_files([a, b])] == [("w.en-de.esa.tsv.gz", "de"), ("x.zh-en.mqm.tsv.gz", "en")]

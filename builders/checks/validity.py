@@ -1,7 +1,8 @@
 """``meteor-build check validity``: meteor-lite against chrF and sentence BLEU on every shared MQM set.
 
-For each ``*.mqm.tsv.gz`` of the MQM directory (the target language is the second half of the
-file's language pair), one row: the average over systems of the segment-level Pearson r with MQM
+For each ``*.mqm.tsv.gz`` / ``*.esa.tsv.gz`` of the data directories (``../shared/data/mqm`` and
+``../shared/data/wmt-mqm`` by default; the target language is the second half of the file's language
+pair), one row: the average over systems of the segment-level Pearson r with MQM
 (``seg:sys:pearson``, as ``meteor-lite correlate`` computes it), with a 95% bootstrap interval over
 segments (seeded), for
 
@@ -18,9 +19,11 @@ segments (seeded), for
   (``tokenize="zh"`` for Chinese, as sacreBLEU advises; the ``test`` extra).
 
 The paired bootstrap interval of (default - chrF) says where Meteor 1.5's configuration is clearly
-worse (interval below 0) or better.  System level: Pearson r of the systems' scores with their
-mean MQM (corpus scores for meteor-lite, mean sentence scores for chrF and BLEU), no interval
-(2-15 systems).  ``--plot`` draws the segment-level figures with their intervals (matplotlib:
+worse (interval below 0) or better.  A file the ``mqm`` set was not tuned on is figured whole (one
+fold): there the set's plain scores are held-out scores.  System level: Pearson r of the systems' mean
+segment scores with their mean human score, with a bootstrap interval over the same resamples (mean
+segment scores for every metric, so that a resample can re-average them).  The bootstrap is numpy's
+(every cell of a set at once), so the ~60,000 rows of the WMT files cost seconds, not the scoring.  ``--plot`` draws the segment-level figures with their intervals (matplotlib:
 the ``bench`` extra).
 """
 
@@ -242,7 +245,7 @@ def _cv_figure(grid: Aligned, fold_cols: List[List[int]], cols: Optional[Sequenc
 
 
 def validity(mqm_dir: "Path | Sequence[Path]", samples: int = 1000, seed: int = 0,
-             progress: Callable[[str], None] = lambda s: None) -> List[SetResult]:
+             progress: Callable[[str], None] = lambda s: None, only: Optional[Sequence[str]] = None) -> List[SetResult]:
     """The figures of every ``*.mqm.tsv.gz`` in ``mqm_dir`` (sorted by name).
 
     Every metric is figured under the mqm set's cross-validation protocol on the file (the statistic within
@@ -254,6 +257,8 @@ def validity(mqm_dir: "Path | Sequence[Path]", samples: int = 1000, seed: int = 
     scorers: Dict[str, Tuple[Meteor, str, Optional[Meteor], Optional[_Folds], str]] = {}
     out = []
     for path, lang in mqm_files(dirs):
+        if only is not None and judgments_label(str(path)) not in only:
+            continue
         progress(f"{path.name} ({lang})")
         if lang not in scorers:
             default, how = default_meteor(lang)
@@ -400,3 +405,14 @@ def plot(results: Sequence[SetResult], out: Path) -> None:
 def as_json(results: Sequence[SetResult]) -> List[Dict[str, Any]]:
     """The results as JSON-ready dicts."""
     return [asdict(r) for r in results]
+
+
+def from_json(data: Sequence[Dict[str, Any]]) -> List[SetResult]:
+    """Results written by :func:`as_json` (``check validity --json``), read back (intervals as tuples)."""
+    out = []
+    for d in data:
+        r = SetResult(**d)
+        for name in ("cv_interval", "diff_interval", "sys_interval"):
+            setattr(r, name, {k: tuple(v) for k, v in getattr(r, name).items()})
+        out.append(r)
+    return out

@@ -419,6 +419,10 @@ def validity_cmd(
     plot_out: Optional[Path] = typer.Option(None, "--plot", help="Write the figure here (PNG; needs the bench extra's matplotlib), "
                                                                  "e.g. docs/img/validity.png."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every figure here."),
+    only: Optional[List[str]] = typer.Option(None, "--only", help="Score only this set (its file name without .tsv.gz and "
+                                                                  ".mqm; repeat), e.g. to split the work between processes."),
+    merge: Optional[List[Path]] = typer.Option(None, "--merge", help="Score nothing: report the sets of these --json files "
+                                                                     "(repeat), sorted by name."),
 ) -> None:
     """meteor-lite (default and --task mqm) against chrF and sentence BLEU on every shared MQM set, with intervals.
 
@@ -428,7 +432,12 @@ def validity_cmd(
     from ..checks import validity
 
     with _guard():
-        results = validity.validity(data, bootstrap, seed, progress=lambda s: print(f"scoring {s}", file=sys.stderr))
+        if merge:
+            results = sorted((r for f in merge for r in validity.from_json(json.loads(f.read_text(encoding="utf-8")))),
+                             key=lambda r: r.name)
+        else:
+            results = validity.validity(data, bootstrap, seed, progress=lambda s: print(f"scoring {s}", file=sys.stderr),
+                                        only=only)
         print(validity.format_table(results))
         if json_out is not None:
             from meteor_lite.atomicfile import atomic_path
