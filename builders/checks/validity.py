@@ -119,13 +119,14 @@ def _find(dirs: Sequence[Path], name: str) -> Optional[Path]:
     return None
 
 
-def _recorded_folds(lang: str, dirs: Sequence[Path]) -> Tuple[Optional[_Folds], str]:
+def _recorded_folds(lang: str, dirs: "Path | Sequence[Path]") -> Tuple[Optional[_Folds], str]:
     """The mqm set of ``lang``'s recorded folds (None and why, when there is no set or no record)."""
     from meteor_lite.metaeval.data import merge_judgments
     from meteor_lite.tuned import shipped_tasks
 
     from ..tune.trainer import COLUMN_CVS, column_folds
 
+    dirs = [dirs] if isinstance(dirs, Path) else list(dirs)
     task = shipped_tasks(lang).get("mqm")
     if task is None:
         return None, f"no mqm set shipped for {lang}"
