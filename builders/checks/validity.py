@@ -192,13 +192,13 @@ def _intervals(res: SetResult, grids: Dict[str, Aligned], fold_cols: List[List[i
     from ..tune.universal import numpy, seg_sys_pearson, sys_pearson_of_means
 
     np = numpy()
-    names = [k for k in ("default", "mqm (cv)", "chrF", "BLEU") if k in grids]
+    names: List[str] = [k for k in ("default", "mqm (cv)", "chrF", "BLEU") if k in grids]
     first = grids[names[0]]
     cells = [(s, c) for s, row in enumerate(first.gold) for c, g in enumerate(row) if g is not None]
     sys_of = np.asarray([s for s, _ in cells], dtype=int)
     item_of = np.asarray([c for _, c in cells], dtype=int)
     gold = np.asarray([float(first.gold[s][c]) for s, c in cells])  # type: ignore[arg-type]
-    scores = {k: np.asarray([float(grids[k].metric[s][c]) for s, c in cells]) for k in names}  # type: ignore[arg-type]
+    scores: Dict[str, Any] = {k: np.asarray([float(grids[k].metric[s][c]) for s, c in cells]) for k in names}  # type: ignore[arg-type]
     n_sys, n_items = len(first.systems), len(first.items)
     masks = []
     for fc in fold_cols:
