@@ -55,10 +55,8 @@ FILES: Dict[str, bytes] = {
     "big.txt": b"the cat sat on the mat\n" * 3000,
     "stem": b"the cat sat on the mat\na big car\n",
     "rep1224.txt": (" ".join(["w"] * 1224) + "\n").encode(),  # issue 26: just under the bounded-mode limit
-    # issue 23: judgments with a segment in two documents; judgments with texts and no doc column
+    # issue 23: judgments with a segment in two documents (a file without a doc column folds by segment: issue 32)
     "judg-2docs.tsv": b"system\tdoc\tseg_id\tmqm\nA\td1\t1\t-1\nA\td1\t2\t-3\nB\td2\t1\t0\nB\td1\t2\t-2\n",
-    "judg-nodoc.tsv": b"system\tseg_id\tmqm\thyp\tref\nA\t1\t-1\tthe cat\tthe cat\nA\t2\t-3\ta dog\tthe dog\n"
-                      b"A\t3\t0\tno\tyes\nB\t1\t0\tthe cat\tthe cat\nB\t2\t-2\tdog\tthe dog\nB\t3\t-1\tyes\tyes\n",
     # issue 31: WMT systems files
     "sys-nohyp.tsv": b"seg_id\tsystem\toutput\tref\n1\tA\tthe cat\tthe cat\n",
     "sys-ragged.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n2\tA\tthe dog\n",
@@ -464,11 +462,6 @@ CASES: Tuple[Case, ...] = (
     Case("judgments-segment-in-two-documents", COR, ("judg-2docs.tsv", "metric-inf.tsv"), 1,
          r"^meteor-lite: error: judg-2docs\.tsv:4: segment '1' is in document 'd2' here and in 'd1' on an earlier line",
          "a judgments file that puts one segment in two documents (the doc column)"),
-    Case("tune-cv-documents-without-doc-column", BUILD,
-         ("tune", "judg-nodoc.tsv", "--lang", "en", "--bundle", "tiny.sqlite", "-M", "exact", "--baseline-modules", "exact",
-          "--cv", "documents", "-k", "2", "--rounds", "1", "--bootstrap", "10"), 1,
-         r"error: --cv documents needs the judgments' doc column: segment '1' has no document",
-         "meteor-build tune --cv documents on judgments without a doc column"),
     # issue 31: WMT systems files (score --tsv)
     Case("tsv-missing-column", S, ("--tsv", "sys-nohyp.tsv", *T), 1,
          r"error: sys-nohyp\.tsv:1: no hypothesis column 'hyp' in the header \('seg_id', 'system', 'output', 'ref'\)$",
