@@ -428,9 +428,13 @@ def setup_scorer(
     5. the stemmer (:func:`stemmer_name`) and the resource look-ups (:class:`~meteor_lite.resources.lookups.Resources`);
     6. the modules fitted to the bundle (:func:`fit_modules`, :mod:`meteor_lite.defaults`): a tuned task's set, the
        modules asked for, or the language's defaults with every resource the bundle has.
+    ``strict_modules`` asks for Meteor 1.5's configuration exactly: its default modules or an error, nothing added,
+    and Meteor's language-independent preset (not the universal set) for a language outside Meteor 1.5.
     Every condition worth knowing is a line of ``warnings``; conditions that stop scoring raise.
     """
-    universal_weights = modules is not None and weights is None and task is None and language_alias(lang) not in LANGUAGES
+    # strict_modules: Meteor 1.5's configuration exactly (as the jar and meteor-jar): nothing added, no universal set
+    outside = language_alias(lang) not in LANGUAGES and not strict_modules
+    universal_weights = modules is not None and weights is None and task is None and outside
     cfg = resolve_config(
         lang, task=task, params=params, modules=None if universal_weights else modules, weights=weights, beam=beam,
         norm=norm, lower=lower, no_punct=no_punct, char_based=char_based, case_aware=case_aware,
@@ -455,7 +459,7 @@ def setup_scorer(
         note = stemmer_version_note(opened, stemmer)
         if note is not None:
             notes.append(note)
-        extendable = modules is None and weights is None and task is None
+        extendable = modules is None and weights is None and task is None and not strict_modules
         fitted = fit_modules(cfg, resources, opened, modules is not None, notes, strict=strict_modules, extendable=extendable)
     except BaseException:
         if opened is not None and not isinstance(bundle, Bundle):

@@ -103,3 +103,10 @@ def test_modules_without_weights_outside_meteor_take_the_universal_weights(tmp_p
     it = Meteor("it", bundle=make_tiny_bundle(tmp_path / "it.sqlite", language="it"), quiet=True,
                 modules=["exact", "stem", "synonym", "paraphrase"])
     assert it.config.weights == (1.0, 0.5, 0.0, 0.0)
+
+
+def test_strict_modules_is_meteors_configuration_exactly(tmp_path: Path) -> None:
+    ca = Meteor("ca", bundle=make_tiny_bundle(tmp_path / "ca.sqlite", language="ca"), strict_modules=True, quiet=True)
+    assert ca.config.modules == ("exact", "stem") and ca.config.task == "li" and ca.config.params == (0.75, 1.4, 0.7, 0.5)
+    fr = Meteor("fr", bundle=make_tiny_bundle(tmp_path / "fr.sqlite", language="fr"), strict_modules=True, quiet=True)
+    assert fr.config.modules == ("exact", "stem", "paraphrase")  # the tiny bundle's synonyms are not added

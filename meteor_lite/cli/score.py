@@ -69,8 +69,10 @@ def build_parser() -> "argparse.ArgumentParser":
     p.add_argument("--allow-other-language", action="store_true",
                    help="Score with a --bundle made for another language than --lang (an error without this).")
     p.add_argument("--strict-modules", action="store_true",
-                   help="Refuse to score when the bundle lacks a resource of the language's default modules (e.g. German's "
-                        "paraphrase table), as the jar does, instead of scoring without that module with a warning.")
+                   help="Meteor 1.5's configuration exactly, as the jar: refuse to score when the bundle lacks a resource of the "
+                        "language's default modules (e.g. German's paraphrase table) instead of scoring without that module "
+                        "with a warning; add no module the bundle has beyond Meteor's defaults; a language outside Meteor 1.5 "
+                        "takes Meteor's language-independent preset, not the universal set.")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="text",
                    help="text: Meteor 1.5's report; json: every segment's statistics. Default: text.")
     p.add_argument("--quiet", "-q", action="store_true", help="Segment scores to stderr, final score to stdout, nothing else.")
