@@ -15,7 +15,7 @@ from .scores import SegmentScore
 from .stats import Metrics, Stats, compute
 from .text.normalize import java_lower
 
-__all__ = ["align_segment", "best_reference", "config_metrics"]
+__all__ = ["align_segment", "best_reference", "best_of", "config_metrics", "prepare_side", "Side"]
 
 
 def config_metrics(config: MeteorConfig, st: Stats) -> Metrics:
@@ -31,16 +31,25 @@ def align_segment(
     The third result is True when the segment was aligned in bounded mode
     (:mod:`meteor_lite.align.bounded`: too many candidates for the beam search).
     """
+    return _align_sides(prepare_side(hyp, config, resources), prepare_side(ref, config, resources), config, resources)
+
+
+#: One sentence as the statistics read it: its words, each word's function-word flag and length
+#: (1, or its Java length with ``char_based``).
+Side = Tuple[List[str], List[bool], List[int]]
+
+
+def prepare_side(words: List[str], config: MeteorConfig, resources: Resources) -> Side:
+    """The function-word flags and unit lengths of ``words`` (computed once per sentence, not per pair)."""
+    lengths = [java_length(w) for w in words] if config.char_based else [1] * len(words)
+    return words, resources.function_flags(words), lengths
+
+
+def _align_sides(h: Side, r: Side, config: MeteorConfig, resources: Resources) -> Tuple[Stats, List[Match], bool]:
+    """:func:`align_segment` of two prepared sides."""
+    hyp, func_h, hl = h
+    ref, func_r, rl = r
     matches, bounded = _align(hyp, ref, config, resources)
-    fw = resources.function_words
-    func_h = [java_lower(w) in fw for w in hyp]
-    func_r = [java_lower(w) in fw for w in ref]
-    if config.char_based:
-        hl = [java_length(w) for w in hyp]
-        rl = [java_length(w) for w in ref]
-    else:
-        hl = [1] * len(hyp)
-        rl = [1] * len(ref)
     n = len(config.modules)
     tc, tf = _stage_counts(matches, func_h, hl, n, hyp_side=True)
     rc, rf = _stage_counts(matches, func_r, rl, n, hyp_side=False)
@@ -94,10 +103,16 @@ def best_reference(hyp: List[str], refs: Sequence[List[str]], config: MeteorConf
     """
     if not refs:
         raise ValueError("at least one reference is needed")
+    side = prepare_side(hyp, config, resources)
+    return best_of(side, [prepare_side(r, config, resources) for r in refs], config, resources)
+
+
+def best_of(hyp: Side, refs: Sequence[Side], config: MeteorConfig, resources: Resources) -> SegmentScore:
+    """:func:`best_reference` of prepared sides (each sentence's flags computed once by :func:`prepare_side`)."""
     best: Optional[SegmentScore] = None
     any_bounded = False
     for k, ref in enumerate(refs):
-        st, matches, bounded = align_segment(hyp, ref, config, resources)
+        st, matches, bounded = _align_sides(hyp, ref, config, resources)
         any_bounded = any_bounded or bounded
         m = config_metrics(config, st)
         if best is None or m.score > best.score:
