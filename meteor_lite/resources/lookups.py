@@ -40,11 +40,18 @@ MORPH_RULES: Tuple[Tuple[str, str], ...] = (
 )
 
 
+#: :data:`MORPH_RULES` by the last letter of their suffix, in order (most words end in none of them).
+_RULES_BY_LAST: Dict[str, Tuple[Tuple[str, str], ...]] = {
+    c: tuple(r for r in MORPH_RULES if r[0][-1] == c) for c in {suf[-1] for suf, _ in MORPH_RULES}
+}
+
+
 def morph_candidates(word: str) -> List[str]:
     """Base-form candidates of ``word``, in the order they are tried (may repeat)."""
-    if word.endswith("ss") or len(word.encode("utf-16-le")) <= 4:
+    rules = _RULES_BY_LAST.get(word[-1:])
+    if not rules or word.endswith("ss") or len(word.encode("utf-16-le")) <= 4:
         return []
-    return [word[: len(word) - len(suf)] + end for suf, end in MORPH_RULES if word.endswith(suf)]
+    return [word[: len(word) - len(suf)] + end for suf, end in rules if word.endswith(suf)]
 
 
 class Resources:
