@@ -14,17 +14,33 @@ entry points; this module holds their work.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Protocol, Sequence, Tuple
 
+from .config import MeteorConfig
 from .gcpause import gc_paused
 from .inputs import checked_text
+from .resources.lookups import Resources
 from .scores import SegmentScore
 from .scoring import Side, best_of, prepare_side
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .meteor import Meteor
+__all__ = ["score_pairs", "score_matrix", "PAIR_BLOCK", "Scorer"]
 
-__all__ = ["score_pairs", "score_matrix", "PAIR_BLOCK"]
+
+class Scorer(Protocol):
+    """What these functions use of a :class:`meteor_lite.Meteor` (this module sits below it)."""
+
+    config: MeteorConfig
+    resources: Resources
+    _lock: Any  # a threading.RLock
+
+    def tokens(self, line: str) -> List[str]:
+        """The tokens of ``line``."""
+
+    def _prefetch(self, sentences: Sequence[Sequence[str]]) -> None:
+        """Look up the resources of ``sentences`` in one pass."""
+
+    def _check_bundle(self) -> None:
+        """Refuse a bundle written while scoring."""
 
 #: Distinct sentences looked up in one batched pass (bounds what a call holds at once).
 PAIR_BLOCK = 4096
@@ -45,7 +61,7 @@ def _checked(texts: Iterable[object], name: str) -> List[str]:
 class _Sides:
     """Each distinct sentence prepared once: tokens, resource lookups (one batched prefetch), flags."""
 
-    def __init__(self, meteor: "Meteor"):
+    def __init__(self, meteor: Scorer):
         self.meteor = meteor
         self.sides: Dict[str, Side] = {}
 
@@ -66,7 +82,7 @@ class _Sides:
         return best_of(self.sides[hyp], [self.sides[ref]], m.config, m.resources)
 
 
-def score_pairs(meteor: "Meteor", pairs: Iterable[Tuple[str, str]]) -> List[SegmentScore]:
+def score_pairs(meteor: Scorer, pairs: Iterable[Tuple[str, str]]) -> List[SegmentScore]:
     """The score of each (hypothesis, reference) pair, in order (see :meth:`Meteor.score_pairs`)."""
     listed: List[Tuple[str, str]] = []
     for i, pair in enumerate(pairs):
@@ -85,7 +101,7 @@ def score_pairs(meteor: "Meteor", pairs: Iterable[Tuple[str, str]]) -> List[Segm
     return out
 
 
-def score_matrix(meteor: "Meteor", hyps: Sequence[str], refs: Sequence[str]) -> List[List[SegmentScore]]:
+def score_matrix(meteor: Scorer, hyps: Sequence[str], refs: Sequence[str]) -> List[List[SegmentScore]]:
     """``scores[i][j]`` is hypothesis ``i`` scored against reference ``j`` (see :meth:`Meteor.score_matrix`)."""
     hl = _checked(hyps, "hyps")
     rl = _checked(refs, "refs")
