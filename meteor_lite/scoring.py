@@ -35,36 +35,37 @@ def align_segment(
 
 
 #: One sentence as the statistics read it: its words, each word's function-word flag and length
-#: (1, or its Java length with ``char_based``).
-Side = Tuple[List[str], List[bool], List[int]]
+#: (1, or its Java length with ``char_based``), and the sums of the lengths (all words, function words).
+Side = Tuple[List[str], List[bool], List[int], float, float]
 
 
 def prepare_side(words: List[str], config: MeteorConfig, resources: Resources) -> Side:
     """The function-word flags and unit lengths of ``words`` (computed once per sentence, not per pair)."""
     lengths = [java_length(w) for w in words] if config.char_based else [1] * len(words)
-    return words, resources.function_flags(words), lengths
+    func = resources.function_flags(words)
+    return words, func, lengths, float(sum(lengths)), float(sum(n for n, f in zip(lengths, func) if f))
 
 
 def _align_sides(h: Side, r: Side, config: MeteorConfig, resources: Resources) -> Tuple[Stats, List[Match], bool]:
     """:func:`align_segment` of two prepared sides."""
-    hyp, func_h, hl = h
-    ref, func_r, rl = r
+    hyp, func_h, hl, h_total, h_func = h
+    ref, func_r, rl, r_total, r_func = r
     matches, bounded = _align(hyp, ref, config, resources)
     n = len(config.modules)
     tc, tf = _stage_counts(matches, func_h, hl, n, hyp_side=True)
     rc, rf = _stage_counts(matches, func_r, rl, n, hyp_side=False)
     st = Stats(
-        test_length=float(sum(hl)),
-        ref_length=float(sum(rl)),
-        test_function_words=float(sum(h for h, f in zip(hl, func_h) if f)),
-        ref_function_words=float(sum(r for r, f in zip(rl, func_r) if f)),
+        test_length=h_total,
+        ref_length=r_total,
+        test_function_words=h_func,
+        ref_function_words=r_func,
         test_content=tc,
         ref_content=rc,
         test_function=tf,
         ref_function=rf,
         chunks=float(count_chunks(matches)),
-        test_word_matches=float(sum(m.hlen for m in matches)),
-        ref_word_matches=float(sum(m.rlen for m in matches)),
+        test_word_matches=float(sum([m.hlen for m in matches])),
+        ref_word_matches=float(sum([m.rlen for m in matches])),
     )
     return st, matches, bounded
 
@@ -88,6 +89,12 @@ def _stage_counts(
     function = [0.0] * n
     for m in matches:
         start, length = (m.hstart, m.hlen) if hyp_side else (m.rstart, m.rlen)
+        if length == 1:  # most matches: one word
+            if func[start]:
+                function[m.module] += lengths[start]
+            else:
+                content[m.module] += lengths[start]
+            continue
         for k in range(start, start + length):
             if func[k]:
                 function[m.module] += lengths[k]

@@ -86,8 +86,10 @@ def collect_matches(
             continue
         exact = mod == "exact"
         for j, positions in enumerate(_word_positions(mod, lh, lr, hk, rk, res, cap)):
-            for i in positions:
-                cands[j].append(Match(mi, j, 1, i, 1, exact))
+            if positions:  # most words have no candidate of a module
+                here = cands[j]
+                for i in positions:
+                    here.append(Match(mi, j, 1, i, 1, exact))
     return cands
 
 
@@ -113,9 +115,13 @@ def _word_positions(
         out: List[Sequence[int]] = []
         for j, st in enumerate(sr):
             near: Sequence[int] = spos.get(st, ())
-            if wide is not None and near:
+            if not near:
+                out.append(near)
+                continue
+            if wide is not None:
                 near = _nearest(near, j, wide)
-            kept = [i for i in near if hk[i] != rk[j]]
+            rw = rk[j]
+            kept = [i for i in near if hk[i] != rw]
             out.append(kept if cap is None else _nearest(kept, j, cap))
         return out
     if mod == "synonym":
