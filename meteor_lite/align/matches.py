@@ -85,10 +85,15 @@ def collect_matches(
             _paraphrase_matches(mi, lh, lr, res, cands, cap)
             continue
         exact = mod == "exact"
-        for j, positions in enumerate(_word_positions(mod, lh, lr, hk, rk, res, cap)):
-            if positions:  # most words have no candidate of a module
+        positions = _word_positions(mod, lh, lr, hk, rk, res, cap)
+        kernels = accel.compiled
+        if kernels is not None:
+            kernels.word_matches(cands, positions, mi, exact, Match)  # the loop below, in C
+            continue
+        for j, positions_j in enumerate(positions):
+            if positions_j:  # most words have no candidate of a module
                 here = cands[j]
-                for i in positions:
+                for i in positions_j:
                     here.append(Match(mi, j, 1, i, 1, exact))
     return cands
 
