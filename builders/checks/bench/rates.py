@@ -15,7 +15,8 @@ what the jar answers.
 
 The API rate: ``Meteor("en", norm=True).score_segment(hyp, [ref])`` in this
 process over the same pairs (construction and the first call reported apart),
-its statistics compared with the jar's answers.
+its statistics compared with the jar's answers; and the batch rate: the same pairs
+but the first in one ``Meteor.score_pairs`` call by a fresh scorer (see docs/pairwise.md).
 """
 
 from __future__ import annotations
