@@ -40,6 +40,7 @@ __all__ = [
     "unknown_task_message",
     "CASE_RULE",
     "NORM_LABELS",
+    "module_list",
 ]
 
 #: The bundle ``meta`` key holding the tuned parameter sets (JSON object: name -> set).
@@ -208,7 +209,7 @@ def resolve_config(
     if weights is not None:
         w = tuple(float(x) for x in weights)
     if modules is not None:
-        mods = _module_list(modules)
+        mods = module_list(modules)
     w = _fit_weights(w, mods, weights_given=weights is not None, modules_given=modules is not None, warnings=warnings)
     if beam < 1:
         raise ConfigError(f"beam size must be at least 1, got {beam}")
@@ -276,7 +277,7 @@ def _custom_params(
     return (a, b, g, d), base_weights
 
 
-def _module_list(modules: Sequence[str]) -> Tuple[str, ...]:
+def module_list(modules: Sequence[str]) -> Tuple[str, ...]:
     """Validated, lower-cased module names."""
     mods_list = []
     for m in modules:
@@ -356,7 +357,7 @@ class TunedTask:
             raise ConfigError(f"{where}: task {name!r} is not a JSON object")
         try:
             params = [float(data[k]) for k in ("alpha", "beta", "gamma", "delta")]
-            modules = _module_list([str(m) for m in data["modules"]])
+            modules = module_list([str(m) for m in data["modules"]])
             weights = tuple(float(w) for w in data["weights"])
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(f"{where}: task {name!r} lacks a valid {exc} (alpha, beta, gamma, delta, modules, weights)") from None

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Union
+from typing import List, Optional, Sequence, Union
 
-from .config import TASKS_META_KEY, MeteorConfig, apply_tuned_task, read_tuned_tasks, unknown_task_message
+from .config import TASKS_META_KEY, MeteorConfig, apply_tuned_task, read_tuned_tasks, resolve_config, unknown_task_message
 from .errors import BundleError, ConfigError, MissingResourcesError
-from .languages import LANGUAGES, SCRIPT_LANGUAGES, language_alias, long_name
+from .languages import LANGUAGES, SCRIPT_LANGUAGES, default_tokenizer, language_alias, long_name
 from .resources.bundle import Bundle
 from .resources.locate import checkout_root, find_bundle
 from .resources.lookups import Resources
@@ -33,6 +34,10 @@ __all__ = [
     "fit_modules",
     "bundle_task",
     "missing_resources_message",
+    "explicit_missing_message",
+    "reduced_modules_message",
+    "setup_scorer",
+    "ScorerSetup",
 ]
 
 #: The ``builder`` that ``meteor-build import-official`` records in a bundle's build parameters.
@@ -213,21 +218,29 @@ def installed_version(package: str) -> Optional[str]:
 
 
 #: What each module needs from a bundle (stemming also works without one, through snowballstemmer).
-_NEEDS = {"synonym": "WordNet synonyms", "paraphrase": "a paraphrase table", "stem": "a stemmer or stem map"}
+_NEEDS = {"synonym": "synonym sets", "paraphrase": "a paraphrase table", "stem": "a stemmer or stem map"}
 
 
 def fit_modules(
-    cfg: MeteorConfig, resources: Resources, bundle: Optional[Bundle], explicit: bool, notes: List[str]
+    cfg: MeteorConfig,
+    resources: Resources,
+    bundle: Optional[Bundle],
+    explicit: bool,
+    notes: List[str],
+    *,
+    strict: bool = False,
+    extendable: bool = False,
 ) -> MeteorConfig:
-    """Check that the bundle has what the modules need; never score with fewer modules than asked for.
+    """Fit the modules to what the bundle has; never score with fewer modules than asked for without a note.
 
-    Missing resources raise :class:`MissingResourcesError`: for the language's default
-    modules (or with no bundle at all) the message says how to get the resources; for
-    modules chosen explicitly it names the module and the bundle.  With explicitly chosen
-    modules and no bundle, scoring goes on without function words (``res:none``).
-
-    A task name that is none of Meteor's is looked up among the bundle's tuned sets first
-    (:func:`bundle_task`); its modules count as chosen explicitly.
+    Modules chosen explicitly (or by a tuned task) that lack their resources raise
+    :class:`MissingResourcesError` naming the module and the bundle.  The language's default
+    modules follow :func:`meteor_lite.defaults.default_modules_for`: a default module the bundle
+    lacks is left out with one note saying what is missing and how to add it (``strict``: a
+    :class:`MissingResourcesError` instead, for the jar's exact configuration), and, when
+    ``extendable`` (no modules, weights or task given), the synonym and paraphrase modules the
+    bundle supports are added.  No bundle at all for the default modules is an error saying how
+    to get one; with explicitly chosen modules scoring goes on without function words (``res:none``).
     """
     if cfg.pending_task:
         cfg, explicit = bundle_task(cfg, bundle, notes), True
@@ -240,12 +253,56 @@ def fit_modules(
     missing = [m for m in cfg.modules if not available[m]]
     if explicit:
         if missing:
-            where = f"bundle {bundle.path}" if bundle is not None else "no bundle (none was found)"
-            raise MissingResourcesError(f"module(s) {', '.join(missing)} need resources that {where} lacks")
+            raise MissingResourcesError(explicit_missing_message(missing, bundle))
         return cfg
-    if bundle is None or missing:
+    if bundle is None or (missing and strict):
         raise MissingResourcesError(missing_resources_message(cfg, bundle, missing))
-    return cfg
+    from .defaults import default_modules_for, universal_set
+    from .tuned import shipped_languages
+
+    fitted = default_modules_for(
+        cfg, available, official=is_official_import(bundle), extendable=extendable,
+        universal=universal_set(shipped_languages()),
+    )
+    if fitted.dropped:
+        notes.append(reduced_modules_message(cfg, bundle, list(fitted.dropped), fitted.config))
+    return fitted.config
+
+
+def explicit_missing_message(missing: List[str], bundle: Optional[Bundle]) -> str:
+    """One sentence: the modules asked for whose resources are missing, and where they were looked for."""
+    what = " and ".join(f"{m} ({_NEEDS[m]})" for m in missing)
+    verb = "needs" if len(missing) == 1 else "need"
+    if bundle is None:
+        return (
+            f"module {what} {verb} a resource bundle, and none was found for this language: install one "
+            "(meteor-lite bundle install LANG) or leave the module out"
+        )
+    return f"module {what} {verb} a table that bundle {bundle.path} lacks: use a bundle that has it, or leave the module out"
+
+
+def reduced_modules_message(cfg: MeteorConfig, bundle: Bundle, dropped: List[str], fitted: MeteorConfig) -> str:
+    """The one warning line when a language's default modules are scored without those the bundle lacks."""
+    name = _language_name(cfg.lang)
+    needs = " or ".join(_NEEDS[m] for m in dropped)
+    line = (
+        f"{name}'s default modules ({' '.join(cfg.modules)}) include {' '.join(dropped)}, but bundle {bundle.path} "
+        f"lacks {needs}: scoring with {' '.join(fitted.modules)}"
+    )
+    if "paraphrase" in dropped and cfg.lang != "en":
+        line += (
+            f" (not Meteor 1.5's configuration). Add Meteor 1.5's table (paraphrase-{cfg.lang}.gz of the full "
+            f"distribution) with: meteor-lite bundle install {cfg.lang} --paraphrase paraphrase-{cfg.lang}.gz"
+        )
+    else:
+        line += f" (not Meteor 1.5's configuration). {_how_to_get(cfg.lang)}"
+    return line + "; --strict-modules (strict_modules=True) makes this an error"
+
+
+def _language_name(lang: str) -> str:
+    """The language's English name, capitalised (``German``), for messages."""
+    name = SCRIPT_LANGUAGES[lang][0] if lang in SCRIPT_LANGUAGES else long_name(lang)
+    return name[:1].upper() + name[1:] if name != "other" else repr(lang)
 
 
 def bundle_task(cfg: MeteorConfig, bundle: Optional[Bundle], notes: Optional[List[str]] = None) -> MeteorConfig:
@@ -284,8 +341,7 @@ def bundle_task(cfg: MeteorConfig, bundle: Optional[Bundle], notes: Optional[Lis
 
 def missing_resources_message(cfg: MeteorConfig, bundle: Optional[Bundle], missing: List[str]) -> str:
     """One line: what the language's default modules lack, how to get it, how to score with fewer modules."""
-    name = SCRIPT_LANGUAGES[cfg.lang][0] if cfg.lang in SCRIPT_LANGUAGES else long_name(cfg.lang)
-    name = name[:1].upper() + name[1:]
+    name = _language_name(cfg.lang)
     mods = " ".join(cfg.modules)
     needs = ", ".join(_NEEDS[m] for m in missing)
     reduced = "exact stem" if "stem" in cfg.modules and "stem" not in missing else "exact"
@@ -293,7 +349,8 @@ def missing_resources_message(cfg: MeteorConfig, bundle: Optional[Bundle], missi
     if bundle is not None:
         what = f"the default modules of {name} ({mods}) need {needs}, which bundle {bundle.path} lacks"
         if cfg.lang != "en" and "paraphrase" in missing:
-            return f"{what} (the official release meteor-lite imports has an English paraphrase table only): build one " \
+            return f"{what} (the official release meteor-lite imports has an English paraphrase table only): add Meteor " \
+                   f"1.5's (meteor-lite bundle install {cfg.lang} --paraphrase paraphrase-{cfg.lang}.gz), build one " \
                    f"(meteor-build paraphrases) {ask}"
         return f"{what}: {_how_to_get(cfg.lang)}; {ask}"
     what = f"no resource bundle found for {name} ({cfg.lang!r})"
@@ -331,3 +388,77 @@ def _how_to_build(lang: str) -> str:
         f"build one (pip install 'meteor-lite[build]'; meteor-build new-recipe --lang {lang} ..., then "
         "meteor-build recipe; see docs/languages.md), or install its pack"
     )
+
+
+@dataclass
+class ScorerSetup:
+    """Everything a :class:`~meteor_lite.Meteor` scores with, decided in one place (:func:`setup_scorer`)."""
+
+    config: MeteorConfig
+    bundle: Optional[Bundle]
+    resources: Resources
+    tokenizer: str
+    warnings: List[str] = field(default_factory=list)
+
+
+def setup_scorer(
+    lang: str,
+    *,
+    task: Optional[str] = None,
+    params: Optional[Sequence[float]] = None,
+    modules: Optional[Sequence[str]] = None,
+    weights: Optional[Sequence[float]] = None,
+    beam: int = 40,
+    norm: bool = False,
+    lower: bool = False,
+    no_punct: bool = False,
+    char_based: bool = False,
+    case_aware: bool = False,
+    bundle: BundleArg = None,
+    tokenize: Optional[str] = None,
+    allow_other_language: bool = False,
+    strict_modules: bool = False,
+) -> ScorerSetup:
+    """Decide a scorer's language, bundle, stemmer, modules, weights, parameters and task, in this order.
+
+    1. :func:`meteor_lite.config.resolve_config`: Meteor 1.5's preset for the language and task, with the overrides;
+    2. the tokeniser (:func:`meteor_lite.languages.default_tokenizer` unless ``tokenize``), checked now;
+    3. the bundle (:func:`open_bundle`: the one given, else the language's on the search path, verified);
+    4. the language checked against the bundle (:func:`check_language`);
+    5. the stemmer (:func:`stemmer_name`) and the resource look-ups (:class:`~meteor_lite.resources.lookups.Resources`);
+    6. the modules fitted to the bundle (:func:`fit_modules`, :mod:`meteor_lite.defaults`): a tuned task's set, the
+       modules asked for, or the language's defaults with every resource the bundle has.
+    Every condition worth knowing is a line of ``warnings``; conditions that stop scoring raise.
+    """
+    universal_weights = modules is not None and weights is None and task is None and language_alias(lang) not in LANGUAGES
+    cfg = resolve_config(
+        lang, task=task, params=params, modules=None if universal_weights else modules, weights=weights, beam=beam,
+        norm=norm, lower=lower, no_punct=no_punct, char_based=char_based, case_aware=case_aware,
+    )
+    if universal_weights and modules is not None:  # a language outside Meteor 1.5: weights by module, not padded
+        from .config import module_list
+        from .defaults import universal_modules, universal_set
+        from .tuned import shipped_languages
+
+        cfg = universal_modules(cfg, module_list(modules), universal_set(shipped_languages()))
+    notes: List[str] = list(cfg.warnings)
+    name = tokenize if tokenize is not None else default_tokenizer(cfg.lang)
+    if name != "meteor":  # (imported only when needed: a fast start for Meteor's own languages)
+        from .text.tokenizers import get_tokenizer
+
+        get_tokenizer(name)  # wrong type, unknown name or missing extra: an error now, not at the first segment
+    opened = open_bundle(bundle, cfg.lang, norm, notes)
+    try:
+        check_language(lang, cfg.lang, opened, notes, allow_other_language)
+        stemmer = stemmer_name(opened, cfg.lang)
+        resources = Resources(opened, stemmer, uses_stem_map(opened, stemmer))
+        note = stemmer_version_note(opened, stemmer)
+        if note is not None:
+            notes.append(note)
+        extendable = modules is None and weights is None and task is None
+        fitted = fit_modules(cfg, resources, opened, modules is not None, notes, strict=strict_modules, extendable=extendable)
+    except BaseException:
+        if opened is not None and not isinstance(bundle, Bundle):
+            opened.close()
+        raise
+    return ScorerSetup(fitted, opened, resources, name.strip().lower(), notes)

@@ -19,13 +19,15 @@ NLTK 3.10, 0.7398 with older releases, huggingface/evaluate#115).
 
 :class:`Meteor` is the metric object (``add``, ``add_batch``, ``compute``), as
 ``evaluate.load("meteor")`` returns one: ``hf.load("meteor")`` (English, the jar's ``-l en -norm``)
-or ``hf.load("de", ...)``; :func:`compute` uses one per set of options.
+or ``hf.load("de", ...)``; :func:`compute` uses one per set of options.  ``compute()`` with nothing
+to score raises :class:`~meteor_lite.errors.InputError` (a ``ValueError``), as ``evaluate`` does.
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from .errors import InputError
 from .inputs import hypothesis_list, segment_references
 from .meteor import jar_norm_meteor
 
@@ -63,13 +65,23 @@ class Meteor:
         references: Optional[Sequence[Reference]] = None,
         jobs: int = 1,
     ) -> Dict[str, Any]:
-        """``{"meteor": corpus score, "scores": sentence scores, "signature": ...}`` of everything added."""
+        """``{"meteor": corpus score, "scores": sentence scores, "signature": ...}`` of everything added.
+
+        With nothing added (an empty queue, or empty ``predictions``) there is no score to give:
+        :class:`~meteor_lite.errors.InputError` (a ``ValueError``), as ``evaluate``'s ``compute``
+        raises ``ValueError`` when nothing was added, rather than a corpus score of 0.0.
+        """
         if predictions is not None or references is not None:
             if predictions is None or references is None:
                 raise TypeError("compute() takes both predictions and references, or neither (after add/add_batch)")
             self.add_batch(predictions=predictions, references=references)
         preds, refs = self._predictions, self._references
         self._predictions, self._references = [], []
+        if not preds and not refs:
+            raise InputError(
+                "compute() has nothing to score: no prediction was added (call add() or add_batch() first, or pass "
+                "predictions= and references= with at least one prediction); evaluate raises here too"
+            )
         if len(preds) != len(refs):
             raise ValueError(f"{len(preds)} predictions but {len(refs)} references: give one entry per prediction")
         per_seg = [segment_references(r, f"references[{i}]") for i, r in enumerate(refs)]

@@ -10,12 +10,12 @@ import warnings
 from itertools import chain, islice
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from .config import MeteorConfig, resolve_config
-from .configure import check_language, fit_modules, open_bundle, stemmer_name, stemmer_version_note, uses_stem_map
+from .config import MeteorConfig
+from .configure import setup_scorer
 from .errors import BundleError, InputError, MeteorLiteWarning
 from .gcpause import gc_paused
 from .inputs import check_options, checked_text, hypothesis_list, references_per_segment, segment_references
-from .languages import TASKS, default_tokenizer
+from .languages import TASKS
 from .parallel import MIN_SHARD, batches, can_fork, default_jobs, map_blocks, map_shards
 from .resources.bundle import Bundle
 from .resources.lookups import Resources
@@ -64,12 +64,15 @@ class Meteor:
     A bundle of another language than ``lang`` is a :class:`ConfigError` unless
     ``allow_other_language=True`` (then a warning).
 
-    Resources a module needs but the bundle lacks (or no bundle found for the
-    language's default modules) raise :class:`MissingResourcesError` (a
-    :class:`ConfigError`): for the language's default modules the message says how to
-    get the resources (``meteor-lite bundle install LANG``); a module is never dropped
-    silently.  With modules chosen explicitly and no bundle at all, scoring goes on
-    without function words (``res:none`` in the signature).
+    With no ``modules``, ``weights`` or ``task``, a language scores with every module its bundle
+    supports (:mod:`meteor_lite.defaults`): Meteor 1.5's defaults on an official import (the jar's
+    numbers), plus the synonym and paraphrase modules of any other bundle; a language outside Meteor 1.5
+    with the universal set of parameters and weights.  A default module whose resource the bundle lacks
+    (German's paraphrase table) is left out with one warning saying how to add it; ``strict_modules=True``
+    makes that a :class:`MissingResourcesError` (a :class:`ConfigError`), as is a module asked for
+    explicitly that lacks its resource, and no bundle at all for the default modules (the message says how
+    to get one: ``meteor-lite bundle install LANG``).  The modules used are always in the signature.  With
+    modules chosen explicitly and no bundle at all, scoring goes on without function words (``res:none``).
 
     Conditions worth knowing (such as a dropped module) are kept in
     :attr:`warnings` and, unless ``quiet``, issued as :class:`MeteorLiteWarning`.
@@ -95,33 +98,23 @@ class Meteor:
         tokenize: Optional[str] = None,
         allow_other_language: bool = False,
         case_aware: bool = False,
+        strict_modules: bool = False,
     ):
         check_options(lang, task, params, modules, weights, beam)
-        cfg = resolve_config(
-            lang, task=task, params=params, modules=modules, weights=weights, beam=beam,
-            norm=norm, lower=lower, no_punct=no_punct, char_based=char_based, case_aware=case_aware,
+        setup = setup_scorer(
+            lang, task=task, params=params, modules=modules, weights=weights, beam=beam, norm=norm, lower=lower,
+            no_punct=no_punct, char_based=char_based, case_aware=case_aware, bundle=bundle, tokenize=tokenize,
+            allow_other_language=allow_other_language, strict_modules=strict_modules,
         )
-        self.warnings: List[str] = list(cfg.warnings)
+        self.warnings: List[str] = setup.warnings
         #: The tokeniser's name (:mod:`meteor_lite.text.tokenizers`); ``meteor`` is Meteor 1.5's white-space split.
-        name = tokenize if tokenize is not None else default_tokenizer(cfg.lang)
-        if name != "meteor":  # (imported only when needed: a fast start for Meteor's own languages)
-            from .text.tokenizers import get_tokenizer
-
-            get_tokenizer(name)  # wrong type, unknown name or missing extra: an error now, not at the first segment
-        self.tokenizer: str = name.strip().lower()
+        self.tokenizer: str = setup.tokenizer
         # Scoring fills the resource caches and reads through one SQLite connection: threads sharing this
         # object take turns (one lock; re-entrant, so that a public method may call another).
         self._lock = threading.RLock()
-        self.bundle: Optional[Bundle] = open_bundle(bundle, cfg.lang, norm, self.warnings)
-        check_language(lang, cfg.lang, self.bundle, self.warnings, allow_other_language)
-        stemmer = stemmer_name(self.bundle, cfg.lang)
-        self.resources = Resources(self.bundle, stemmer, uses_stem_map(self.bundle, stemmer))
-        note = stemmer_version_note(self.bundle, stemmer)
-        if note is not None:
-            self.warnings.append(note)
-        self.config: MeteorConfig = fit_modules(
-            cfg, self.resources, self.bundle, modules is not None, self.warnings
-        )
+        self.bundle: Optional[Bundle] = setup.bundle
+        self.resources: Resources = setup.resources
+        self.config: MeteorConfig = setup.config
         if not quiet:
             for w in self.warnings:
                 warnings.warn(w, MeteorLiteWarning, stacklevel=2)

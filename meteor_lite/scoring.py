@@ -15,7 +15,7 @@ from .scores import SegmentScore
 from .stats import Metrics, Stats, compute
 from .text.normalize import java_lower
 
-__all__ = ["align_segment", "best_reference", "best_of", "config_metrics", "prepare_side", "Side"]
+__all__ = ["align_segment", "alignment_stats", "best_reference", "best_of", "config_metrics", "prepare_side", "Side"]
 
 
 def config_metrics(config: MeteorConfig, st: Stats) -> Metrics:
@@ -48,13 +48,24 @@ def prepare_side(words: List[str], config: MeteorConfig, resources: Resources) -
 
 def _align_sides(h: Side, r: Side, config: MeteorConfig, resources: Resources) -> Tuple[Stats, List[Match], bool]:
     """:func:`align_segment` of two prepared sides."""
-    hyp, func_h, hl, h_total, h_func = h
-    ref, func_r, rl, r_total, r_func = r
-    matches, bounded = _align(hyp, ref, config, resources)
+    matches, bounded = _align(h[0], r[0], config, resources)
+    return _side_stats(h, r, matches, config), matches, bounded
+
+
+def alignment_stats(hyp: List[str], ref: List[str], matches: Sequence[Match], config: MeteorConfig,
+                    resources: Resources) -> Stats:
+    """Meteor's sufficient statistics of an alignment (``matches``: the chosen matches) of two token lists."""
+    return _side_stats(prepare_side(hyp, config, resources), prepare_side(ref, config, resources), matches, config)
+
+
+def _side_stats(h: Side, r: Side, matches: Sequence[Match], config: MeteorConfig) -> Stats:
+    """:func:`alignment_stats` of two prepared sides."""
+    _, func_h, hl, h_total, h_func = h
+    _, func_r, rl, r_total, r_func = r
     n = len(config.modules)
     tc, tf = _stage_counts(matches, func_h, hl, n, hyp_side=True)
     rc, rf = _stage_counts(matches, func_r, rl, n, hyp_side=False)
-    st = Stats(
+    return Stats(
         test_length=h_total,
         ref_length=r_total,
         test_function_words=h_func,
@@ -67,7 +78,6 @@ def _align_sides(h: Side, r: Side, config: MeteorConfig, resources: Resources) -
         test_word_matches=float(sum([m.hlen for m in matches])),
         ref_word_matches=float(sum([m.rlen for m in matches])),
     )
-    return st, matches, bounded
 
 
 def _align(hyp: List[str], ref: List[str], config: MeteorConfig, resources: Resources) -> Tuple[List[Match], bool]:

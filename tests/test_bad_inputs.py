@@ -14,8 +14,10 @@ Every row runs in a scratch directory holding the files of :data:`FILES` and a f
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -24,7 +26,7 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 import pytest
 
@@ -53,10 +55,12 @@ FILES: Dict[str, bytes] = {
     "big.txt": b"the cat sat on the mat\n" * 3000,
     "stem": b"the cat sat on the mat\na big car\n",
     "rep1224.txt": (" ".join(["w"] * 1224) + "\n").encode(),  # issue 26: just under the bounded-mode limit
-    # issue 23: judgments with a segment in two documents; judgments with texts and no doc column
+    # issue 23: judgments with a segment in two documents (a file without a doc column folds by segment: issue 32)
     "judg-2docs.tsv": b"system\tdoc\tseg_id\tmqm\nA\td1\t1\t-1\nA\td1\t2\t-3\nB\td2\t1\t0\nB\td1\t2\t-2\n",
-    "judg-nodoc.tsv": b"system\tseg_id\tmqm\thyp\tref\nA\t1\t-1\tthe cat\tthe cat\nA\t2\t-3\ta dog\tthe dog\n"
-                      b"A\t3\t0\tno\tyes\nB\t1\t0\tthe cat\tthe cat\nB\t2\t-2\tdog\tthe dog\nB\t3\t-1\tyes\tyes\n",
+    # issue 31: WMT systems files
+    "sys-nohyp.tsv": b"seg_id\tsystem\toutput\tref\n1\tA\tthe cat\tthe cat\n",
+    "sys-ragged.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n2\tA\tthe dog\n",
+    "sys-dup.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n1\tA\tthe dog\tthe dog\n",
 }
 
 #: Options that make a score row independent of the big bundles: the tiny bundle, exact matching.
@@ -76,7 +80,10 @@ class Case:
     stdout: str = ""  # regular expression stdout must match (when not empty)
     stdin: Optional[bytes] = None
     redirect: str = ""  # process rows: full | closed | pipe | errclosed (stderr closed) | inclosed (stdin closed)
-    inject: str = ""  # the score command raises: "boom" an unexpected RuntimeError, "sqlite" an SQLite error
+    # | yes (stdin: an endless `yes` stream) | sigterm (SIGTERM once a download's .part file exists)
+    inject: str = ""  # the score command raises: "boom" an unexpected RuntimeError, "sqlite" an SQLite error;
+    # "forge": a forged line for the row's bundle is written into the verification cache first
+    env: Tuple[Tuple[str, str], ...] = ()  # environment variables set for the row
 
 
 S, B, P, JAR, BUILD, API = "score", "bundle", "process", "jar", "build", "api"
@@ -180,8 +187,12 @@ CASES: Tuple[Case, ...] = (
          r"error: .*junk\.sqlite", "a text file given as a bundle"),
     Case("bundle-truncated", S, ("h.txt", "r.txt", "--bundle", "trunc.sqlite", "-m", "exact"), 1,
          r"error: .*trunc\.sqlite", "a bundle cut short"),
-    Case("bundle-missing-resources", S, ("h.txt", "r.txt", "--bundle", "empty.sqlite"), 1,
-         r"error: .*(function words|synonyms|paraphrase)", "the default modules need resources the bundle lacks"),
+    Case("bundle-missing-resources", S, ("h.txt", "r.txt", "--bundle", "empty.sqlite", "--strict-modules"), 1,
+         r"error: .*(function words|synonym|paraphrase)", "the default modules need resources the bundle lacks (--strict-modules)"),
+    Case("bundle-missing-resources-default", S, ("h.txt", "r.txt", "--bundle", "empty.sqlite", "-q"), 0,
+         r"^meteor-lite: warning: English's default modules \(exact stem synonym paraphrase\) include synonym paraphrase, "
+         r"but bundle empty\.sqlite lacks synonym sets or a paraphrase table: scoring with exact stem",
+         "the default modules without their resources: scored with those the bundle has, one warning line"),
     Case("bundle-other-language", S, ("h.txt", "r.txt", "--lang", "de", "--bundle", "tiny.sqlite", "-m", "exact"), 1,
          r"^meteor-lite: error: bundle tiny\.sqlite is for language 'en', not 'de': score with --lang en, use the 'de' "
          r"bundle, or allow it with --allow-other-language", "a bundle for another language (the jar has no such check)"),
@@ -299,8 +310,8 @@ CASES: Tuple[Case, ...] = (
     Case("api-square-references", API,
          ("Meteor('en', bundle=TINY, modules=['exact']).score_corpus(['a', 'b'], [['a', 'x'], ['b', 'y']])",),
          "InputError", r"ambiguous", "N x N references: streams or segments? the caller must say (layout=...)"),
-    Case("api-missing-resources", API, ("Meteor('en', bundle=EMPTY)",), "MissingResourcesError",
-         r"", "default modules without their resources: an error, never a silent fallback"),
+    Case("api-missing-resources", API, ("Meteor('en', bundle=EMPTY, strict_modules=True)",), "MissingResourcesError",
+         r"", "default modules without their resources, with strict_modules: an error, never a silent fallback"),
     Case("api-stream-lengths", API,
          ("Meteor('en', bundle=TINY, modules=['exact']).score_corpus(['a', 'b'], [['a', 'b'], ['a']], layout='streams')",),
          "InputError", r"", "reference streams of different lengths"),
@@ -451,11 +462,130 @@ CASES: Tuple[Case, ...] = (
     Case("judgments-segment-in-two-documents", COR, ("judg-2docs.tsv", "metric-inf.tsv"), 1,
          r"^meteor-lite: error: judg-2docs\.tsv:4: segment '1' is in document 'd2' here and in 'd1' on an earlier line",
          "a judgments file that puts one segment in two documents (the doc column)"),
-    Case("tune-cv-documents-without-doc-column", BUILD,
-         ("tune", "judg-nodoc.tsv", "--lang", "en", "--bundle", "tiny.sqlite", "-M", "exact", "--baseline-modules", "exact",
-          "--cv", "documents", "-k", "2", "--rounds", "1", "--bootstrap", "10"), 1,
-         r"error: --cv documents needs the judgments' doc column: segment '1' has no document",
-         "meteor-build tune --cv documents on judgments without a doc column"),
+    # issue 31: WMT systems files (score --tsv)
+    Case("tsv-missing-column", S, ("--tsv", "sys-nohyp.tsv", *T), 1,
+         r"error: sys-nohyp\.tsv:1: no hypothesis column 'hyp' in the header \('seg_id', 'system', 'output', 'ref'\)$",
+         "--tsv: a systems file without the hypothesis column (--hyp-column names another)"),
+    Case("tsv-ragged-line", S, ("--tsv", "sys-ragged.tsv", *T), 1,
+         r"error: sys-ragged\.tsv:3: 3 tab-separated field\(s\), but the header has 4$",
+         "--tsv: a line with fewer fields than the header"),
+    Case("tsv-duplicate-segment", S, ("--tsv", "sys-dup.tsv", *T), 1,
+         r"error: sys-dup\.tsv:3: system 'A' has segment '1' twice \(first on line 2\)$",
+         "--tsv: one system with the same segment twice"),
+    Case("tsv-and-files", S, ("--tsv", "sys-dup.tsv", "h.txt", "r.txt", *T), 2,
+         r"error: --tsv FILE takes the hypotheses and references from FILE: give no HYPOTHESIS or REFERENCE",
+         "--tsv with hypothesis and reference files"),
+    # --- issue 35: pack listings and downloads (a hostile server on 127.0.0.1: tests/hostile_server.py) ---------
+    # Figures: peak RSS and wall time of the command as a process (`python tests/test_bad_inputs.py --measure ID`,
+    # /usr/bin/time's maximum resident set size, on a loaded 2-core machine; interpreter start-up included).
+    Case("index-redirect-to-ftp", B, ("install", "en", "--index", "{url}/redirect-ftp"), 1,
+         r"^meteor-lite: error: http://127\.0\.0\.1:\d+/redirect-ftp/packs\.json: the server redirects to "
+         r"'ftp://127\.0\.0\.1:1/packs\.json': only http and https redirects are followed$",
+         "a pack listing whose server answers 302 to ftp:// (was followed; ended by a 60 s timeout) [25 MB peak, 0.8 s]"),
+    Case("index-huge-announced", B, ("install", "en", "--index", "{url}/huge"), 1,
+         r"packs\.json: announces 400000000 bytes, more than the size cap of 8000000 bytes; no pack listing is this "
+         r"large$", "a listing announcing 400 MB (was read whole: 825 MB peak): refused before its body [25 MB peak, 0.8 s]"),
+    Case("index-endless", B, ("install", "en", "--index", "{url}/endless"), 1,
+         r"packs\.json: larger than the size cap of 8000000 bytes \(received\); no pack listing is this large$",
+         "an endless listing without a length (grew past 1.5 GB in 2.7 s): stopped at the listing's 8 MB cap "
+         "[34 MB peak, 0.9 s]"),
+    Case("index-trickle", B, ("install", "en", "--index", "{url}/trickle", "--timeout", "3"), 1,
+         r"packs\.json: the pack index took longer than its deadline of 3 s \(\d+ bytes received\); give more time "
+         r"with --timeout$", "a listing sent 1 byte every 0.5 s with --timeout 3 (1 byte every 2 s ran past "
+         "--timeout 30): stopped at the deadline (a listing alone: at most 120 s) [25 MB peak, 3.9 s]"),
+    Case("index-forged-file-name", B, ("install", "en", "--index", "{url}/forged"), 1,
+         r"packs\.json: entry 1: field 'file' is not a relative path inside the index \(got 'x\.whl\\nFinal score: "
+         r"+0\.999\\x1b\[31m'\)$", "an entry whose file name holds '\\nFinal score: 0.999' and ESC[31m (was printed "
+         "raw in the 'downloading' line: a forged report line, a colour change): refused before anything is "
+         "printed, shown escaped [25 MB peak, 1.0 s]"),
+    Case("index-size-not-a-number", B, ("install", "en", "--index", "{url}/size-abc"), 1,
+         r"packs\.json: entry 1: field 'size' is not a whole number of bytes \(got 'abc'\)$",
+         "an entry with size \"abc\" (was: unexpected ValueError) [25 MB peak, 1.0 s]"),
+    Case("index-json-nested-deep", B, ("install", "en", "--index", "{url}/deep"), 1,
+         r"packs\.json: not a valid pack listing \(JSON nested too deeply\)$",
+         "a listing nested 200,000 deep (was: unexpected RecursionError) [26 MB peak, 0.9 s]"),
+    Case("index-version-5000-digits", B, ("install", "en", "--index", "{url}/version-5000"), 1,
+         r"packs\.json: entry 1: field 'version' is not a short name \(letters, digits, \. _ \+ -; at most 100\) "
+         r"\(got '1{79}\.\.\.\)$", "a 5,000-digit version (was: unexpected ValueError) [25 MB peak, 0.7 s]"),
+    Case("index-language-mismatch", B, ("install", "de", "--index", "{url}/files/langidx"), 1,
+         r"\.whl: the index lists this pack as language 'de', but its bundle is for 'en': not installed$",
+         "a pack listed as 'de' whose bundle is English (was installed as de.sqlite, then refused when scoring): "
+         "nothing installed [26 MB peak, 0.9 s]"),
+    Case("download-header-trickle", B, ("install", "{url}/header-trickle/x.sqlite", "--timeout", "3"), 1,
+         r"x\.sqlite: the download took longer than its deadline of 3 s \(0 bytes received\); give more time with "
+         r"--timeout$", "a server trickling its status line and headers 1 byte every 0.5 s (ran past an explicit "
+         "--timeout 60): the deadline covers connection, headers and body [25 MB peak, 3.5 s]"),
+    Case("download-stall", API, ("install_bundle(URL + '/stall/x.sqlite', dest_dir='dl', stall=2)",), "InstallError",
+         r"x\.sqlite: no data for 2 s \(the stall limit\) after 1 bytes$",
+         "a server silent after its headers and one byte (the default deadline was 3,600 s with no stall limit): "
+         "stopped by the stall limit, default 15 s as pip's (stall=2 here) [25 MB peak, 2.7 s]"),
+    Case("download-sigterm", P, ("bundle", "install", "{url}/endless/x.sqlite"), 130,
+         r"^meteor-lite: error: interrupted: nothing installed$",
+         "SIGTERM during the download of an endless body (left a 1.27 GB .part after 3 s until the next install): "
+         "the .part removed at once, exit 130, the user bundle directory empty [27 MB peak, 1.1 s]", redirect="sigterm"),
+    # --- issue 35: bundles ---
+    Case("bundle-synset-ids-text-verify", B, ("verify", "syn-text.sqlite"), 1,
+         r"syn-text\.sqlite: table 'synsets' holds a synset that is not an integer \(a text value: 'x1'\)",
+         "bundle verify on a bundle whose synset ids are text, its checksum recomputed (passed; scoring with "
+         "synonyms then ended in 'unexpected TypeError' from the compiled kernel) [22 MB peak, 0.5 s]"),
+    Case("bundle-synset-ids-text-score", S, ("h.txt", "r.txt", "--bundle", "syn-text.sqlite", "-m", "exact synonym"), 1,
+         r"^meteor-lite: error: syn-text\.sqlite: the bundle is damaged or was changed after it was built \(table "
+         r"'synsets' holds a synset that is not an integer", "scoring with its synonyms: refused by the first-use "
+         "verification [23 MB peak, 0.5 s]"),
+    Case("bundle-synset-ids-text-unverified", S,
+         ("h.txt", "r.txt", "--bundle", "syn-text.sqlite", "-m", "exact synonym"), 1,
+         r"^meteor-lite: error: syn-text\.sqlite: the synset id of '\w+' is not an integer \('x\d'\): the bundle is "
+         r"damaged; check it with 'meteor-lite bundle verify'$",
+         "the same with METEOR_LITE_VERIFY_BUNDLES=0: refused by the synonym reader", env=(("METEOR_LITE_VERIFY_BUNDLES", "0"),)),
+    Case("bundle-forged-cache-entry", S, ("h.txt", "r.txt", "--bundle", "fw-deleted.sqlite", "-m", "exact"), 1,
+         r"^meteor-lite: error: fw-deleted\.sqlite: the bundle is damaged or was changed after it was built \(content "
+         r"checksum mismatch", "a bundle's copy with its function words deleted and a forged line for it in the "
+         "verification cache (same size, mtime, inode, ctime, the recorded checksum; was scored under the original's "
+         "signature): the line's MAC is not under this user's key (kept outside the cache directory), so the file is "
+         "verified, and refused [23 MB peak, 0.8 s]", inject="forge"),
+    # --- issue 35: builders ---
+    Case("mythes-12mb-meaning-line", BUILD, ("synonyms", "--lang", "en", "--thesaurus", "big-meaning.dat", "--out",
+                                             "syn.sqlite", "--no-progress"), 0, r"^$",
+         "a MyThes meaning line of 12 MB, 150,000 synonyms (over 120 s; time grew with its square): skipped by the "
+         "member budget (10,000) before any member is tokenised; the other entries built [80 MB peak, 1.8 s]"),
+    Case("mythes-random-bytes", BUILD, ("synonyms", "--lang", "en", "--thesaurus", "rnd-thes.dat", "--out",
+                                        "syn.sqlite", "--no-progress"), 1,
+         r"^meteor-build: error: rnd-thes\.dat, line 1: unknown encoding .* on the first line \(a MyThes file starts "
+         r"with its encoding\)$", "a thesaurus of random bytes (was: unexpected ValueError: embedded null character) "
+         "[39 MB peak, 1.8 s]"),
+    Case("hunspell-400x400-affixes", BUILD, ("recipe", "x400.toml", "--out", "x400.sqlite", "--no-progress"), 1,
+         r"^meteor-build: error: x400\.dic, line 2: root 'root0' gives more than 100,000 forms: the affix rules "
+         r"explode; too many to expand$", "a 12 KB .aff of 400 prefixes x 400 suffixes, cross products, on 40 roots "
+         "(refused at 5 million forms, after 1.6 GB): stopped by the per-root budget as the forms are made "
+         "[72 MB peak, 2.2 s]"),
+    Case("hunspell-random-bytes", BUILD, ("recipe", "rnd-hun.toml", "--out", "rnd-hun.sqlite", "--no-progress"), 1,
+         r"^meteor-build: error: rnd-hun\.aff, line \d+: a NUL byte: not a text file \(not a Hunspell file\)$",
+         "a random-bytes .dic/.aff (gave an empty bundle, exit 0, no warning) [40 MB peak, 1.5 s]"),
+    Case("hunspell-printable-junk", BUILD, ("recipe", "junk-hun.toml", "--out", "junk-hun.sqlite", "--no-progress"), 1,
+         r"^meteor-build: error: junk-hun\.aff: no Hunspell directive \(SET, FLAG, TRY, PFX, SFX, \.\.\.\) in its "
+         r"[\d,]+ lines: not a Hunspell \.aff file$", "printable junk as .dic/.aff (no NUL byte) [40 MB peak, 1.9 s]"),
+    # --- issue 35: judgments ---
+    Case("correlate-50mb-cell", COR, ("big-cell.tsv", "metric.tsv"), 1,
+         r"^meteor-lite: error: big-cell\.tsv:2: a line longer than 1,000,000 characters: not a judgments or scores "
+         r"TSV$", "a judgments file with a 50 MB cell (was: unexpected csv.Error) [23 MB peak, 0.6 s]"),
+    Case("correlate-truncated-gz", COR, ("trunc.tsv.gz", "metric.tsv"), 1,
+         r"^meteor-lite: error: trunc\.tsv\.gz: the gzip stream ends early after line \d+ \(a truncated file\)$",
+         "a truncated .gz (was: unexpected EOFError) [22 MB peak, 0.6 s]"),
+    Case("correlate-gzip-bomb", COR, ("bomb.tsv.gz", "metric.tsv"), 1,
+         r"^meteor-lite: error: bomb\.tsv\.gz:2: a line longer than 1,000,000 characters",
+         "a gzip bomb: 1 MB of .gz, 1 GB of NULs (was 2.1 GB peak, then unexpected): read a line at a time, "
+         "stopped at its first long line [23 MB peak, 0.6 s]"),
+    Case("correlate-bootstrap-negative", COR, ("judg.tsv", "metric.tsv", "--bootstrap", "-5"), 2,
+         r"^meteor-lite: error: argument --bootstrap: must be an integer >= 0, got -5",
+         "--bootstrap -5 (was accepted; every interval [nan, nan])"),
+    Case("correlate-bootstrap-zero", COR, ("judg.tsv", "metric.tsv", "--bootstrap", "0"), 0, r"^$",
+         "--bootstrap 0: no interval column (was [nan, nan] on every line; issue 31)",
+         stdout=r"^judgments: .*; no intervals \(--bootstrap 0\)\n(?![\s\S]*(interval|\[))"),
+    # --- issue 35: streams ---
+    Case("stdin-endless", P, ("score", "-", "r3.txt", *T), 1,
+         r"^meteor-lite: error: r3\.txt: 3 lines, but the hypotheses \(<stdin>\) have more \(reading stopped at their "
+         r"line 4\)$", "an endless standard input (yes) against a 3-line reference file (was read to its end): "
+         "stopped at its line 4 [25 MB peak, 0.7 s]", redirect="yes"),
 )
 
 _HYP = ("the cat sat on the mat", "a dog ran in the park", "it is raining today")
@@ -521,9 +651,13 @@ def _damage(src: Path, out: Path, how: str) -> None:
 @pytest.fixture(scope="session")
 def untrusted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Bundles with hostile metadata (issue 26), built once: a forged name/version, a licence with a newline, no language."""
+    return _make_untrusted(tmp_path_factory.mktemp("untrusted"))
+
+
+def _make_untrusted(d: Path) -> Path:
+    """The files of :func:`untrusted`, written into ``d``."""
     from tiny_bundles import make_tiny_bundle
 
-    d = tmp_path_factory.mktemp("untrusted")
     make_tiny_bundle(d / "forged.sqlite", name="tiny\nFinal score:            0.999999", version="0.0.1\x1b[2J")
     make_tiny_bundle(d / "licence.sqlite", licence="CC0\nRequires-Dist: evil-dependency-xyz")
     make_tiny_bundle(d / "nolang.sqlite", language="")
@@ -566,12 +700,93 @@ def _hostile_metadata(d: Path) -> None:
     tiny.unlink()
     (d / "judg-inf.tsv").write_text("system\tseg_id\tmqm\nA\t1\t-1\nA\t2\tinf\nB\t1\t0\nB\t2\t-2\n")
     (d / "judg.tsv").write_text("system\tseg_id\tmqm\nA\t1\t-1\nA\t2\t-3\nB\t1\t0\nB\t2\t-2\n")
+    (d / "metric.tsv").write_text("system\tseg_id\tscore\nA\t1\t0.5\nA\t2\t0.4\nB\t1\t0.6\nB\t2\t0.1\n")
     (d / "metric-inf.tsv").write_text("system\tseg_id\tscore\nA\t1\t0.5\nA\t2\t0.4\nB\t1\t0.6\nB\t2\t-Infinity\n")
 
 
+def _recipe(d: Path, name: str, aff: bytes, dic: bytes) -> None:
+    """``name.aff``/``name.dic`` and a recipe ``name.toml`` making a lemma map of them (their digest pinned)."""
+    from meteor_lite_builders.lexical.hunspell import hunspell_digest
+
+    (d / f"{name}.aff").write_bytes(aff)
+    (d / f"{name}.dic").write_bytes(dic)
+    (d / f"{name}.toml").write_text(
+        'format = "meteor-lite-recipe"\nformat_version = 1\n\n[bundle]\nlanguage = "af"\n'
+        f'name = "{name}"\nversion = "1.0.0"\ndescription = "a hostile dictionary"\n\n[sources.hunspell]\n'
+        f'kind = "hunspell"\npath = "{name}.dic"\nsha256 = "{hunspell_digest(d / f"{name}.dic")}"\n'
+        'licence = "none"\n\n[stems]\nfrom = "hunspell"\n', encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The inputs of issue 35, built once: a bundle with text synset ids, a copy with its function words deleted,
+    hostile thesauri, dictionaries, judgments and a pack index whose listing misstates a pack's language."""
+    return _make_hostile(tmp_path_factory.mktemp("hostile"))
+
+
+def _make_hostile(d: Path) -> Path:
+    """The files of :func:`hostile`, written into ``d``."""
+    import gzip
+    import random
+
+    from meteor_lite.resources.schema import compute_content_checksum
+    from meteor_lite_builders.packs import add_to_index
+    from tiny_bundles import make_tiny_bundle
+
+    syn = make_tiny_bundle(d / "syn-text.sqlite")
+    with sqlite3.connect(syn) as conn:
+        conn.execute("UPDATE synsets SET synset = 'x' || synset")
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'content_checksum'", (compute_content_checksum(conn),))
+    conn.close()
+    fw = make_tiny_bundle(d / "fw-deleted.sqlite")
+    with sqlite3.connect(fw) as conn:
+        conn.execute("DELETE FROM function_words")  # the recorded checksum is the original's
+    conn.close()
+    rnd = random.Random(35)
+    members = "|".join(f"synonym{i:06d}-" + "x" * 64 for i in range(150_000))
+    (d / "big-meaning.dat").write_text(f"UTF-8\nbig|1\n-|{members}\ncar|1\n-|auto|automobile\n", encoding="utf-8")
+    (d / "rnd-thes.dat").write_bytes(rnd.randbytes(1_000_000))
+    _recipe(d, "x400", ("SET UTF-8\nPFX P Y 400\n" + "".join(f"PFX P 0 p{i} .\n" for i in range(400))
+                        + "SFX S Y 400\n" + "".join(f"SFX S 0 s{i} .\n" for i in range(400))).encode(),
+            ("40\n" + "".join(f"root{i}/PS\n" for i in range(40))).encode())
+    _recipe(d, "rnd-hun", rnd.randbytes(12_000), rnd.randbytes(200_000))
+    junk = "".join(rnd.choice("abcdefghij KLMNOP/0123456789\n\t.,;") for _ in range(100_000)).encode()
+    _recipe(d, "junk-hun", junk, junk)
+    (d / "big-cell.tsv").write_text("system\tseg_id\tmqm\thyp\tref\nA\t1\t-1\t" + "x" * 50_000_000 + "\tb\n")
+    packed = gzip.compress(b"system\tseg_id\tmqm\nA\t1\t-1\nA\t2\t-3\nB\t1\t0\nB\t2\t-2\n")
+    (d / "trunc.tsv.gz").write_bytes(packed[: len(packed) // 2])
+    with gzip.open(d / "bomb.tsv.gz", "wb", compresslevel=9) as out:
+        out.write(b"system\tseg_id\tmqm\n")
+        zeros = b"\0" * 1_000_000
+        for _ in range(1000):
+            out.write(zeros)
+    idx = d / "files" / "langidx"
+    add_to_index(make_tiny_bundle(d / "src" / "de.sqlite", language="en"), idx)
+    listing = json.loads((idx / "packs.json").read_text(encoding="utf-8"))
+    listing["packs"][0]["language"] = "de"
+    (idx / "packs.json").write_text(json.dumps(listing), encoding="utf-8")
+    return d
+
+
+@pytest.fixture(scope="session")
+def hostile_url(hostile: Path) -> Iterator[str]:
+    """The hostile server's base URL (127.0.0.1, a free port), for the whole session."""
+    from hostile_server import serve
+
+    with serve(hostile / "files") as url:
+        yield url
+
+
 @pytest.fixture()
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, untrusted: Path) -> Path:
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, untrusted: Path, hostile: Path) -> Path:
     """The scratch directory (current directory during the test) with every file and bundle."""
+    _fill_work(tmp_path, untrusted, hostile)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _fill_work(tmp_path: Path, untrusted: Path, hostile: Path) -> None:
+    """Write the scratch directory's files into ``tmp_path``."""
     from tiny_bundles import make_empty_bundle, make_tiny_bundle
 
     for name, data in FILES.items():
@@ -583,6 +798,11 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, untrusted: Path) -> Pa
     make_tiny_bundle(tmp_path / "tiny-de.sqlite", language="de")
     for src in untrusted.iterdir():  # copies: built once, not remembered by every case's cache
         shutil.copy(src, tmp_path / src.name)
+    for src in hostile.iterdir():  # bundles copied (their identity is their own), the large inputs linked
+        if src.suffix == ".sqlite":
+            shutil.copy(src, tmp_path / src.name)
+        elif src.is_file():
+            (tmp_path / src.name).symlink_to(src)
     make_empty_bundle(tmp_path / "empty.sqlite")
     (tmp_path / "junk.sqlite").write_text("not a bundle\n", encoding="utf-8")
     for name, sql in (("nochecksum", "DELETE FROM meta WHERE key = 'content_checksum'"),
@@ -597,8 +817,6 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, untrusted: Path) -> Pa
         conn.close()
     for how in ("trunc", "tampered", "corrupt", "mid"):
         _damage(tiny, tmp_path / f"{how}.sqlite", how)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -654,6 +872,12 @@ def _as_process(case: Case, tmp: Path) -> Tuple[int, str, str]:
         jar = subprocess.run([sys.executable, "-m", "meteor_lite.jarcli", *case.args], input=case.stdin,
                              capture_output=True, cwd=tmp)
         return jar.returncode, jar.stdout.decode("utf-8"), jar.stderr.decode("utf-8")
+    if case.redirect == "yes":  # an endless standard input
+        proc = subprocess.run(["sh", "-c", 'yes "a b c" | "$@"', "sh", *cmd], capture_output=True, cwd=tmp, text=True,
+                              timeout=300)
+        return proc.returncode, proc.stdout, proc.stderr
+    if case.redirect == "sigterm":
+        return _terminated(cmd, tmp)
     if case.redirect == "full":
         with open("/dev/full", "w") as full:
             proc = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, cwd=tmp, text=True)
@@ -675,13 +899,32 @@ def _as_process(case: Case, tmp: Path) -> Tuple[int, str, str]:
         return child.wait(), "", err
 
 
-def _api(case: Case, tmp: Path) -> Tuple[str, str]:
+def _terminated(cmd: "list[str]", tmp: Path) -> Tuple[int, str, str]:
+    """Run ``cmd`` (a download), send it SIGTERM once its ``.part`` file is in the user bundle directory."""
+    import signal
+    import time
+
+    bundles = tmp / "xdg" / "meteor-lite" / "bundles"
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp, text=True) as child:
+        for _ in range(1200):  # at most 120 s for the download to start
+            if child.poll() is not None or (bundles.is_dir() and any(bundles.glob(".*.part"))):
+                break
+            time.sleep(0.1)
+        time.sleep(0.5)  # a little of the body written
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=60)
+        return child.returncode, out, err
+
+
+def _api(case: Case, tmp: Path, url: str = "") -> Tuple[str, str]:
     """The exception's class name and text raised by the row's expression ("none" when nothing is raised)."""
     import warnings
 
     from meteor_lite import Meteor
+    from meteor_lite.resources.install import install_bundle
 
-    names = {"Meteor": Meteor, "TINY": tmp / "tiny.sqlite", "EMPTY": tmp / "empty.sqlite"}
+    names = {"Meteor": Meteor, "TINY": tmp / "tiny.sqlite", "EMPTY": tmp / "empty.sqlite", "URL": url,
+             "install_bundle": install_bundle}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -691,11 +934,49 @@ def _api(case: Case, tmp: Path) -> Tuple[str, str]:
     return "none", ""
 
 
+def _uses_server(case: Case) -> bool:
+    return any("{url}" in a for a in case.args) or (case.surface == API and "URL" in case.args[0])
+
+
+def _prepare(case: Case, work: Path, url: str, setenv: Any) -> Case:
+    """The row with its server URL filled in; its environment set (``setenv(name, value)``); a forged cache
+    line written for ``inject="forge"``."""
+    if url:
+        case = dataclasses.replace(case, args=tuple(a.replace("{url}", url) for a in case.args))
+        setenv("XDG_DATA_HOME", str(work / "xdg"))  # installs go to the scratch directory's user bundle dir
+    for name, value in case.env:
+        setenv(name, value)
+    if case.inject == "forge":
+        _forge_cache_line(work / case.args[case.args.index("--bundle") + 1])
+    return case
+
+
+def _forge_cache_line(bundle: Path) -> None:
+    """Lines in the verification cache claiming ``bundle`` (as it is now) verified against its recorded checksum:
+    one without a MAC (the old format), one with a MAC not made with this user's key."""
+    from meteor_lite.resources.integrity import cache_file, file_identity
+
+    conn = sqlite3.connect(f"file:{bundle}?mode=ro", uri=True)
+    checksum = conn.execute("SELECT value FROM meta WHERE key = 'content_checksum'").fetchone()[0]
+    conn.close()
+    body = "\t".join([*(str(x) for x in file_identity(bundle)), checksum])
+    cache = cache_file()
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with cache.open("a", encoding="utf-8") as out:
+        out.write(f"{body}\n{body}\t{'0' * 32}\n")
+
+
+#: Lines of progress on stderr that are not part of the one-line error (an index install says what it downloads).
+_PROGRESS = re.compile(r"^downloading ")
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_bad_input(case: Case, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_input(case: Case, work: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
     """The row's exit code (or exception) and message."""
+    url = request.getfixturevalue("hostile_url") if _uses_server(case) else ""
+    case = _prepare(case, work, url, monkeypatch.setenv)
     if case.surface == API:
-        raised, message = _api(case, work)
+        raised, message = _api(case, work, url)
         assert raised == case.code, message
         assert re.search(case.message, message), message
         return
@@ -706,14 +987,19 @@ def test_bad_input(case: Case, work: Path, monkeypatch: pytest.MonkeyPatch) -> N
         code, out, err = _in_process(case, monkeypatch)
     assert code == case.code, f"exit {code}\nstdout: {out[-500:]}\nstderr: {err[-2000:]}"
     assert "Traceback" not in err, err
+    assert case.inject == "boom" or "(a bug in meteor-" not in err, err  # only the row that injects a bug says so
     assert re.search(case.message, err, re.M), f"message {case.message!r} not in stderr:\n{err}"
     typer_usage = case.surface == BUILD and case.code == 2  # typer's own usage box
     if isinstance(case.code, int) and case.code not in (0, 141) and not typer_usage and case.redirect != "errclosed":
-        assert len([line for line in err.splitlines() if line.strip()]) == 1, f"not one line:\n{err}"
+        lines = [line for line in err.splitlines() if line.strip() and not _PROGRESS.match(line)]
+        assert len(lines) == 1, f"not one line:\n{err}"
     if case.stdout:
         assert re.search(case.stdout, out), out
     if "--format" in case.args and "json" in case.args and code == 0:
         json.loads(out, parse_constant=lambda c: pytest.fail(f"bare {c} in JSON"))
+    if url:  # nothing left behind in the user bundle directory (a refused install, an interrupted one)
+        bundles = work / "xdg" / "meteor-lite" / "bundles"
+        assert not (bundles.is_dir() and list(bundles.iterdir())), list(bundles.iterdir())
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -825,12 +1111,61 @@ def doc_text() -> str:
         given = c.args[0] if c.surface == API else " ".join(_shell(a) for a in c.args)
         if c.redirect:
             given += {"full": " > /dev/full", "closed": " >&-", "pipe": " | (reader gone)", "errclosed": " 2>&-",
-                      "inclosed": " <&-"}[c.redirect]
+                      "inclosed": " <&-", "yes": " < (yes 'a b c')", "sigterm": " (then SIGTERM)"}[c.redirect]
         lines.append(
             f"| `{c.id}` | {surfaces[c.surface]} | `{given.replace('|', chr(92) + '|')}` | {c.code} | "
             f"`{(c.message or '(any)').replace('|', chr(92) + '|')}` | {c.problem} |"
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + LIMITS) + "\n"
+
+
+#: The bounds on untrusted input (issue 35), after the table of docs/bad-inputs.md.
+LIMITS = [
+    "",
+    "Rows with figures in brackets give the peak resident memory and wall time of the command run as a process",
+    "(`.venv/bin/python tests/test_bad_inputs.py --measure [ID ...]` runs them and prints exit code, memory, time",
+    "and the error line; the URL rows use a local server on 127.0.0.1, `tests/hostile_server.py`).",
+    "",
+    "## Bounds on untrusted input",
+    "",
+    "One mechanism per kind of input, shared by every path that reads it:",
+    "",
+    "- **Anything fetched from a URL** (a pack listing `packs.json`, a pack, a bundle) is read by one reader",
+    "  (`meteor_lite/resources/fetch.py`): http, https and file URLs only, redirects followed only to http(s);",
+    "  an overall deadline over connection, headers and body (`--timeout`, default 3,600 s; a listing at most",
+    "  120 s); a stall limit of 15 s without a byte (as pip's); a size cap on the bytes received and decompressed",
+    "  (`--max-size`, default 2 GB; a listing 8 MB), a `Content-Length` above it refused before the body;",
+    "  decompression a mebibyte at a time. Its `.part` file is removed on an error, on Ctrl-C and on SIGTERM",
+    "  (exit 130); one of a process killed outright is removed by the next install once that process is gone.",
+    "- **Every field of a listing entry** is checked before it is used or printed (names, version and language",
+    "  short and printable, `file` a relative path inside the index, `sha256` 64 hex digits, `size` a whole",
+    "  number); the wheel's SHA-256, the bundle's content checksum and its language must be the listing's.",
+    "- **Text from a listing, a bundle, a dictionary or a judgments file** is printed through one escaping",
+    "  function (`meteor_lite/printable.py`: control characters, line breaks and bidirectional overrides escaped),",
+    "  as are the error and warning lines of `meteor-lite` and `meteor-build`.",
+    "- **Files a user gives** are read a line at a time, each malformed one reported with its file and line:",
+    "  judgments and metric TSVs (plain or `.gz`) refuse a line over 1,000,000 characters, a NUL, invalid UTF-8, a",
+    "  damaged or truncated gzip stream; a MyThes meaning line of more than 10,000 members is skipped before it",
+    "  is tokenised (every use drops lines over `--max-set-size` anyway); a Hunspell `.aff` with no directive or",
+    "  a NUL byte, a `.dic` without its count line are refused, and the expansion stops as soon as one root gives",
+    "  more than 100,000 forms or the dictionary more than 5 million.",
+    "- **Standard input** against a reference file is read one line past what the references fit, then refused.",
+    "- **Bundles**: `bundle verify` (and the first use of a bundle file) refuses a value that is not an integer in",
+    "  a column the scorer reads as one (synset ids, paraphrase prefix flags, numeric-only prefixes).",
+    "",
+    "## What the verification cache trusts",
+    "",
+    "A bundle file is verified (content checksum, SQLite integrity check) the first time it is used, and the",
+    "success remembered in `$XDG_CACHE_HOME/meteor-lite/verified-bundles.tsv` (or `METEOR_LITE_CACHE_DIR`),",
+    "keyed by the file's identity (real path, size, mtime, inode, ctime) and its recorded checksum. A line counts",
+    "only with its MAC: an HMAC-SHA-256 under a secret key of the user kept outside the cache directory",
+    "(`$XDG_CONFIG_HOME/meteor-lite/cache-key`, or `METEOR_LITE_CACHE_KEY`; created mode 0600, not used when",
+    "others can read or write it). Write access to the cache directory is therefore not enough to have a changed",
+    "bundle scored as verified: the forged line is ignored, the file verified, and refused. The cache still",
+    "trusts whoever can read the key (the user, root) and the file system's identity of a file (restoring a",
+    "changed file's ctime needs root). Without a key (none can be read or created), nothing is remembered and",
+    "every run verifies its bundles; `METEOR_LITE_VERIFY_BUNDLES=0` turns verification off altogether.",
+]
 
 
 def _shell(arg: str) -> str:
@@ -845,7 +1180,88 @@ def test_doc_lists_every_case() -> None:
     assert DOC.read_text(encoding="utf-8") == doc_text(), "run: .venv/bin/python tests/test_bad_inputs.py --write-doc"
 
 
+def _row_command(case: Case) -> "list[str]":
+    """The row as a command line of its own process (for :func:`measure`)."""
+    py = [sys.executable, "-c"]
+    if case.surface == BUILD:
+        return [*py, "from meteor_lite_builders.entry import main; main()", *case.args]
+    if case.surface == API:
+        return [*py, "import sys\nfrom meteor_lite import Meteor\nfrom meteor_lite.resources.install import install_bundle\n"
+                "URL, TINY, EMPTY = sys.argv[1], 'tiny.sqlite', 'empty.sqlite'\ntry:\n    eval(sys.argv[2])\n"
+                "except Exception as exc:\n    print(type(exc).__name__ + ': ' + str(exc), file=sys.stderr)\n"
+                "    sys.exit(1)\n", os.environ.get("ROW_URL", ""), case.args[0]]
+    if case.surface == JAR:
+        return [sys.executable, "-m", "meteor_lite.jarcli", *case.args]
+    head = [] if case.surface == P else [{COR: "correlate"}.get(case.surface, case.surface)]
+    return [*py, "from meteor_lite.cli import main; main()", *head, *case.args]
+
+
+def measure(ids: "list[str]") -> None:
+    """Run rows as processes in a scratch directory and print, per row: exit code, the stderr line, peak resident
+    memory (/usr/bin/time's maximum resident set size) and wall time.  Rows: ``ids``, else those whose text gives such figures ("[25 MB peak, 0.8 s]")."""
+    import signal
+    import tempfile
+    import time
+    from contextlib import ExitStack
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from hostile_server import serve
+
+    chosen = [c for c in CASES if (c.id in ids if ids else re.search(r"\[\d+ MB peak, [\d.]+ s\]", c.problem))]
+    with tempfile.TemporaryDirectory() as scratch, ExitStack() as stack:
+        base = Path(scratch)
+        for sub in ("untrusted", "hostile", "cache"):
+            (base / sub).mkdir()
+        os.environ["METEOR_LITE_CACHE_DIR"] = str(base / "cache")
+        _fill_work_dirs = (_make_untrusted(base / "untrusted"), _make_hostile(base / "hostile"))
+        url = stack.enter_context(serve(base / "hostile" / "files"))
+        os.environ["ROW_URL"] = url
+        for case in chosen:
+            work = base / f"w-{case.id}"
+            work.mkdir()
+            _fill_work(work, *_fill_work_dirs)
+            os.chdir(work)
+            row = _prepare(case, work, url if _uses_server(case) else "", os.environ.__setitem__)
+            feeder = subprocess.Popen(["yes", "a b c"], stdout=subprocess.PIPE) if case.redirect == "yes" else None
+            stdin: Any = feeder.stdout if feeder is not None else (subprocess.PIPE if row.stdin is not None else None)
+            with open(work / ".stderr", "w+") as err, open(work / ".stdout", "w") as out:
+                start = time.monotonic()
+                timed = ["/usr/bin/time", "-o", str(work / ".time"), "-f", "%M", *_row_command(row)]
+                child = subprocess.Popen(timed, stdin=stdin, stdout=out, stderr=err, cwd=work)
+                if row.stdin is not None and child.stdin is not None:
+                    child.stdin.write(row.stdin)
+                    child.stdin.close()
+                if feeder is not None and feeder.stdout is not None:
+                    feeder.stdout.close()
+                if case.redirect == "sigterm":
+                    bundles = work / "xdg" / "meteor-lite" / "bundles"
+                    for _ in range(1200):
+                        if child.poll() is not None or (bundles.is_dir() and any(bundles.glob(".*.part"))):
+                            break
+                        time.sleep(0.1)
+                    time.sleep(0.5)
+                    kids = Path(f"/proc/{child.pid}/task/{child.pid}/children").read_text().split()
+                    os.kill(int(kids[0]), signal.SIGTERM)  # the row's process, not /usr/bin/time
+                child.wait()
+                seconds = time.monotonic() - start
+                if feeder is not None:
+                    feeder.kill()
+                    feeder.wait()
+                err.seek(0)
+                lines = [ln for ln in err.read().splitlines() if ln.strip() and not _PROGRESS.match(ln)]
+            left = sorted(p.name for p in (work / "xdg" / "meteor-lite" / "bundles").glob("*")) if url else []
+            peak = int((work / ".time").read_text().split()[-1])
+            print(f"{case.id}\texit {child.returncode}\t{peak / 1024:.0f} MB\t{seconds:.1f} s\t"
+                  f"{(lines or [''])[-1][:160]}" + (f"\tleft: {left}" if left else ""), flush=True)
+            for name, _value in row.env:
+                os.environ.pop(name, None)
+            os.environ.pop("XDG_DATA_HOME", None)
+            os.chdir(base)
+
+
 if __name__ == "__main__":  # pragma: no cover
     if sys.argv[1:] == ["--write-doc"]:
         DOC.write_text(doc_text(), encoding="utf-8")
         print(f"wrote {DOC} ({len(CASES)} cases)")
+    elif sys.argv[1:2] == ["--measure"]:
+        measure(sys.argv[2:])

@@ -17,7 +17,7 @@ from meteor_lite.align.matches import Match, collect_matches
 from meteor_lite.align.search import count_chunks
 from meteor_lite.align.search import search_alignment as resolve
 from meteor_lite.config import resolve_config
-from meteor_lite.errors import MissingResourcesError
+from meteor_lite.errors import MeteorLiteWarning, MissingResourcesError
 from meteor_lite.resources.lookups import Resources, morph_candidates
 from meteor_lite.stats import compute
 from meteor_lite_builders.bundle.writer import BundleWriter
@@ -223,8 +223,12 @@ def test_module_without_resources(tiny_bundle: Path, tmp_path: Path) -> None:
         w.add_function_words(["the"])
     with pytest.raises(ConfigError, match="paraphrase"):
         Meteor("en", bundle=bare, modules=["exact", "paraphrase"], quiet=True)
-    with pytest.raises(MissingResourcesError, match="WordNet synonyms, a paraphrase table"):
-        Meteor("en", bundle=bare, quiet=True)  # default modules: missing resources stop scoring
+    with pytest.raises(MissingResourcesError, match="synonym sets, a paraphrase table"):
+        Meteor("en", bundle=bare, quiet=True, strict_modules=True)  # the jar's configuration, or nothing
+    with pytest.warns(MeteorLiteWarning, match=r"include synonym paraphrase, but bundle .*bare.sqlite lacks"):
+        fallback = Meteor("en", bundle=bare)  # default modules: the ones the bundle supports, with a warning
+    assert fallback.config.modules == ("exact", "stem") and fallback.config.weights == (1.0, 0.6)
+    assert "|mods:exact+stem|w:1,0.6|" in fallback.signature and len(fallback.warnings) == 1
     m = Meteor("en", bundle=bare, modules=["exact", "stem"], quiet=True)  # a reduced set only when asked for
     assert m.config.modules == ("exact", "stem") and m.config.weights == (1.0, 0.6) and not m.warnings
 

@@ -118,14 +118,19 @@ def test_shipped_sets(shared_data: Path, bundle_dir: Path) -> None:
     """The committed sets: one `mqm` per target language, readable, with held-out figures per file measured on
     the shared data as it is (checksums), a normalisation, and scoring with them works where the bundle is built."""
     sets = tuned.read_shipped(tuned.SHIPPED_FILE)
-    assert sorted(sets) == sorted(SHIPPED)
+    assert sorted(k for k in sets if k != tuned.UNIVERSAL_LANGUAGE) == sorted(SHIPPED)
+    universal = sets[tuned.UNIVERSAL_LANGUAGE][tuned.UNIVERSAL_SET]
+    assert universal.modules == ("exact", "stem", "synonym", "paraphrase") and tuned.universal_set() == universal
+    for figures in universal.provenance["heldout"]["by_set"].values():
+        lo, hi = figures["gain_interval"]
+        assert lo <= hi and figures["verdict"] == ("better" if lo > 0 else "worse" if hi < 0 else "no difference shown")
     for lang in SHIPPED:
         task = sets[lang]["mqm"]
         prov = task.provenance
         assert task.norm in NORM_LABELS
         assert prov["heldout"]["value"] is not None and prov["statistic"] == "seg:sys:pearson"
         for j in prov["judgments"]:
-            path = shared_data / "mqm" / j["file"]
+            path = next(p for p in (shared_data / "mqm" / j["file"], shared_data / "wmt-mqm" / j["file"]) if p.is_file())
             assert hashlib.sha256(path.read_bytes()).hexdigest() == j["sha256"], path
         for part in prov.get("heldout_by_file", {}).values():
             assert -1 <= part["value"] <= 1 and part["interval"][0] <= part["interval"][1]
@@ -199,7 +204,7 @@ def test_bundle_info_lists_shipped_sets(bundle_dir: Path, capsys: pytest.Capture
 
 def test_validity_without_the_sets_files(tmp_path: Path, shared_data: Path, en_bundle: Path) -> None:
     """An English file alone: the English set's folds span seven files, so its cv column is left out with a note
-    (never a figure from another partition); the other metrics are still figured on the whole set."""
+    (never a figure from another partition); the other metrics are figured on the whole set, with intervals."""
     pytest.importorskip("sacrebleu")
     from meteor_lite_builders.checks import validity
 
@@ -207,7 +212,9 @@ def test_validity_without_the_sets_files(tmp_path: Path, shared_data: Path, en_b
     d.mkdir()
     (d / "biomed2021.pt-en.dev.mqm.tsv.gz").symlink_to(shared_data / "mqm" / "biomed2021.pt-en.dev.mqm.tsv.gz")
     (r,) = validity.validity(d, samples=5, seed=0)
-    assert "cannot be rebuilt" in r.mqm_note and r.cv == {}
+    assert "cannot be rebuilt" in r.mqm_note and "mqm (cv)" not in r.cv and r.protocol == "whole"
+    lo, hi = r.cv_interval["default"]
+    assert r.cv["default"] == pytest.approx(r.whole["default"], abs=1e-9) and lo <= r.cv["default"] <= hi
     assert r.whole["default"] is not None and r.whole["chrF"] is not None
     assert "cannot be rebuilt" in validity.format_table([r])
 
@@ -280,8 +287,11 @@ def test_document_folds_keep_documents_whole() -> None:
     assert max(map(len, folds)) - min(map(len, folds)) <= max(sizes)
     assert document_folds(items, docs, 3, seed=0) == folds and column_folds("documents", items, docs, 3, 0) == folds
     assert any(document_folds(items, docs, 3, seed=s) != folds for s in range(1, 6))
-    with pytest.raises(InvalidParameterError, match="segment 'x' has no document"):
-        document_folds([*items, "x"], docs, 3, 0)
+    # a segment without a document is a document of its own; a file without any folds by segment
+    extra = document_folds([*items, "x"], docs, 3, 0)
+    assert sorted(c for f in extra for c in f) == list(range(len(items) + 1))
+    bare = [str(n) for n in range(9)]
+    assert sorted(map(len, document_folds(bare, {}, 3, 0))) == [3, 3, 3]
     with pytest.raises(InvalidParameterError, match="10 documents, fewer than the 11 folds"):
         document_folds(items, docs, 11, 0)
 

@@ -20,10 +20,11 @@ REF = "a large automobile sat on the mat"
 PROV = {"statistic": "seg:sys:pearson", "judgments": [{"file": "j.tsv", "sha256": "00"}], "heldout": {"value": 0.2}}
 
 
-def _task(name: str = "mqm", **kw: object) -> TunedTask:
+def _task(name: str = "mqm", provenance_date: str = "", **kw: object) -> TunedTask:
     values = dict(alpha=0.5, beta=1.5, gamma=0.4, delta=0.9, modules=("exact", "synonym"), weights=(1.0, 0.7))
     values.update(kw)
-    return TunedTask(name, provenance=PROV, **values)  # type: ignore[arg-type]
+    prov = {**PROV, "date": provenance_date} if provenance_date else PROV
+    return TunedTask(name, provenance=prov, **values)  # type: ignore[arg-type]
 
 
 def test_add_task_recomputes_checksum_and_verifies(tiny_bundle: Path) -> None:
@@ -45,6 +46,31 @@ def test_add_task_recomputes_checksum_and_verifies(tiny_bundle: Path) -> None:
     conn.close()
     with Bundle.open(tiny_bundle) as b:
         assert any("checksum mismatch" in p for p in b.verify())
+
+
+def test_the_date_of_a_run_is_outside_the_checksum(tiny_bundle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same set tuned on two days seals the same content checksum (issue 31: run-time facts such as the date
+    are kept under meta `tasks_run`, which the checksum leaves out); the date is still read back and shown, and
+    an edit of the content (not of the date) is still caught."""
+    from meteor_lite.cli import run
+
+    monday = _task(provenance_date="2026-11-23T10:00:00Z")
+    tuesday = _task(provenance_date="2026-11-24T18:30:00Z")
+    first = tasks.add_task(tiny_bundle, monday)
+    second = tasks.add_task(tiny_bundle, tuesday, replace=True)
+    assert first == second
+    assert tasks.bundle_tasks(tiny_bundle)["mqm"].provenance["date"] == "2026-11-24T18:30:00Z"
+    with Bundle.open(tiny_bundle) as b:
+        assert "date" not in json.loads(b.meta["tasks"])["mqm"]["provenance"]
+        assert json.loads(b.meta["tasks_run"]) == {"mqm": {"date": "2026-11-24T18:30:00Z"}}
+        assert b.verify() == []
+    assert run(["bundle", "info", str(tiny_bundle)]) == 0
+    assert "date: 2026-11-24T18:30:00Z" in capsys.readouterr().out
+    # another parameter value is another checksum (the date alone is not)
+    assert tasks.add_task(tiny_bundle, _task(alpha=0.6, provenance_date="2026-11-24T18:30:00Z"), replace=True) != first
+    tasks.remove_task(tiny_bundle, "mqm")
+    with Bundle.open(tiny_bundle) as b:
+        assert "tasks_run" not in b.meta and "tasks" not in b.meta
 
 
 def test_remove_task_restores_the_original_checksum(tiny_bundle: Path) -> None:

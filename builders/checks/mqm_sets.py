@@ -19,8 +19,9 @@ from meteor_lite.metaeval import Judgments
 from meteor_lite.metaeval.data import MetricScores
 
 from ..errors import BuildError
+from ..tune.baselines import MISSING_SACREBLEU
 
-__all__ = ["Scorer", "default_meteor", "mqm_files", "scored", "sacrebleu_scorer", "sacrebleu_metrics"]
+__all__ = ["Scorer", "default_meteor", "mqm_files", "JUDGMENT_GLOBS", "scored", "sacrebleu_scorer", "sacrebleu_metrics"]
 
 _PAIR = re.compile(r"\.([a-z]{2,3})-([a-z]{2,3})\.")
 
@@ -28,11 +29,18 @@ _PAIR = re.compile(r"\.([a-z]{2,3})-([a-z]{2,3})\.")
 Scorer = Callable[[List[str], List[str]], Tuple[List[float], float]]
 
 
-def mqm_files(mqm_dir: Path, files: Optional[Sequence[Path]] = None) -> List[Tuple[Path, str]]:
-    """(file, target language) of every ``*.mqm.tsv.gz`` of ``mqm_dir`` (or of ``files``), sorted by name."""
-    paths = sorted(files) if files is not None else sorted(mqm_dir.glob("*.mqm.tsv.gz"))
+#: The judgments files the MQM checks read: MQM (any scale: Google's penalties, Unbabel's 100-to-minus-400) and ESA.
+JUDGMENT_GLOBS = ("*.mqm.tsv.gz", "*.esa.tsv.gz")
+
+
+def mqm_files(mqm_dir: "Path | Sequence[Path]", files: Optional[Sequence[Path]] = None) -> List[Tuple[Path, str]]:
+    """(file, target language) of every ``*.mqm.tsv.gz`` / ``*.esa.tsv.gz`` of ``mqm_dir`` (one directory or
+    several), or of ``files``, sorted by file name."""
+    dirs = [mqm_dir] if isinstance(mqm_dir, Path) else list(mqm_dir)
+    paths = sorted(files) if files is not None else sorted(
+        (p for d in dirs for pattern in JUDGMENT_GLOBS for p in d.glob(pattern)), key=lambda p: p.name)
     if not paths:
-        raise BuildError(f"{mqm_dir}: no *.mqm.tsv.gz files")
+        raise BuildError(f"{', '.join(str(d) for d in dirs)}: no *.mqm.tsv.gz or *.esa.tsv.gz files")
     out = []
     for path in paths:
         found = _PAIR.search(path.name)
@@ -75,5 +83,5 @@ def sacrebleu_metrics() -> Tuple[Any, Any]:
     try:
         from sacrebleu.metrics import BLEU, CHRF
     except ImportError:
-        raise BuildError("the chrF and BLEU baselines need sacrebleu: pip install 'meteor-lite[test]'") from None
+        raise BuildError(MISSING_SACREBLEU) from None
     return BLEU, CHRF

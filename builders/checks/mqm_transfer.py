@@ -95,6 +95,7 @@ def _presets(lang: str, modules: Tuple[str, ...]) -> Dict[str, Params]:
 def load_sets(mqm_dir: Path, progress: Callable[[str], None] = lambda s: None,
               files: Optional[Sequence[Path]] = None) -> List[SetGrids]:
     """Every ``*.mqm.tsv.gz`` of ``mqm_dir`` (or ``files``), aligned under each of :data:`NORMS`."""
+    sacrebleu_metrics()  # its chrF column needs sacreBLEU: say so before scoring anything
     out = []
     for path, lang in mqm_files(mqm_dir, files):
         progress(f"{path.name} ({lang})")

@@ -1,7 +1,8 @@
 """``meteor-build check validity``: meteor-lite against chrF and sentence BLEU on every shared MQM set.
 
-For each ``*.mqm.tsv.gz`` of the MQM directory (the target language is the second half of the
-file's language pair), one row: the average over systems of the segment-level Pearson r with MQM
+For each ``*.mqm.tsv.gz`` / ``*.esa.tsv.gz`` of the data directories (``../shared/data/mqm`` and
+``../shared/data/wmt-mqm`` by default; the target language is the second half of the file's language
+pair), one row: the average over systems of the segment-level Pearson r with MQM
 (``seg:sys:pearson``, as ``meteor-lite correlate`` computes it), with a 95% bootstrap interval over
 segments (seeded), for
 
@@ -18,9 +19,11 @@ segments (seeded), for
   (``tokenize="zh"`` for Chinese, as sacreBLEU advises; the ``test`` extra).
 
 The paired bootstrap interval of (default - chrF) says where Meteor 1.5's configuration is clearly
-worse (interval below 0) or better.  System level: Pearson r of the systems' scores with their
-mean MQM (corpus scores for meteor-lite, mean sentence scores for chrF and BLEU), no interval
-(2-15 systems).  ``--plot`` draws the segment-level figures with their intervals (matplotlib:
+worse (interval below 0) or better.  A file the ``mqm`` set was not tuned on is figured whole (one
+fold): there the set's plain scores are held-out scores.  System level: Pearson r of the systems' mean
+segment scores with their mean human score, with a bootstrap interval over the same resamples (mean
+segment scores for every metric, so that a resample can re-average them).  The bootstrap is numpy's
+(every cell of a set at once), so the ~60,000 rows of the WMT files cost seconds, not the scoring.  ``--plot`` draws the segment-level figures with their intervals (matplotlib:
 the ``bench`` extra).
 """
 
@@ -63,6 +66,10 @@ class SetResult:
     diff_interval: Dict[str, Tuple[float, float]] = field(default_factory=dict)
     whole: Dict[str, Optional[float]] = field(default_factory=dict)
     sys: Dict[str, Optional[float]] = field(default_factory=dict)
+    #: 95% bootstrap intervals of the system-level Pearson (systems' mean segment scores over the resampled segments)
+    sys_interval: Dict[str, Tuple[float, float]] = field(default_factory=dict)
+    #: "folds": the mqm set's recorded folds; "whole": the whole set (one fold)
+    protocol: str = "folds"
     mqm_note: str = ""
     #: the tuner's recorded held-out figure of the mqm set on this file (provenance ``heldout_by_file``)
     recorded: Optional[float] = None
@@ -73,6 +80,16 @@ def _meteor_scores(m: Meteor) -> Scorer:
         c = m.score_corpus(hyps, [refs])
         return [s.score for s in c.segments], c.score
     return score
+
+
+def _same_scores(a: Meteor, b: Meteor) -> bool:
+    """True when two scorers give the same numbers (modules, weights, α β γ δ, normalisation, bundle): a fallback
+    ``mqm`` set is the default configuration, scored once."""
+    def key(m: Meteor) -> Tuple[Any, ...]:
+        c = m.config
+        return (tuple(c.modules), tuple(c.weights), c.alpha, c.beta, c.gamma, c.delta, c.norm_label,
+                m.signature.split("|res:")[-1])
+    return key(a) == key(b)
 
 
 def _interval(values: Sequence[float]) -> Tuple[float, float]:
@@ -94,13 +111,22 @@ class _Folds:
     recorded: Dict[str, float]
 
 
-def _recorded_folds(lang: str, mqm_dir: Path) -> Tuple[Optional[_Folds], str]:
+def _find(dirs: Sequence[Path], name: str) -> Optional[Path]:
+    """The first ``DIR/name`` of ``dirs`` that exists."""
+    for d in dirs:
+        if (d / name).is_file():
+            return d / name
+    return None
+
+
+def _recorded_folds(lang: str, dirs: "Path | Sequence[Path]") -> Tuple[Optional[_Folds], str]:
     """The mqm set of ``lang``'s recorded folds (None and why, when there is no set or no record)."""
     from meteor_lite.metaeval.data import merge_judgments
     from meteor_lite.tuned import shipped_tasks
 
     from ..tune.trainer import COLUMN_CVS, column_folds
 
+    dirs = [dirs] if isinstance(dirs, Path) else list(dirs)
     task = shipped_tasks(lang).get("mqm")
     if task is None:
         return None, f"no mqm set shipped for {lang}"
@@ -109,11 +135,12 @@ def _recorded_folds(lang: str, mqm_dir: Path) -> Tuple[Optional[_Folds], str]:
     if not held.get("folds") or not held.get("k"):
         return None, f"the mqm set of {lang} records no folds (tuned without --cv items or documents)"
     files = [f["file"] for f in prov.get("judgments", [])]
-    missing = [f for f in files if not (mqm_dir / f).is_file()]
+    missing = [f for f in files if _find(dirs, f) is None]
     if missing:
-        return None, f"the mqm set of {lang} was tuned on {', '.join(missing)}, not in {mqm_dir}: its folds cannot be rebuilt"
+        return None, (f"the mqm set of {lang} was tuned on {', '.join(missing)}, not in {', '.join(map(str, dirs))}: "
+                      "its folds cannot be rebuilt")
     labels = [judgments_label(f) for f in files]
-    parts = [(lab, read_judgments(str(mqm_dir / f))) for lab, f in zip(labels, files)]
+    parts = [(lab, read_judgments(str(_find(dirs, f)))) for lab, f in zip(labels, files)]
     merged = merge_judgments(parts) if len(parts) > 1 else merge_judgments(parts + [("-", Judgments([], [], [], set()))])
     fold_of: Dict[str, int] = {}
     kind = str(held.get("cv", "items")).split(",")[0].strip()
@@ -159,6 +186,53 @@ def _heldout_scores(j: Judgments, lang: str, folds: _Folds, fold_of: Dict[str, i
     return out
 
 
+def _intervals(res: SetResult, grids: Dict[str, Aligned], fold_cols: List[List[int]], samples: int, seed: int) -> None:
+    """The cv protocol's figures (the statistic within each fold, averaged) and the paired bootstrap intervals of
+    the segment-level figures, their differences, and the system-level Pearson (numpy: every cell at once)."""
+    from ..tune.universal import numpy, seg_sys_pearson, sys_pearson_of_means
+
+    np = numpy()
+    names: List[str] = [k for k in ("default", "mqm (cv)", "chrF", "BLEU") if k in grids]
+    first = grids[names[0]]
+    cells = [(s, c) for s, row in enumerate(first.gold) for c, g in enumerate(row) if g is not None]
+    sys_of = np.asarray([s for s, _ in cells], dtype=int)
+    item_of = np.asarray([c for _, c in cells], dtype=int)
+    gold = np.asarray([float(first.gold[s][c]) for s, c in cells])  # type: ignore[arg-type]
+    scores: Dict[str, Any] = {k: np.asarray([float(grids[k].metric[s][c]) for s, c in cells]) for k in names}  # type: ignore[arg-type]
+    n_sys, n_items = len(first.systems), len(first.items)
+    masks = []
+    for fc in fold_cols:
+        inside = np.zeros(n_items)
+        inside[fc] = 1.0
+        masks.append(inside[item_of])
+
+    def cv(k: str, counts: Any) -> float:
+        vals = [seg_sys_pearson(sys_of, gold, scores[k], n_sys, counts * m) for m in masks]
+        vals = [v for v in vals if not math.isnan(v)]
+        return math.fsum(vals) / len(vals) if vals else math.nan
+
+    ones = np.ones_like(gold)
+    for k in names:
+        res.cv[k] = cv(k, ones)
+    pool = sorted(set(item_of.tolist()))
+    rng = random.Random(seed)
+    draws: Dict[str, List[float]] = {k: [] for k in names}
+    sys_draws: Dict[str, List[float]] = {k: [] for k in names}
+    for _ in range(samples):
+        picks = np.asarray([pool[rng.randrange(len(pool))] for _ in pool], dtype=int)
+        counts = np.bincount(picks, minlength=n_items).astype(float)[item_of]
+        for k in names:
+            draws[k].append(cv(k, counts))
+            sys_draws[k].append(sys_pearson_of_means(sys_of, gold, scores[k], n_sys, counts))
+    for k in names:
+        res.sys[k] = sys_pearson_of_means(sys_of, gold, scores[k], n_sys)
+        res.cv_interval[k] = _interval(draws[k])
+        res.sys_interval[k] = _interval(sys_draws[k])
+    for a, b in (("mqm (cv)", "chrF"), ("mqm (cv)", "default"), ("default", "chrF")):
+        if a in draws and b in draws:
+            res.diff_interval[f"{a.split()[0]} - {b}"] = _interval([x - y for x, y in zip(draws[a], draws[b])])
+
+
 def _cv_figure(grid: Aligned, fold_cols: List[List[int]], cols: Optional[Sequence[int]] = None) -> float:
     """The statistic within each fold's items (of ``cols``, repeats allowed), averaged over the folds."""
     from meteor_lite.metaeval.stats import mean_ignoring_nan
@@ -171,8 +245,8 @@ def _cv_figure(grid: Aligned, fold_cols: List[List[int]], cols: Optional[Sequenc
     return mean_ignoring_nan(values)
 
 
-def validity(mqm_dir: Path, samples: int = 1000, seed: int = 0,
-             progress: Callable[[str], None] = lambda s: None) -> List[SetResult]:
+def validity(mqm_dir: "Path | Sequence[Path]", samples: int = 1000, seed: int = 0,
+             progress: Callable[[str], None] = lambda s: None, only: Optional[Sequence[str]] = None) -> List[SetResult]:
     """The figures of every ``*.mqm.tsv.gz`` in ``mqm_dir`` (sorted by name).
 
     Every metric is figured under the mqm set's cross-validation protocol on the file (the statistic within
@@ -180,9 +254,12 @@ def validity(mqm_dir: Path, samples: int = 1000, seed: int = 0,
     terms; the whole-set figures of default, chrF and BLEU are given too.
     """
     BLEU, CHRF = sacrebleu_metrics()
+    dirs = [mqm_dir] if isinstance(mqm_dir, Path) else list(mqm_dir)
     scorers: Dict[str, Tuple[Meteor, str, Optional[Meteor], Optional[_Folds], str]] = {}
     out = []
-    for path, lang in mqm_files(mqm_dir):
+    for path, lang in mqm_files(dirs):
+        if only is not None and judgments_label(str(path)) not in only:
+            continue
         progress(f"{path.name} ({lang})")
         if lang not in scorers:
             default, how = default_meteor(lang)
@@ -190,7 +267,7 @@ def validity(mqm_dir: Path, samples: int = 1000, seed: int = 0,
                 tuned: Optional[Meteor] = Meteor(lang, task="mqm", quiet=True)
             except Exception:  # no set shipped for the language (ConfigError) or resources missing
                 tuned = None
-            folds, why = _recorded_folds(lang, mqm_dir)
+            folds, why = _recorded_folds(lang, dirs)
             scorers[lang] = (default, how, tuned, folds, why)
         default, how, tuned, folds, why = scorers[lang]
         j = read_judgments(str(path))
@@ -202,14 +279,16 @@ def validity(mqm_dir: Path, samples: int = 1000, seed: int = 0,
         }
         res = SetResult(label, lang, len(j.systems), len(j.items), how, mqm_note=why)
         if tuned is not None:
-            metrics["mqm (in-sample)"] = scored(j, "mqm", _meteor_scores(tuned))
+            metrics["mqm (in-sample)"] = metrics["default"] if _same_scores(tuned, default) else scored(j, "mqm", _meteor_scores(tuned))
         fold_of = folds.by_file.get(label) if folds is not None else None
         if folds is not None and fold_of:
             metrics["mqm (cv)"] = metrics["default"] if folds.fallback else _heldout_scores(j, lang, folds, fold_of)
             res.recorded = folds.recorded.get(label)
             res.mqm_note = "fallback: the default configuration" if folds.fallback else ""
-        elif folds is not None:
-            res.mqm_note = f"the mqm set of {lang} was not tuned on this file"
+        elif folds is not None and "mqm (in-sample)" in metrics:
+            # a file the set never saw: its plain scores are held-out scores
+            metrics["mqm (cv)"] = metrics["mqm (in-sample)"]
+            res.mqm_note = f"the mqm set of {lang} was not tuned on this file: whole set, unseen"
         grids = {k: align(j, v) for k, v in metrics.items()}
         for k, g in grids.items():
             res.whole[k] = statistic(g, SEG)
@@ -217,20 +296,10 @@ def validity(mqm_dir: Path, samples: int = 1000, seed: int = 0,
         if fold_of:
             assert folds is not None
             fold_cols = [[c for c, item in enumerate(j.items) if fold_of.get(item) == f] for f in range(folds.k)]
-            names = [k for k in ("default", "mqm (cv)", "chrF", "BLEU") if k in grids]
-            rng = random.Random(seed)
-            draws: Dict[str, List[float]] = {k: [] for k in names}
-            n = len(j.items)
-            for _ in range(samples):
-                cols = [rng.randrange(n) for _ in range(n)]
-                for k in names:
-                    draws[k].append(_cv_figure(grids[k], fold_cols, cols))
-            for k in names:
-                res.cv[k] = _cv_figure(grids[k], fold_cols)
-                res.cv_interval[k] = _interval(draws[k])
-            for a, b in (("mqm (cv)", "chrF"), ("mqm (cv)", "default"), ("default", "chrF")):
-                if a in draws and b in draws:
-                    res.diff_interval[f"{a.split()[0]} - {b}"] = _interval([x - y for x, y in zip(draws[a], draws[b])])
+        else:
+            fold_cols = [list(range(len(j.items)))]
+            res.protocol = "whole"
+        _intervals(res, grids, fold_cols, samples, seed)
         out.append(res)
     return out
 
@@ -253,12 +322,12 @@ def format_table(results: Sequence[SetResult]) -> str:
         cells = [_cell(r.cv.get(k), r.cv_interval.get(k, (None, None))) for k in ("default", "mqm (cv)", "chrF", "BLEU")]
         diffs = [_diff(r.diff_interval.get(k)) for k in ("mqm - chrF", "mqm - default")]
         lines.append(f"| {r.name} | {r.lang} | {r.systems} | {r.segments} | {' | '.join(cells)} | {' | '.join(diffs)} |")
-    lines += ["", "| set | whole set, seg:sys:pearson: default | chrF | BLEU | system-level Pearson: default | mqm (in-sample) | chrF | BLEU |",
+    lines += ["", "| set | whole set, seg:sys:pearson: default | chrF | BLEU | system-level Pearson: default | mqm | chrF | BLEU |",
               "|---|---|---|---|---|---|---|---|"]
     for r in results:
+        sys_cells = [_cell(r.sys.get(k), r.sys_interval.get(k, (None, None))) for k in ("default", "mqm (cv)", "chrF", "BLEU")]
         lines.append(f"| {r.name} | {_cell(r.whole.get('default'))} | {_cell(r.whole.get('chrF'))} | {_cell(r.whole.get('BLEU'))} "
-                     f"| {_cell(r.sys.get('default'))} | {_cell(r.sys.get('mqm (in-sample)'))} "
-                     f"| {_cell(r.sys.get('chrF'))} | {_cell(r.sys.get('BLEU'))} |")
+                     f"| {' | '.join(sys_cells)} |")
     notes = [f"{r.name}: {r.mqm_note}" for r in results if r.mqm_note]
     lines.append("")
     if notes:
@@ -337,3 +406,14 @@ def plot(results: Sequence[SetResult], out: Path) -> None:
 def as_json(results: Sequence[SetResult]) -> List[Dict[str, Any]]:
     """The results as JSON-ready dicts."""
     return [asdict(r) for r in results]
+
+
+def from_json(data: Sequence[Dict[str, Any]]) -> List[SetResult]:
+    """Results written by :func:`as_json` (``check validity --json``), read back (intervals as tuples)."""
+    out = []
+    for d in data:
+        r = SetResult(**d)
+        for name in ("cv_interval", "diff_interval", "sys_interval"):
+            setattr(r, name, {k: tuple(v) for k, v in getattr(r, name).items()})
+        out.append(r)
+    return out

@@ -411,12 +411,18 @@ def write_recipes_cmd(
 
 @app.command("validity")
 def validity_cmd(
-    data: Path = typer.Option(DEFAULT_DATA_DIR / "mqm", "--data", help="Directory of *.mqm.tsv.gz judgments (../shared/data/mqm)."),
+    data: List[Path] = typer.Option([DEFAULT_DATA_DIR / "mqm", DEFAULT_DATA_DIR / "wmt-mqm"], "--data",
+                                    help="Directories of *.mqm.tsv.gz / *.esa.tsv.gz judgments (repeat; default "
+                                         "../shared/data/mqm and ../shared/data/wmt-mqm)."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples of the segments for the intervals."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     plot_out: Optional[Path] = typer.Option(None, "--plot", help="Write the figure here (PNG; needs the bench extra's matplotlib), "
                                                                  "e.g. docs/img/validity.png."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every figure here."),
+    only: Optional[List[str]] = typer.Option(None, "--only", help="Score only this set (its file name without .tsv.gz and "
+                                                                  ".mqm; repeat), e.g. to split the work between processes."),
+    merge: Optional[List[Path]] = typer.Option(None, "--merge", help="Score nothing: report the sets of these --json files "
+                                                                     "(repeat), sorted by name."),
 ) -> None:
     """meteor-lite (default and --task mqm) against chrF and sentence BLEU on every shared MQM set, with intervals.
 
@@ -426,7 +432,12 @@ def validity_cmd(
     from ..checks import validity
 
     with _guard():
-        results = validity.validity(data, bootstrap, seed, progress=lambda s: print(f"scoring {s}", file=sys.stderr))
+        if merge:
+            results = sorted((r for f in merge for r in validity.from_json(json.loads(f.read_text(encoding="utf-8")))),
+                             key=lambda r: r.name)
+        else:
+            results = validity.validity(data, bootstrap, seed, progress=lambda s: print(f"scoring {s}", file=sys.stderr),
+                                        only=only)
         print(validity.format_table(results))
         if json_out is not None:
             from meteor_lite.atomicfile import atomic_path
@@ -460,6 +471,47 @@ def mqm_transfer_cmd(
         presets = mqm_transfer.preset_figures(sets)
         loso = mqm_transfer.leave_one_set_out(sets, rounds, progress)
         print(mqm_transfer.format_report(sets, presets, loso))
+
+
+@app.command("universal")
+def universal_cmd(
+    data: List[Path] = typer.Option([DEFAULT_DATA_DIR / "mqm", DEFAULT_DATA_DIR / "wmt-mqm"], "--data",
+                                    help="Directories of *.mqm.tsv.gz / *.esa.tsv.gz judgments (repeat; default "
+                                         "../shared/data/mqm and ../shared/data/wmt-mqm)."),
+    bundles: Path = typer.Option(..., "--bundles", help="Directory of the recipe bundles (meteor-build recipe "
+                                                        "resources/recipes/<lang>.toml --out-dir DIR) of every target language."),
+    cache: Optional[Path] = typer.Option(None, "--cache", help="Keep each file's alignments here (per bundle, modules, version)."),
+    max_segments: int = typer.Option(0, "--max-segments", help="Use a seeded sample of at most N segments of a larger file "
+                                                               "(every system's rows of them); 0: every segment."),
+    rounds: int = typer.Option(2, "--rounds", help="Rounds of the coordinate search."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples of the left-out set's segments."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sample and the bootstrap."),
+    write: bool = typer.Option(False, "--write", help="Ship the set tuned on every set as language '*', set 'default' "
+                                                      "(meteor_lite/tuned_tasks.json, or --shipped-file)."),
+    shipped_file: Optional[Path] = typer.Option(None, "--shipped-file", help="With --write: the file to write."),
+    default_for: str = typer.Option("", "--default-for", help="Languages (comma-separated, e.g. es,fr,zh) whose sets are "
+                                                              "also compared with their Meteor 1.5 configuration "
+                                                              "(official bundles, make bundles)."),
+) -> None:
+    """One parameter set for every language, tuned pooled over the MQM sets of all languages, measured leave one set out.
+
+    Needs numpy (the test extra).  Prints the set and a Markdown table: each set's held-out figure against
+    exact + stem with Meteor's li parameters, with paired 95% bootstrap intervals.
+    """
+    from ..checks import universal
+
+    def progress(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    with _guard():
+        r = universal.run(data, bundles, cache, max_segments, rounds, bootstrap, seed, progress,
+                          [x.strip() for x in default_for.split(",") if x.strip()])
+        print(universal.format_report(r))
+        print(f"\n{sum(s.cells for s in r.sets)} judged rows in {len(r.sets)} sets; {r.seconds:.0f} s", file=sys.stderr)
+        if write:
+            h = universal.write_default(r, data, shipped_file)
+            print(f"wrote the universal set default@{h} (language '*') into {shipped_file or 'meteor_lite/tuned_tasks.json'}",
+                  file=sys.stderr)
 
 
 @app.command("thesaurus-effect")

@@ -12,6 +12,7 @@ from typing import Callable, Iterator, Optional, TextIO, Tuple, Type
 import typer
 
 from meteor_lite.errors import MeteorLiteError, MeteorLiteWarning
+from meteor_lite.printable import one_line
 
 __all__ = ["LIBRARY_ERRORS", "fail", "error_message", "library_errors", "show_warnings", "out_file", "run_app"]
 
@@ -21,7 +22,7 @@ LIBRARY_ERRORS: Tuple[Type[BaseException], ...] = (MeteorLiteError, OSError, sql
 
 def fail(msg: str, code: int = 1) -> typer.Exit:
     """Print ``meteor-build: error: <msg>`` on stderr; return the :class:`typer.Exit` to raise."""
-    typer.echo(f"meteor-build: error: {msg}", err=True)
+    typer.echo(f"meteor-build: error: {one_line(msg)}", err=True)
     return typer.Exit(code)
 
 
@@ -46,7 +47,7 @@ def library_errors(context: str = "") -> Iterator[None]:
 def _show(message: "Warning | str", category: Type[Warning], filename: str, lineno: int,
           file: Optional[TextIO] = None, line: Optional[str] = None) -> None:
     if issubclass(category, MeteorLiteWarning):
-        print(f"meteor-build: warning: {message}", file=sys.stderr, flush=True)
+        print(f"meteor-build: warning: {one_line(message)}", file=sys.stderr, flush=True)
     else:
         _default_show(message, category, filename, lineno, file, line)
 

@@ -86,8 +86,26 @@ def _codec(name: str, where: str) -> str:
     key = _ENCODINGS.get(key, key)
     try:
         return codecs.lookup(key).name
-    except LookupError:
-        raise MalformedSourceError(where, 0, f"unknown encoding {name.strip()!r} (SET)") from None
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
+        raise MalformedSourceError(where, 0, f"unknown encoding {name.strip()[:40]!r} (SET)") from None
+
+
+#: Directives of an ``.aff`` file (hunspell(5)); a file with none of them is not an affix file.
+_AFF_KEYWORDS = frozenset(
+    "SET FLAG COMPLEXPREFIXES LANG IGNORE AF AM KEY TRY NOSUGGEST MAXCPDSUGS MAXNGRAMSUGS MAXDIFF ONLYMAXDIFF "
+    "NOSPLITSUGS SUGSWITHDOTS REP MAP PHONE WARN FORBIDWARN BREAK COMPOUNDRULE COMPOUNDMIN COMPOUNDFLAG "
+    "COMPOUNDBEGIN COMPOUNDLAST COMPOUNDMIDDLE ONLYINCOMPOUND COMPOUNDPERMITFLAG COMPOUNDFORBIDFLAG COMPOUNDMORESUFFIXES "
+    "COMPOUNDROOT COMPOUNDWORDMAX CHECKCOMPOUNDDUP CHECKCOMPOUNDREP CHECKCOMPOUNDCASE CHECKCOMPOUNDTRIPLE "
+    "SIMPLIFIEDTRIPLE CHECKCOMPOUNDPATTERN FORCEUCASE COMPOUNDSYLLABLE SYLLABLENUM PFX SFX CIRCUMFIX FORBIDDENWORD "
+    "FULLSTRIP KEEPCASE ICONV OCONV LEMMA_PRESENT NEEDAFFIX PSEUDOROOT SUBSTANDARD WORDCHARS CHECKSHARPS NAME HOME "
+    "VERSION".split())
+
+
+def _no_nul(text: str, where: str) -> None:
+    """A NUL character makes a file binary, not a dictionary: :class:`MalformedSourceError` naming its line."""
+    at = text.find("\x00")
+    if at >= 0:
+        raise MalformedSourceError(where, text.count("\n", 0, at) + 1, "a NUL byte: not a text file (not a Hunspell file)")
 
 
 def _condition(cond: str, suffix: bool, where: str, line: int) -> "re.Pattern[str]":
@@ -127,7 +145,11 @@ def read_aff(path: "os.PathLike[str] | str") -> AffixFile:
     if m:
         aff.encoding = _codec(m.group(1).decode("ascii", "replace"), str(p))
     text = raw.decode(aff.encoding, errors="replace").lstrip("\ufeff")
+    _no_nul(text, str(p))
     lines = [line.rstrip("\r") for line in text.split("\n")]  # not splitlines(): U+0085 and kin are not line ends here
+    if text.strip() and not any((_fields(line) or [""])[0] in _AFF_KEYWORDS for line in lines):
+        raise MalformedSourceError(str(p), 0, f"no Hunspell directive (SET, FLAG, TRY, PFX, SFX, ...) in its "
+                                              f"{len(lines):,} lines: not a Hunspell .aff file")
     i = 0
     alias_left = 0
     special: Dict[str, str] = {}
@@ -181,15 +203,24 @@ def read_aff(path: "os.PathLike[str] | str") -> AffixFile:
 
 def read_dic(path: "os.PathLike[str] | str", aff: AffixFile) -> Iterator[Tuple[str, List[str]]]:
     """``(root, flags)`` of each entry of a ``.dic`` file (the count line skipped; morphological fields dropped)."""
+    for _line, root, flags in _dic_entries(path, aff):
+        yield root, flags
+
+
+def _dic_entries(path: "os.PathLike[str] | str", aff: AffixFile) -> Iterator[Tuple[int, str, List[str]]]:
+    """``(line, root, flags)`` of each entry of a ``.dic`` file (see :func:`read_dic`)."""
     p = Path(path)
     text = p.read_bytes().decode(aff.encoding, errors="replace").lstrip("\ufeff")
+    _no_nul(text, str(p))
     first = True
-    for line in text.split("\n"):
+    for lineno, line in enumerate(text.split("\n"), start=1):
         line = line.rstrip("\r")
         if first:
             first = False
             if line.strip().isdigit():
                 continue
+            raise MalformedSourceError(str(p), lineno, f"the first line of a .dic file is its number of entries, got "
+                                                        f"{line[:40]!r}: not a Hunspell .dic file")
         line = line.split("\t", 1)[0].strip(" ")
         if not line or line.startswith("#"):
             continue
@@ -202,7 +233,7 @@ def read_dic(path: "os.PathLike[str] | str", aff: AffixFile) -> Iterator[Tuple[s
             root, flags = word_part, []
         root = root.replace("\\/", "/")
         if root:
-            yield root, flags
+            yield lineno, root, flags
 
 
 def _apply(word: str, rule: AffixRule, suffix: bool) -> Optional[str]:
@@ -228,22 +259,42 @@ def _open_dictionary(dic: "os.PathLike[str] | str", aff_path: "os.PathLike[str] 
     return dic_p, read_aff(aff_p)
 
 
+#: Most forms one root may give (the largest of Debian's dictionaries: under 10,000); more is an explosion of
+#: the affix rules (400 prefixes x 400 suffixes on a root: 160,000), refused as it happens.
+MAX_FORMS_PER_ROOT = 100_000
+
+
 def expand_hunspell(dic: "os.PathLike[str] | str", aff_path: "os.PathLike[str] | str | None" = None, *,
-                    max_forms: int = 5_000_000) -> Tuple[List[Tuple[str, str]], Dict[str, int]]:
+                    max_forms: int = 5_000_000, max_per_root: int = MAX_FORMS_PER_ROOT,
+                    ) -> Tuple[List[Tuple[str, str]], Dict[str, int]]:
     """``(form, root)`` pairs of every form the dictionary's affix rules give (see the module docstring), and counts.
 
-    Raises :class:`SourceError` when the expansion exceeds ``max_forms`` (a dictionary whose rules
-    explode should be used over a vocabulary instead).
+    Raises :class:`SourceError` as soon as the expansion exceeds ``max_forms`` distinct forms, or one root
+    gives more than ``max_per_root`` (both budgets are checked as each form is added; a dictionary whose
+    rules explode should be used over a vocabulary instead).
     """
     dic_p, aff = _open_dictionary(dic, aff_path)
     roots_of: Dict[str, Set[str]] = {}
     n_roots = 0
+    made = lineno = 0  # forms given by the current root, and its line
 
     def add(form: str, root: str) -> None:
-        roots_of.setdefault(form, set()).add(root)
+        nonlocal made
+        made += 1
+        if made > max_per_root:
+            raise MalformedSourceError(str(dic_p), lineno, f"root {root[:40]!r} gives more than {max_per_root:,} forms: "
+                                       "the affix rules explode; too many to expand")
+        got = roots_of.get(form)
+        if got is None:
+            if len(roots_of) >= max_forms:
+                raise SourceError(f"{dic_p}: more than {max_forms:,} forms after {n_roots:,} roots: too many to expand")
+            roots_of[form] = {root}
+        else:
+            got.add(root)
 
-    for root, flags in read_dic(dic_p, aff):
+    for lineno, root, flags in _dic_entries(dic_p, aff):  # noqa: B007 - add() names the line
         n_roots += 1
+        made = 0
         if not any(f in aff.not_words for f in flags):
             add(root, root)
         suffixed: List[Tuple[str, bool]] = []
@@ -272,8 +323,6 @@ def expand_hunspell(dic: "os.PathLike[str] | str", aff_path: "os.PathLike[str] |
                             pform = _apply(sform, r, False)
                             if pform:
                                 add(pform, root)
-        if len(roots_of) > max_forms:
-            raise SourceError(f"{dic_p}: more than {max_forms:,} forms after {n_roots:,} roots: too many to expand")
     pairs: List[Tuple[str, str]] = []
     ambiguous = 0
     for form in sorted(roots_of):

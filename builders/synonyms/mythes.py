@@ -46,6 +46,7 @@ from .wndb import Synonyms
 
 __all__ = [
     "DEFAULT_MAX_SET_SIZE",
+    "MAX_LINE_MEMBERS",
     "RELATION_NOTES",
     "MeaningLine",
     "Thesaurus",
@@ -56,6 +57,14 @@ __all__ = [
 
 #: Meaning lines with more words than this are dropped (see the module docstring).
 DEFAULT_MAX_SET_SIZE = 40
+
+#: A meaning line of more members than this is skipped as it is read, before its members are tokenised:
+#: every use drops a line over its ``max_set_size`` anyway, and a 12 MB line of 150,000 members would take
+#: minutes.  ``--max-set-size`` above this has the effect of this value.
+MAX_LINE_MEMBERS = 10_000
+
+#: Longest line read (bytes): far above any real meaning line (the largest of Debian's thesauri: under 100 kB).
+MAX_LINE_BYTES = 64_000_000
 
 #: Notes (lower-cased, without parentheses) that mark a relation other than synonymy, in the
 #: thesauri Debian ships: hypernyms, hyponyms, antonyms, "similar"/"related" terms, "compare".
@@ -161,8 +170,10 @@ def _codec(name: str, path: str) -> str:
     key = _ENCODINGS.get(key, key)
     try:
         return codecs.lookup(key).name
-    except LookupError:
-        raise MalformedSourceError(path, 1, f"unknown encoding {name.strip()!r} on the first line (a MyThes file starts with its encoding)") from None
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
+        shown = repr(name.strip()[:40]) + ("..." if len(name.strip()) > 40 else "")
+        raise MalformedSourceError(path, 1, f"unknown encoding {shown} on the first line (a MyThes file starts with its "
+                                            "encoding)") from None
 
 
 def iter_mythes(path: "os.PathLike[str] | str") -> Iterator[Tuple[int, str, List[Tuple[int, str, List[str]]]]]:
@@ -175,7 +186,7 @@ def iter_mythes(path: "os.PathLike[str] | str") -> Iterator[Tuple[int, str, List
     name = str(path)
     stream, raw = open_binary(path)
     try:
-        first = stream.readline()
+        first = stream.readline(200)
         if not first:
             raise MalformedSourceError(name, 1, "empty file (a MyThes file starts with its encoding)")
         if first.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark (the Russian thesaurus has one)
@@ -185,10 +196,13 @@ def iter_mythes(path: "os.PathLike[str] | str") -> Iterator[Tuple[int, str, List
 
         def next_line() -> Optional[str]:
             nonlocal lineno
-            data = stream.readline()
+            data = stream.readline(MAX_LINE_BYTES + 1)
             if not data:
                 return None
             lineno += 1
+            if len(data) > MAX_LINE_BYTES:
+                raise MalformedSourceError(name, lineno, f"a line longer than {MAX_LINE_BYTES:,} bytes: not a MyThes "
+                                                         "thesaurus (or a decompression bomb)")
             try:
                 return data.decode(enc).rstrip("\r\n")
             except UnicodeDecodeError as exc:
@@ -256,11 +270,15 @@ def read_mythes(
             entry_text, _ = split_notes(entry)
             entry_tok = tokens(entry_text) if not _PLACEHOLDER.search(entry_text) else ()
             for lineno, pos, raw_members in lines:
+                if len(raw_members) > MAX_LINE_MEMBERS:  # the budget, checked before any member is worked on
+                    counts["lines_over_budget"] = counts.get("lines_over_budget", 0) + 1
+                    continue
                 pos_text, pos_notes = split_notes(pos)
                 if _is_relation(pos_notes) or java_lower(pos_text) in RELATION_NOTES:
                     counts["relation_lines"] += 1
                     continue
-                kept: List[Tuple[str, ...]] = [entry_tok] if entry_tok and _WORDLIKE.search(" ".join(entry_tok)) else []
+                kept: Dict[Tuple[str, ...], None] = (
+                    {entry_tok: None} if entry_tok and _WORDLIKE.search(" ".join(entry_tok)) else {})
                 for rawm in raw_members:
                     text, notes = split_notes(rawm)
                     if not text:
@@ -278,8 +296,7 @@ def read_mythes(
                         continue
                     if len(tok) > 1:
                         counts["phrase_members"] += 1
-                    if tok not in kept:
-                        kept.append(tok)
+                    kept.setdefault(tok, None)  # a dict: first-seen order, linear time
                 if len(kept) >= 2:
                     meanings.append(MeaningLine(entry_text, lineno, pos_text, tuple(kept)))
     src = file_source(

@@ -16,14 +16,27 @@ import os
 import sys
 from typing import Dict, List
 
+from meteor_lite.errors import MeteorLiteError
 from meteor_lite.metaeval.data import read_judgments
 
-__all__ = ["write_baselines", "main"]
+from ..errors import BuildError
+
+__all__ = ["write_baselines", "main", "MISSING_SACREBLEU"]
+
+#: The error when sacreBLEU is not installed (it is in the ``test`` extra).
+MISSING_SACREBLEU = "the chrF and BLEU baselines need sacrebleu, which is in the test extra: pip install 'meteor-lite[test]'"
 
 
 def write_baselines(judgments_path: str, out_dir: str) -> Dict[str, str]:
-    """Write chrF.tsv and BLEU.tsv for ``judgments_path``; return {metric: path}."""
-    from sacrebleu.metrics import BLEU, CHRF
+    """Write chrF.tsv and BLEU.tsv for ``judgments_path``; return {metric: path}.
+
+    Raises :class:`BuildError` (naming the ``test`` extra) when sacreBLEU is not installed,
+    before anything is read or written.
+    """
+    try:
+        from sacrebleu.metrics import BLEU, CHRF
+    except ImportError:
+        raise BuildError(MISSING_SACREBLEU) from None
 
     judgments = read_judgments(judgments_path)
     metrics = {"chrF": CHRF(), "BLEU": BLEU(effective_order=True)}
@@ -46,7 +59,12 @@ def main(argv: List[str]) -> int:
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    for name, path in write_baselines(argv[0], argv[1]).items():
+    try:
+        paths = write_baselines(argv[0], argv[1])
+    except (MeteorLiteError, OSError) as exc:
+        print(f"baselines: error: {exc}", file=sys.stderr)
+        return 1
+    for name, path in paths.items():
         print(f"{name}: {path}")
     return 0
 

@@ -4,7 +4,9 @@ A bundle keeps its tuned sets as one JSON object under the ``meta`` key
 :data:`meteor_lite.config.TASKS_META_KEY` (``tasks``): ``{NAME: {alpha, beta, gamma, delta,
 modules, weights, provenance}}``, written with sorted keys.  ``meta`` is part of the bundle's
 logical content, so the content checksum covers the sets: adding or removing one recomputes
-it (docs/bundle-format.md).  Before that, the bundle's recorded checksum is checked (unless
+it (docs/bundle-format.md).  The provenance's run-time facts (:data:`meteor_lite.tuned.RUN_FACTS`: the
+date) go under ``tasks_run`` instead, which the checksum leaves out: the same run on another day
+gives the same checksum.  Before that, the bundle's recorded checksum is checked (unless
 this very file was verified before, :mod:`meteor_lite.resources.integrity`), so a damaged
 bundle is refused instead of being given a new, truthful-looking checksum.
 
@@ -48,8 +50,11 @@ def bundle_tasks(path: "os.PathLike[str] | str") -> Dict[str, TunedTask]:
 
 
 def _read(b: Bundle) -> Dict[str, TunedTask]:
+    """The bundle's sets, their run-time facts (the date) back in their provenance."""
+    from meteor_lite.tuned import TASKS_RUN_META_KEY, merge_run_facts
+
     try:
-        return read_tuned_tasks(b.meta.get(TASKS_META_KEY), f"bundle {b.path}")
+        return merge_run_facts(read_tuned_tasks(b.meta.get(TASKS_META_KEY), f"bundle {b.path}"), b.meta.get(TASKS_RUN_META_KEY))
     except ConfigError as exc:
         raise BuildError(str(exc)) from None
 
@@ -115,12 +120,17 @@ def _rewrite(path: Path, tasks: Dict[str, TunedTask]) -> str:
 
 def _update(tmp: Path, tasks: Dict[str, TunedTask]) -> str:
     """Set (or delete) the ``tasks`` meta key of ``tmp`` and its content checksum."""
+    from meteor_lite.tuned import TASKS_RUN_META_KEY, split_run_facts
+
+    content, run = split_run_facts(tasks)
     conn = sqlite3.connect(str(tmp))
     try:
-        if tasks:
-            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (TASKS_META_KEY, tasks_json(tasks)))
-        else:
-            conn.execute("DELETE FROM meta WHERE key = ?", (TASKS_META_KEY,))
+        for key, value in ((TASKS_META_KEY, tasks_json(content) if content else ""),
+                           (TASKS_RUN_META_KEY, json.dumps(run, sort_keys=True, separators=(",", ":")) if run else "")):
+            if value:
+                conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+            else:
+                conn.execute("DELETE FROM meta WHERE key = ?", (key,))
         conn.commit()
         checksum = compute_content_checksum(conn)
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('content_checksum', ?)", (checksum,))
@@ -137,11 +147,10 @@ def add_shipped(path: "os.PathLike[str] | str", lang: str, task: TunedTask, repl
     The file is JSON with sorted keys and one level of indentation, so a re-tuned set shows as a small diff.
     """
     from meteor_lite.atomicfile import atomic_path
-    from meteor_lite.tuned import read_shipped
+    from meteor_lite.tuned import read_shipped, shipped_from_dict
 
     try:
-        check_task_name(task.name)
-        TunedTask.from_dict(task.name, task.to_dict(), "new task")
+        shipped_from_dict(lang, task.name, task.to_dict(), "new task")
         current = read_shipped(Path(path))
     except ConfigError as exc:
         raise InvalidParameterError(str(exc)) from None

@@ -198,13 +198,12 @@ def document_folds(items: Sequence[str], docs: Dict[str, str], k: int, seed: int
     search see the rest of each held-out segment's document; over documents, every held-out segment
     comes from a document the search never saw, as with test documents.  The documents are shuffled
     (seeded), then each goes to the fold with the fewest segments so far (the first of equal ones).
+    A segment with no document (a file without a ``doc`` column or with empty cells, alone or merged
+    with files that have one) is a document of its own: such a file folds by segment.
     """
-    missing = [it for it in items if it not in docs]
-    if missing:
-        raise InvalidParameterError(f"--cv documents needs the judgments' doc column: segment {missing[0]!r} has no document")
     by_doc: Dict[str, List[int]] = {}
     for c, it in enumerate(items):
-        by_doc.setdefault(docs[it], []).append(c)
+        by_doc.setdefault(docs[it] if it in docs else f"\0segment\0{it}", []).append(c)
     if len(by_doc) < k:
         raise InvalidParameterError(f"--cv documents: {len(by_doc)} documents, fewer than the {k} folds")
     names = sorted(by_doc)

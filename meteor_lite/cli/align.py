@@ -8,7 +8,8 @@ tokens, each match with its module name and words, the chunks, the statistics an
 ``--format html`` writes one self-contained HTML page of all segments (:mod:`meteor_lite.alignview`:
 words coloured by module, chunks, P, R, fragmentation penalty, score, the alignment matrix).
 ``--out FILE`` writes to FILE instead of stdout.
-Only the aligner's ``maxcov`` alignment (the one Meteor scores with) is available.
+``--type maxacc`` gives the aligner's maximum-accuracy alignment (:mod:`meteor_lite.align.maxacc`) instead
+of ``maxcov``, the one Meteor scores with.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import json
 import sys
 from typing import IO, TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
-from ..errors import ConfigError, InputError
+from ..align.maxacc import ALIGN_TYPES
+from ..errors import InputError
 from .errors import Parser, reported_errors
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,8 +48,10 @@ def build_parser() -> "argparse.ArgumentParser":
     p.add_argument("--task", metavar="NAME",
                    help="Task whose modules align (as meteor-lite score --task; a tuned set such as mqm brings its "
                         "normalisation when none is chosen). Default: the language's.")
-    p.add_argument("--type", "-t", dest="align_type", default="maxcov", choices=("maxcov", "maxacc"),
-                   help="Alignment type; only maxcov (Meteor's scoring alignment) is implemented.")
+    p.add_argument("--type", "-t", dest="align_type", default="maxcov", choices=ALIGN_TYPES,
+                   help="Alignment type, as the jar's Matcher: maxcov (maximum coverage: the alignment Meteor scores "
+                        "with) or maxacc (maximum accuracy: one-word matches before paraphrases; the statistics "
+                        "shown are those of that alignment). Default: maxcov.")
     p.add_argument("--beam", "-x", type=int, default=40, help="Alignment search beam size. Default: 40.")
     p.add_argument("--norm", action="store_true", help="Meteor's tokeniser and punctuation normaliser, then lower-case.")
     p.add_argument("--lower", action="store_true", help="Lower-case only.")
@@ -92,6 +96,23 @@ def alignment_record(n: int, seg: "SegmentScore", hyp: Sequence[str], ref: Seque
             "frag_penalty": d["frag_penalty"], "stats": d["stats"]}
 
 
+def maxacc_segment(scorer: "Meteor", hyp: List[str], ref: List[str]) -> "SegmentScore":
+    """The jar aligner's ``maxacc`` alignment of two token lists (:mod:`meteor_lite.align.maxacc`), with the
+    statistics and score of that alignment under the scorer's parameters (Meteor scores with ``maxcov``)."""
+    from ..align.maxacc import maxacc_alignment
+    from ..scores import SegmentScore
+    from ..scoring import alignment_stats, config_metrics
+    from ..text.normalize import java_lower
+
+    cfg, res = scorer.config, scorer.resources
+    folded = ([java_lower(w) for w in hyp], [java_lower(w) for w in ref]) if cfg.case_aware else None
+    matches, bounded = maxacc_alignment(hyp, ref, cfg.modules, res, cfg.beam, folded)
+    st = alignment_stats(hyp, ref, matches, cfg, res)
+    m = config_metrics(cfg, st)
+    return SegmentScore(m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, 0,
+                        [x.as_tuple() for x in matches], bounded)
+
+
 def _scorer(args: "argparse.Namespace") -> "Meteor":
     """The scorer the options ask for (warnings kept quiet: the aligner's output is the alignment)."""
     from ..meteor import Meteor
@@ -109,7 +130,7 @@ def _write(out: IO[str], scorer: "Meteor", hyps: List[str], refs: List[str], arg
     for i, (h, r) in enumerate(zip(hyps, refs), 1):
         hyp, ref = scorer.tokens(h), scorer.tokens(r)
         scorer.prefetch([hyp, ref])
-        seg = scorer.score_tokens(hyp, [ref])
+        seg = scorer.score_tokens(hyp, [ref]) if args.align_type == "maxcov" else maxacc_segment(scorer, hyp, ref)
         if args.fmt == "json":
             out.write(json.dumps(alignment_record(i, seg, hyp, ref, modules), ensure_ascii=False) + "\n")
         elif args.fmt == "html":
@@ -130,8 +151,6 @@ def run(argv: Optional[List[str]] = None) -> int:
     """Run ``meteor-lite align`` with ``argv``; the exit code."""
     args = build_parser().parse_args(argv)
     with reported_errors():
-        if args.align_type != "maxcov":
-            raise ConfigError("--type maxacc is not implemented (only maxcov, the alignment Meteor scores with)")
         from ..text.io import read_lines
 
         hyps = read_lines("/dev/stdin" if args.hypothesis == "-" else args.hypothesis)

@@ -108,12 +108,13 @@ def bundle_info(path: str, as_json: bool = False) -> None:
     from ..config import TASKS_META_KEY, read_tuned_tasks
     from ..errors import BundleError, ConfigError
     from ..resources.bundle import Bundle
+    from ..tuned import TASKS_RUN_META_KEY, merge_run_facts
 
     path = _bundle_path(path)
     try:
         with Bundle.open(path) as b:
             info = b.info()
-            tasks = read_tuned_tasks(b.meta.get(TASKS_META_KEY), f"bundle {path}")
+            tasks = merge_run_facts(read_tuned_tasks(b.meta.get(TASKS_META_KEY), f"bundle {path}"), b.meta.get(TASKS_RUN_META_KEY))
     except (BundleError, ConfigError) as exc:
         raise fail(str(exc)) from None
     info["tasks"] = {name: {**t.to_dict(), "hash": t.short_hash} for name, t in sorted(tasks.items())}

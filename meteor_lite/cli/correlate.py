@@ -7,6 +7,8 @@ import math
 import sys
 from typing import TYPE_CHECKING, Dict, List, Optional
 
+from ..printable import one_line
+from .argtypes import non_negative_int
 from .errors import EXIT_USAGE, Parser, fail, reported_errors
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,15 +42,15 @@ def build_parser() -> "argparse.ArgumentParser":
     p.add_argument("--exclude-human", action="store_true", help="Leave human translations out (default: counted as systems).")
     p.add_argument("--grouping", action="append", choices=("none", "sys", "item"),
                    help="Segment-level grouping(s) to compute (repeatable). Default: all three.")
-    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+    p.add_argument("--bootstrap", type=non_negative_int, default=1000, metavar="N",
                    help="Bootstrap resamples of the segments for the intervals (0: none). Default: 1000.")
-    p.add_argument("--permutations", type=int, default=1000, metavar="K",
+    p.add_argument("--permutations", type=non_negative_int, default=1000, metavar="K",
                    help="Permutations of the paired test (with --compare; 0: none). Default: 1000.")
     p.add_argument("--confidence", type=float, default=0.95, help="Interval coverage. Default: 0.95.")
     p.add_argument("--seed", type=int, default=0, help="Random seed (bootstrap, permutations, pair sampling). Default: 0.")
-    p.add_argument("--max-pairs", type=int, default=200_000, metavar="N",
+    p.add_argument("--max-pairs", type=non_negative_int, default=200_000, metavar="N",
                    help="Tie calibration (acc-eq, tau23-eq) samples about N pairs when there are more. Default: 200000.")
-    p.add_argument("--resample-max-pairs", type=int, default=50_000, metavar="N",
+    p.add_argument("--resample-max-pairs", type=non_negative_int, default=50_000, metavar="N",
                    help="The same, in each bootstrap resample and permutation (speed). Default: 50000.")
     p.add_argument("--format", dest="fmt", choices=("text", "json"), default="text", help="Output format. Default: text.")
     p.add_argument("--split", metavar="DIR", help="Write DIR/<system>.hyp and DIR/<system>.ref from JUDGMENTS, and exit.")
@@ -60,20 +62,23 @@ def _fmt(x: Optional[float]) -> str:
     return "nan" if x is None or math.isnan(x) else f"{x:.4f}"
 
 
-def _lines(name: str, res: "Result", other: Optional["Result"], name2: str) -> List[str]:
-    """The text table: one line per (level, grouping, statistic)."""
-    head = f"{'level':7} {'grouping':8} {'statistic':12} {name[:24]:>24}  {'interval':17}"
+def _lines(name: str, res: "Result", other: Optional["Result"], name2: str, intervals: bool = True) -> List[str]:
+    """The text table: one line per (level, grouping, statistic); no interval columns without ``intervals``."""
+    def interval(r: "Result", key: "tuple[str, str, str]") -> str:
+        lo, hi = r.intervals.get(key, (math.nan, math.nan))
+        return f"  [{_fmt(lo)}, {_fmt(hi)}]" if intervals else ""
+
+    iv = f"  {'interval':17}" if intervals else ""
+    head = f"{'level':7} {'grouping':8} {'statistic':12} {name[:24]:>24}{iv}"
     if other is not None:
-        head += f" {name2[:24]:>24}  {'interval':17} {'p(2>1)':>7}"
+        head += f" {name2[:24]:>24}{iv} {'p(2>1)':>7}"
     out = [head]
     for key, value in res.values.items():
-        lo, hi = res.intervals.get(key, (math.nan, math.nan))
         eps = res.thresholds.get(key)
-        line = f"{key[0]:7} {key[1]:8} {key[2]:12} {_fmt(value):>24}  [{_fmt(lo)}, {_fmt(hi)}]"
+        line = f"{key[0]:7} {key[1]:8} {key[2]:12} {_fmt(value):>24}{interval(res, key)}"
         if other is not None:
-            lo2, hi2 = other.intervals.get(key, (math.nan, math.nan))
             p = other.p_values.get(key)
-            line += f" {_fmt(other.values[key]):>24}  [{_fmt(lo2)}, {_fmt(hi2)}] {_fmt(p) if p is not None else '-':>7}"
+            line += f" {_fmt(other.values[key]):>24}{interval(other, key)} {_fmt(p) if p is not None else '-':>7}"
         if eps is not None:
             line += f"  eps={eps:.4g}" + (f"/{other.thresholds[key]:.4g}" if other is not None else "")
         out.append(line)
@@ -112,7 +117,7 @@ def run(argv: List[str]) -> int:
         judgments = read_judgments(a.judgments, a.human_column, humans)
         if a.split:
             systems = split_inputs(judgments, a.split)
-            print(f"wrote {len(systems)} systems' .hyp/.ref to {a.split}: {' '.join(systems)}")
+            print(f"wrote {len(systems)} systems' .hyp/.ref to {one_line(a.split)}: {one_line(' '.join(systems))}")
             return 0
         if a.metric is None:
             raise fail("METRIC is required (unless --split)", EXIT_USAGE)
@@ -138,8 +143,11 @@ def run(argv: List[str]) -> int:
             doc.update(metric2=other.name, results2=_as_dict(res2), permutations=a.permutations)
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
         return 0
-    print(f"judgments: {a.judgments}: {len(kept)} systems ({len(humans_in)} human: {' '.join(humans_in) or '-'}), "
-          f"{len(judgments.items)} segments; intervals: {a.confidence:.0%} bootstrap, {a.bootstrap} resamples, seed {a.seed}")
-    for line in _lines(metric.name, res, res2, other.name if other else ""):
+    print(f"judgments: {one_line(a.judgments)}: {len(kept)} systems ({len(humans_in)} human: "
+          f"{one_line(' '.join(humans_in)) or '-'}), "
+          f"{len(judgments.items)} segments; " + (
+              f"intervals: {a.confidence:.0%} bootstrap, {a.bootstrap} resamples, seed {a.seed}" if a.bootstrap
+              else "no intervals (--bootstrap 0)"))
+    for line in _lines(one_line(metric.name), res, res2, one_line(other.name) if other else "", intervals=a.bootstrap > 0):
         print(line)
     return 0

@@ -8,6 +8,7 @@ from typing import IO, TYPE_CHECKING, List, Optional
 
 from ..errors import MeteorLiteError
 from ..languages import MODULES, TASKS
+from . import wmtfile
 from .argtypes import non_negative_int
 from .errors import EXIT_USAGE, Parser, fail, reported_errors, warnings_as_lines
 
@@ -40,9 +41,10 @@ list: quote the list, or write the file as ./stem."""
 def build_parser() -> "argparse.ArgumentParser":
     """The ``meteor-lite score`` argument parser."""
     p = Parser(prog="meteor-lite score", description=_DESCRIPTION)
-    p.add_argument("hypothesis", metavar="HYPOTHESIS", help="Hypothesis file, one segment per line (UTF-8); '-': stdin.")
-    p.add_argument("references", metavar="REFERENCE", nargs="+", help="Reference file(s): one per reference set.")
-    p.add_argument("--lang", "-l", default="en", help="Language code (en cz de es fr ru da fi hu it nl no pt ro se tr ...). Default: en.")
+    p.add_argument("hypothesis", metavar="HYPOTHESIS", nargs="?", help="Hypothesis file, one segment per line (UTF-8); '-': stdin.")
+    p.add_argument("references", metavar="REFERENCE", nargs="*", help="Reference file(s): one per reference set.")
+    p.add_argument("--lang", "-l", help="Language code (en cz de es fr ru da fi hu it nl no pt ro se tr ...). "
+                   "Default: en (with --tsv: the target of the file's lp column).")
     p.add_argument("--task", "-t", help=_TASK_HELP)
     p.add_argument("--params", "-p", help="Custom 'alpha beta gamma delta'.")
     p.add_argument("--modules", "-m", action="append", metavar="MODULES", help=_MODULES_HELP)
@@ -66,11 +68,15 @@ def build_parser() -> "argparse.ArgumentParser":
                    help="Resource bundle (default: the language's bundle on the search path; see 'meteor-lite bundle list').")
     p.add_argument("--allow-other-language", action="store_true",
                    help="Score with a --bundle made for another language than --lang (an error without this).")
+    p.add_argument("--strict-modules", action="store_true",
+                   help="Refuse to score when the bundle lacks a resource of the language's default modules (e.g. German's "
+                        "paraphrase table), as the jar does, instead of scoring without that module with a warning.")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="text",
                    help="text: Meteor 1.5's report; json: every segment's statistics. Default: text.")
     p.add_argument("--quiet", "-q", action="store_true", help="Segment scores to stderr, final score to stdout, nothing else.")
     p.add_argument("--jobs", "-j", type=non_negative_int, default=0,
                    help="Processes to score with (0: one per idle CPU, i.e. CPUs less the load average, at most 4; results do not change). Default: 0.")
+    wmtfile.add_arguments(p)
     return p
 
 
@@ -81,6 +87,11 @@ def _floats(opt: str, value: Optional[str]) -> Optional[List[float]]:
         return [float(x) for x in value.replace(",", " ").split()]
     except ValueError:
         raise fail(f"{opt} takes numbers separated by spaces, got {value!r}", EXIT_USAGE) from None
+
+
+def _modules(modules: Optional[List[str]]) -> Optional[List[str]]:
+    """The --modules groups as one list (``-m 'exact stem'``, ``-m exact -m stem``, commas allowed)."""
+    return [m for group in modules for m in group.replace(",", " ").split()] if modules else None
 
 
 def _check_files(modules: Optional[List[str]], hypothesis: str, references: List[str]) -> None:
@@ -102,14 +113,20 @@ def _check_files(modules: Optional[List[str]], hypothesis: str, references: List
 
 def run(argv: List[str]) -> int:
     """``meteor-lite score ARGV...``; return the exit code."""
-    a = build_parser().parse_intermixed_args(argv)
+    p = build_parser()
+    a = p.parse_intermixed_args(argv)
+    if a.tsv is not None:
+        return wmtfile.run_tsv(a, _modules(a.modules), _floats("--weights", a.weights), _floats("--params", a.params))
+    if a.hypothesis is None or not a.references:
+        missing = "REFERENCE" if a.hypothesis is not None else "HYPOTHESIS, REFERENCE"
+        p.error(f"the following arguments are required: {missing} (or --tsv FILE)")
     _check_files(a.modules, a.hypothesis, a.references)
     score(
-        a.hypothesis, a.references, lang=a.lang, task=a.task, params=a.params, modules=a.modules, weights=a.weights,
+        a.hypothesis, a.references, lang=a.lang or "en", task=a.task, params=a.params, modules=a.modules, weights=a.weights,
         beam=a.beam, norm=a.norm, lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, refs_per_hyp=a.refs_per_hyp,
         case_aware=a.case_aware,
         bundle=a.bundle, tokenize=a.tokenize, allow_other_language=a.allow_other_language,
-        fmt=a.fmt, quiet=a.quiet, jobs=a.jobs,
+        strict_modules=a.strict_modules, fmt=a.fmt, quiet=a.quiet, jobs=a.jobs,
     )
     return 0
 
@@ -133,6 +150,7 @@ def score(
     bundle: Optional[str] = None,
     tokenize: Optional[str] = None,
     allow_other_language: bool = False,
+    strict_modules: bool = False,
     fmt: str = "text",
     quiet: bool = False,
     jobs: int = 0,
@@ -153,7 +171,7 @@ def score(
                 lang,
                 task=task,
                 params=_floats("--params", params),
-                modules=[m for group in modules for m in group.replace(",", " ").split()] if modules else None,
+                modules=_modules(modules),
                 weights=_floats("--weights", weights),
                 beam=beam,
                 norm=norm,
@@ -164,6 +182,7 @@ def score(
                 bundle=Path(bundle) if bundle is not None else None,
                 tokenize=tokenize,
                 allow_other_language=allow_other_language,
+                strict_modules=strict_modules,
             )
         except BaseException:
             segments.close()

@@ -150,7 +150,8 @@ def build_scorer(opts: JarOptions) -> Meteor:
         kw = _with_jar_files(opts, kw)
     elif kw["lang"] == OTHER:
         kw = _with_jar_files(opts, kw)  # English function words (see _english_function_words)
-    return Meteor(char_based=opts.char_based, **kw)
+    # the jar refuses a language whose default modules lack a resource (German without its paraphrase table)
+    return Meteor(char_based=opts.char_based, strict_modules=True, **kw)
 
 
 def _check_other_modules(opts: JarOptions, kw: Dict[str, Any]) -> None:

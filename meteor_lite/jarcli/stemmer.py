@@ -8,7 +8,7 @@ of digits and ``, . -`` (the program leaves numbers alone; the scorer stems them
 punctuation untouched; the stems are joined by single spaces and the line is trimmed as Java's
 ``String.trim`` does (characters up to U+0020 at both ends), one output line per input line (a final
 line without a newline gets one).  Without exactly one argument the jar's usage text goes to stderr
-(exit 1).  ``LANG`` is a Meteor language code or long name with a stemmer (``en``, ``english``,
+(exit 1); ``-h`` or ``--help`` prints it on stdout (exit 0).  ``LANG`` is a Meteor language code or long name with a stemmer (``en``, ``english``,
 ``sv``/``se``, ...); any other is a one-line error (exit 1) where the jar prints a stack trace.
 Needs no bundle.  Byte-identical to the jar (Java 17, UTF-8 locale) on more than a million words per
 language and on the example files (``meteor-build check stems``).
@@ -30,6 +30,9 @@ PROG = "meteor-jar-stemmer"
 USAGE = ("Snowball stem some text in a supported language\n"
          "Languages: en ar da de es fi fr hu it nl no pt ro ru se tr\n"
          "Usage: Stemmer lang < in > out\n")
+
+#: Arguments that ask for the usage text (on stdout, exit 0); the jar would take them for a language.
+HELP_OPTIONS = ("-h", "--help")
 
 _DELIMS = re.compile(r"[ \t\n\r\f]+")
 
@@ -73,6 +76,9 @@ class StemFn:
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the stemmer on stdin; the exit code."""
     args = sys.argv[1:] if argv is None else argv
+    if len(args) == 1 and args[0] in HELP_OPTIONS:
+        sys.stdout.write(f"usage: {PROG} LANG < in > out   (the Meteor 1.5 jar's Stemmer program)\n" + USAGE)
+        return 0
     if len(args) != 1:
         sys.stderr.write(USAGE)
         return 1

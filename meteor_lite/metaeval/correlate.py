@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ..stats import Stats, compute
 from .data import Judgments, Matrix, MetricScores
 from .stats import agreement, kendall, kendall_all, mean_ignoring_nan, optional_mean, pearson, spearman, tie_calibrated
@@ -290,6 +290,9 @@ def correlate(
     sampling noise can only widen the intervals of ``acc-eq`` / ``tau23-eq``).  ``progress(what,
     done, total)`` is called after each resample / permutation.
     """
+    for what, n in (("samples", samples), ("permutations", permutations)):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ConfigError(f"{what} must be a whole number >= 0 (0: none), got {n!r}")
     results: List[Result] = []
     data = [align(judgments, m, include_human) for m in ([metric] + ([other] if other else []))]
     for d in data:

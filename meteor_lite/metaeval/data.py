@@ -1,9 +1,13 @@
 """Reading human judgments and metric scores into aligned system x item matrices.
 
 * Human judgments: a TSV (optionally ``.gz``) with a header naming ``system``, ``seg_id`` and a
-  score column (``mqm``, or ``da_z`` / ``da_raw`` / ``score``; ``--human-column`` picks another).
-  The MQM sets of ``../shared/data/mqm`` and WMT21's DA sets have this layout.  Higher must mean
-  better: MQM's penalties (0 best, negative worse) already do.
+  score column (``mqm``, ``esa``, or ``da_z`` / ``da_raw`` / ``score``; ``--human-column`` picks another).
+  The MQM sets of ``../shared/data/mqm`` and ``../shared/data/wmt-mqm`` and WMT21's DA sets have this
+  layout.  Higher must mean better: MQM's penalties (0 best, negative worse), ESA's 0-100 and Unbabel's
+  MQM scale (100 perfect, down to about -400) already do; correlations need no common scale.
+  A human translation that *is* the reference (a system named like ``refA`` whose every hypothesis
+  equals the ``ref`` column) is left out: its rows would correlate the reference with itself.
+  An empty ``doc`` cell is no document (folds over documents then put that segment alone).
 * Metric scores: a TSV with ``system``, ``seg_id`` and ``score`` columns; or a directory of
   ``<system>.json`` files written by ``meteor-lite score --format json`` whose segments are that
   system's rows of the judgments file in file order (``meteor-lite correlate --split DIR`` writes
@@ -13,14 +17,13 @@
 
 from __future__ import annotations
 
-import csv
 import gzip
 import json
 import math
 import os
 import re
 from dataclasses import dataclass, field
-from typing import IO, Dict, List, Optional, Sequence, Set, Tuple
+from typing import IO, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..errors import InputError
 
@@ -28,11 +31,14 @@ __all__ = ["Judgments", "MetricScores", "read_judgments", "merge_judgments", "ju
 
 #: Names taken for human translations unless ``human_systems`` is given (refA, ref-B, Human-A...).
 HUMAN_SYSTEM = re.compile(r"^(ref|human)", re.IGNORECASE)
-_HUMAN_COLUMNS = ("mqm", "da_z", "score", "da_raw")
+_HUMAN_COLUMNS = ("mqm", "esa", "da_z", "score", "da_raw")
 #: Reference columns of a judgments file: ``ref``, ``ref_a``, ``ref-b``, ``ref2``, ...
 _REF_COLUMN = re.compile(r"^ref(?:[_-]?[a-z]|[_-]?[0-9]+)?$")
 
 Matrix = List[List[Optional[float]]]
+
+#: System names that can name the files ``--split`` writes.
+_SAFE_FILE_NAME = re.compile(r"[\w+@-][\w.+@ -]{0,199}")
 
 
 @dataclass
@@ -52,6 +58,8 @@ class Judgments:
     refs: Dict[str, List[List[str]]] = field(default_factory=dict)
     #: item -> its document (the ``doc`` column), when the file has one (``meteor-build tune --cv documents``)
     docs: Dict[str, str] = field(default_factory=dict)
+    #: human systems left out because every hypothesis of theirs is the reference itself
+    reference_systems: List[str] = field(default_factory=list)
 
 
 @dataclass
@@ -66,19 +74,50 @@ class MetricScores:
     signature: str = ""
 
 
+#: Longest line of a judgments or metric TSV, in characters: a segment with its references is a few kB; a
+#: longer line is refused (a 50 MB cell, a decompression bomb of one endless line) before it fills the memory.
+MAX_LINE = 1_000_000
+
+
 def _open_text(path: str) -> IO[str]:
-    """Open a text file, gunzipping ``*.gz``."""
+    """Open a text file, gunzipping ``*.gz`` (decompressed as it is read)."""
     if path.endswith(".gz"):
         return gzip.open(path, "rt", encoding="utf-8", newline="")
     return open(path, encoding="utf-8", newline="")
 
 
 def _rows(path: str) -> Tuple[List[str], List[List[str]]]:
-    """(header, rows) of a tab-separated file (no quoting: MT text holds quote characters)."""
+    """(header, rows) of a tab-separated file (no quoting: MT text holds quote characters).
+
+    Read a line at a time, each at most :data:`MAX_LINE` characters; a malformed file (not UTF-8, a NUL
+    byte, a line too long, a damaged or truncated ``.gz``) is one :class:`InputError` naming the file and
+    the line.
+    """
+    import zlib
+
+    rows: List[List[str]] = []
+    line = 0
     try:
         with _open_text(path) as fh:
-            reader = csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
-            rows = [r for r in reader if r]
+            while True:
+                text = fh.readline(MAX_LINE + 1)
+                if not text:
+                    break
+                line += 1
+                if len(text) > MAX_LINE:
+                    raise InputError(f"{path}:{line}: a line longer than {MAX_LINE:,} characters: not a judgments "
+                                     "or scores TSV")
+                if "\x00" in text:
+                    raise InputError(f"{path}:{line}: a NUL character (U+0000): not a text TSV")
+                text = text.rstrip("\r\n")
+                if text:
+                    rows.append(text.split("\t"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}:{line + 1}: invalid UTF-8 (byte 0x{exc.object[exc.start]:02x})") from None
+    except EOFError:
+        raise InputError(f"{path}: the gzip stream ends early after line {line} (a truncated file)") from None
+    except (gzip.BadGzipFile, zlib.error) as exc:
+        raise InputError(f"{path}: not a valid gzip file after line {line} ({exc})") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     if not rows:
@@ -130,6 +169,10 @@ def read_judgments(path: str, column: Optional[str] = None, human_systems: Optio
         # segment ids numbered within each document (the biomedical MQM sets): the item is DOC:SEG_ID
         rows = [r[:seg_col] + [f"{r[doc_col]}:{r[seg_col]}"] + r[seg_col + 1:] if len(r) > max(doc_col, seg_col) else r
                 for r in rows]
+    is_human = (lambda name: name in human_systems) if human_systems is not None else (lambda name: bool(HUMAN_SYSTEM.match(name)))
+    mirrors = _reference_systems(rows, sys_col, hyp_col, ref_col, is_human)
+    if mirrors:
+        rows = [r for r in rows if len(r) <= sys_col or r[sys_col] not in mirrors]
     systems: List[str] = []
     items: List[str] = []
     sys_index: Dict[str, int] = {}
@@ -153,7 +196,7 @@ def read_judgments(path: str, column: Optional[str] = None, human_systems: Optio
             raise InputError(f"{path}:{line}: system {name!r} has segment {item!r} twice")
         cells[(s, i)] = _float(row[score_col], path, line)
         order.setdefault(name, []).append(i)
-        if doc_col is not None and doc_col < len(row):
+        if doc_col is not None and doc_col < len(row) and row[doc_col].strip():
             if docs.setdefault(item, row[doc_col]) != row[doc_col]:
                 raise InputError(f"{path}:{line}: segment {item!r} is in document {row[doc_col]!r} here and in "
                                  f"{docs[item]!r} on an earlier line")
@@ -162,7 +205,19 @@ def read_judgments(path: str, column: Optional[str] = None, human_systems: Optio
             refs.setdefault(name, []).append([row[c] for c in ref_cols if c < len(row) and row[c].strip()])
     gold: Matrix = [[cells.get((s, i)) for i in range(len(items))] for s in range(len(systems))]
     humans = set(human_systems) if human_systems is not None else {s for s in systems if HUMAN_SYSTEM.match(s)}
-    return Judgments(systems, items, gold, humans, order, texts, refs, docs)
+    return Judgments(systems, items, gold, humans, order, texts, refs, docs, sorted(mirrors))
+
+
+def _reference_systems(rows: List[List[str]], sys_col: int, hyp_col: Optional[int], ref_col: Optional[int],
+                       is_human: "Callable[[str], bool]") -> Set[str]:
+    """Human systems whose every hypothesis equals the reference: the reference itself, judged as a system."""
+    if hyp_col is None or ref_col is None:
+        return set()
+    same: Dict[str, bool] = {}
+    for r in rows:
+        if len(r) > max(sys_col, hyp_col, ref_col) and is_human(r[sys_col]):
+            same[r[sys_col]] = same.get(r[sys_col], True) and r[hyp_col] == r[ref_col]
+    return {name for name, all_same in same.items() if all_same}
 
 
 def _ids_repeat(rows: List[List[str]], sys_col: int, seg_col: int) -> bool:
@@ -280,6 +335,12 @@ def split_inputs(judgments: Judgments, out_dir: str) -> List[str]:
     """Write ``<system>.hyp`` and ``<system>.ref`` (file order) for scoring each system; return the systems."""
     if not judgments.texts:
         raise InputError("the judgments file has no hyp/ref columns to split")
+    for name in judgments.texts:  # a system's name becomes a file name: never a path, a hidden or an odd file
+        if not _SAFE_FILE_NAME.fullmatch(name):
+            from ..printable import one_line
+
+            raise InputError(f"system {one_line(repr(name))[:80]} cannot name a file (<system>.hyp): use letters, "
+                             "digits and . _ + - @ only, not starting with '.'")
     os.makedirs(out_dir, exist_ok=True)
     for name, pairs in judgments.texts.items():
         for ext, k in (("hyp", 0), ("ref", 1)):

@@ -281,6 +281,9 @@ class Bundle:
                 problems.append(f"meta key {key!r} is missing")
         try:
             actual = compute_content_checksum(self._conn)
+            from .integrity import column_type_problems
+
+            problems.extend(column_type_problems(self._conn))
         except (sqlite3.DatabaseError, ValueError) as exc:
             return problems + [f"content unreadable: {exc}"]
         if self.checksum and actual != self.checksum:
@@ -304,6 +307,9 @@ class Bundle:
         """Map each of ``words`` that has synsets to its set of synset ids."""
         out: Dict[str, Set[int]] = {}
         for w, s in self._query_in("SELECT word, synset FROM synsets WHERE word IN ({})", list(words)):
+            if type(s) is not int:  # verification refuses such a bundle; this guards unverified use
+                raise BundleError(f"{self.path}: the synset id of {w!r} is not an integer ({s!r}): the bundle is "
+                                  "damaged; check it with 'meteor-lite bundle verify'")
             out.setdefault(w, set()).add(s)
         return {w: frozenset(s) for w, s in out.items()}
 

@@ -12,13 +12,14 @@
 
 Any failure raises :class:`InstallError` with a one-line message and leaves nothing behind.
 
-A source is untrusted: the download has an overall deadline (``deadline`` seconds, default
-:data:`DEFAULT_DEADLINE`; each read also times out), a size cap on the bytes received and on the
-bytes written (``max_bytes``, default :data:`DEFAULT_MAX_BYTES`; a ``Content-Length`` above it is
-refused before any byte is read), and a decompression that never holds more than about one MiB
-of output at a time (an xz bomb cannot fill the memory); a server's redirect is followed only to
-http(s).  The ``.part`` file of an install that was killed (SIGKILL, power loss) is named after
-its process and removed by the next install into the directory once that process is gone.
+A source is untrusted: it is read by the one bounded reader of :mod:`.fetch` (an overall deadline
+covering connection, headers and body, ``deadline`` seconds, default :data:`DEFAULT_DEADLINE`; a stall
+limit, ``stall``, default 15 s without a byte; a size cap on the bytes received and on the bytes
+written, ``max_bytes``, default :data:`DEFAULT_MAX_BYTES`, a ``Content-Length`` above it refused before
+any byte is read; redirects followed only to http(s)), and decompressed never more than about one MiB
+of output at a time (an xz bomb cannot fill the memory).  The ``.part`` file is removed on any error,
+on Ctrl-C and on SIGTERM; one of an install that was killed outright (SIGKILL, power loss) is named
+after its process and removed by the next install into the directory once that process is gone.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any, BinaryIO, Callable, Iterator, NamedTuple, Optional, Tupl
 from ..errors import BundleError
 from ..scratch import pid_alive
 from .bundle import Bundle
+from .fetch import DEFAULT_STALL, Fetch, InstallError, interrupt_on_sigterm, is_url
 from .locate import BUNDLE_SUFFIX, find_bundle, user_bundle_dir
 
 __all__ = ["DEFAULT_DEADLINE", "DEFAULT_MAX_BYTES", "InstallError", "Installed", "install_bundle", "remove_bundle",
@@ -46,17 +48,10 @@ DEFAULT_DEADLINE = 3600.0
 #: ``--max-size``): 2 GB, beyond any bundle built so far (English, the largest: 113 MB).
 DEFAULT_MAX_BYTES = 2_000_000_000
 
-#: Seconds one read of a download may wait for data.
-_READ_TIMEOUT = 60.0
-
 #: Input fed to the zstd decompressor at a time (it has no output bound: 1 KiB of zstd expands to ~32 MiB at most).
 _ZST_PIECE = 1 << 10
 _XZ_MAGIC = b"\xfd7zXZ\x00"
 _ZST_MAGIC = b"\x28\xb5\x2f\xfd"
-
-
-class InstallError(BundleError):
-    """A bundle could not be installed or removed (the message says why; nothing was left behind)."""
 
 
 class Installed(NamedTuple):
@@ -72,7 +67,7 @@ class Installed(NamedTuple):
 
 
 def _is_url(source: str) -> bool:
-    return "://" in source and source.split("://", 1)[0].lower() in ("http", "https", "file")
+    return is_url(source)
 
 
 def _url_path(url: str) -> str:
@@ -158,117 +153,45 @@ def _kind(source: str, head: bytes) -> str:
     return "plain"
 
 
-def _opener() -> Any:
-    """A urllib opener that follows a server's redirect only to another http(s) URL.
-
-    urllib alone would also follow one to ``ftp://``: a bundle source is an allow-list of schemes.
-    """
-    import urllib.request
-
-    class HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> Any:
-            scheme = newurl.split(":", 1)[0].lower() if ":" in newurl else ""
-            if scheme not in ("http", "https"):
-                raise InstallError(
-                    f"{req.full_url}: the server redirects to {newurl!r}: only http and https redirects are followed"
-                )
-            return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-    return urllib.request.build_opener(HttpOnlyRedirects)
-
-
-def _open_source(source: str, timeout: float = _READ_TIMEOUT) -> Tuple[BinaryIO, Optional[int]]:
-    """The source as a binary stream, and the byte count it announces (``Content-Length``), if any."""
-    if not _is_url(source):
-        try:
-            f = open(source, "rb")
-        except OSError as exc:
-            raise InstallError(f"{source}: cannot read ({exc.strerror or exc})") from None
-        return f, None
-    import urllib.error
-    import urllib.request
-
-    try:
-        resp = _opener().open(source, timeout=timeout)
-    except urllib.error.HTTPError as exc:
-        if str(exc.msg).startswith(urllib.request.HTTPRedirectHandler.inf_msg):  # a URL seen twice, or too many
-            raise InstallError(
-                f"{source}: the server's redirects loop or are too many (more than "
-                f"{urllib.request.HTTPRedirectHandler.max_redirections}; the last one: HTTP {exc.code} to "
-                f"{exc.headers.get('Location', '?') if exc.headers else '?'!r})"
-            ) from None
-        raise InstallError(f"{source}: HTTP {exc.code} {' '.join(str(exc.reason).split())}") from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", None) or exc
-        raise InstallError(f"{source}: cannot download ({reason})") from None
-    length = resp.headers.get("Content-Length") if hasattr(resp, "headers") else None
-    return resp, int(length) if length and length.isdigit() else None
-
-
 def _copy(
     source: str,
     out: BinaryIO,
     progress: Optional[Callable[[int], None]],
     deadline: float = DEFAULT_DEADLINE,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    stall: float = DEFAULT_STALL,
 ) -> str:
-    """Stream ``source`` into ``out`` (decompressed); return the SHA-256 of the bytes read.
+    """Stream ``source`` (a path or URL, read by :class:`~.fetch.Fetch`) into ``out`` (decompressed); return the
+    SHA-256 of the bytes read.
 
-    Raises :class:`InstallError` past ``deadline`` seconds or beyond ``max_bytes`` bytes
-    (received, or written after decompression).
+    Raises :class:`InstallError` past ``deadline`` seconds, after ``stall`` seconds without data, or beyond
+    ``max_bytes`` bytes (received, or written after decompression).
     """
-    import http.client as _http  # IncompleteRead; already imported by urllib for URLs
-    import time
-
-    end = time.monotonic() + deadline
-    stream, expected = _open_source(source, max(1.0, min(_READ_TIMEOUT, deadline)))
     digest = hashlib.sha256()
-    got = written = 0
-    # read1: whatever has arrived (at most a chunk), so that a server trickling bytes meets the deadline
-    read = getattr(stream, "read1", stream.read)
-
-    def check() -> None:
-        if time.monotonic() > end:
-            raise InstallError(f"{source}: the download took longer than its deadline of {deadline:g} s "
-                               f"({got} bytes received); give more time with --timeout")
-        if got > max_bytes or written > max_bytes:
-            raise InstallError(f"{source}: larger than the size cap of {max_bytes} bytes "
-                               f"({'received' if got > max_bytes else 'decompressed'}); raise it with --max-size")
-
-    try:
-        if expected is not None and expected > max_bytes:
-            raise InstallError(f"{source}: announces {expected} bytes, more than the size cap of {max_bytes} bytes; "
-                               "raise it with --max-size")
-        chunk = read(_CHUNK)
-        while 0 < len(chunk) < len(_XZ_MAGIC):  # enough of the start to recognise the format
-            more = read(_CHUNK)
-            if not more:
-                break
-            chunk += more
-        decoder = _Decoder(_kind(source, chunk), source)
-        while chunk:
-            got += len(chunk)
+    written = 0
+    with Fetch(source, deadline=deadline, stall=stall, max_bytes=max_bytes, paths=True) as fetch:
+        decoder: Optional[_Decoder] = None
+        head = b""
+        for chunk in fetch.chunks():
             digest.update(chunk)
-            check()
+            if decoder is None:  # enough of the start to recognise the format
+                head += chunk
+                if len(head) < len(_XZ_MAGIC):
+                    continue
+                decoder, chunk = _Decoder(_kind(source, head), fetch.label), head
             for piece in decoder.feed(chunk):
                 written += len(piece)
-                check()
+                fetch.check(written)
                 out.write(piece)
             if progress is not None:
-                progress(got)
-            chunk = read(_CHUNK)
-        check()
-    except _http.IncompleteRead as exc:
-        raise InstallError(f"{source}: truncated transfer ({got + len(exc.partial)} bytes received)") from None
-    except (ConnectionError, TimeoutError) as exc:
-        if time.monotonic() > end:
-            raise InstallError(f"{source}: the download took longer than its deadline of {deadline:g} s "
-                               f"({got} bytes received); give more time with --timeout") from None
-        raise InstallError(f"{source}: transfer failed after {got} bytes ({exc})") from None
-    finally:
-        stream.close()
-    if expected is not None and got != expected:
-        raise InstallError(f"{source}: truncated transfer: received {got} of {expected} bytes")
+                progress(fetch.received)
+        if decoder is None:
+            decoder = _Decoder(_kind(source, head), fetch.label)
+            for piece in decoder.feed(head) if head else ():
+                written += len(piece)
+                fetch.check(written)
+                out.write(piece)
+        fetch.check(written)
     decoder.finish()
     return digest.hexdigest()
 
@@ -341,11 +264,12 @@ def install_bundle(
     progress: Optional[Callable[[int], None]] = None,
     deadline: float = DEFAULT_DEADLINE,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    stall: float = DEFAULT_STALL,
 ) -> Installed:
     """Install the bundle at ``source`` (path or URL) as ``<dest_dir>/<name>.sqlite``; see the module docstring.
 
-    ``deadline`` (seconds) and ``max_bytes`` bound the download (:data:`DEFAULT_DEADLINE`,
-    :data:`DEFAULT_MAX_BYTES`).
+    ``deadline`` (seconds), ``stall`` (seconds without data) and ``max_bytes`` bound the download
+    (:data:`DEFAULT_DEADLINE`, :data:`~.fetch.DEFAULT_STALL`, :data:`DEFAULT_MAX_BYTES`).
     """
     check_bounds(deadline, max_bytes)
     if sha256 is not None:
@@ -356,30 +280,31 @@ def install_bundle(
     dest = Path(dest_dir) if dest_dir is not None else user_bundle_dir()
     target = dest / f"{name}{BUNDLE_SUFFIX}"
     tmp: Optional[Path] = None
-    try:
-        dest.mkdir(parents=True, exist_ok=True)
-        remove_stale_parts(dest)
-        fd, tmp = new_part_file(dest, name)
-        with os.fdopen(fd, "wb") as out:
-            digest = _copy(source, out, progress, deadline, max_bytes)
-            out.flush()
-            os.fsync(out.fileno())
-        if sha256 is not None and digest != sha256:
-            raise InstallError(f"{source}: sha256 mismatch: the file's is {digest}, expected {sha256}")
-        bundle_name, version, checksum = _verify(tmp, source)
-        size = tmp.stat().st_size
-        replaced = target.exists()
-        _default_mode(tmp)
-        os.replace(tmp, target)
-        tmp = None
-        from .integrity import remember
+    with interrupt_on_sigterm():
+        try:
+            dest.mkdir(parents=True, exist_ok=True)
+            remove_stale_parts(dest)
+            fd, tmp = new_part_file(dest, name)
+            with os.fdopen(fd, "wb") as out:
+                digest = _copy(source, out, progress, deadline, max_bytes, stall)
+                out.flush()
+                os.fsync(out.fileno())
+            if sha256 is not None and digest != sha256:
+                raise InstallError(f"{source}: sha256 mismatch: the file's is {digest}, expected {sha256}")
+            bundle_name, version, checksum = _verify(tmp, source)
+            size = tmp.stat().st_size
+            replaced = target.exists()
+            _default_mode(tmp)
+            os.replace(tmp, target)
+            tmp = None
+            from .integrity import remember
 
-        remember(target, checksum)  # just verified: the first score need not verify it again
-    except OSError as exc:
-        raise InstallError(f"cannot install into {dest}: {exc.strerror or exc}") from None
-    finally:
-        if tmp is not None:
-            tmp.unlink(missing_ok=True)
+            remember(target, checksum)  # just verified: the first score need not verify it again
+        except OSError as exc:
+            raise InstallError(f"cannot install into {dest}: {exc.strerror or exc}") from None
+        finally:
+            if tmp is not None:
+                tmp.unlink(missing_ok=True)
     return Installed(target, name, bundle_name or name, version, checksum, replaced, size)
 
 

@@ -11,6 +11,15 @@ with the content checksum it was verified against.  Any write to the file change
 identity, so a changed or corrupted bundle is verified again, and refused, before a score is
 printed; an unchanged bundle costs one ``stat`` and reading the cache file.
 
+What the cache trusts: a line is believed only with its MAC, an HMAC-SHA-256 of the line under a
+secret key of this user kept *outside* the cache directory (:func:`key_file`:
+``$XDG_CONFIG_HOME/meteor-lite/cache-key``, created 0600 with 32 random bytes; a key file that others
+can read or write is not used).  Someone who can write the cache directory but not read that key cannot
+forge an entry for a file they changed: it is verified, and refused.  Someone who can read the key (the
+user, or root) can; and the identity check trusts the file system's times and inode numbers (a tool that
+rewrites a file and restores its size, mtime and ctime needs root, for ctime).  Without a key (it can be
+neither read nor created) nothing is remembered and every run verifies its bundles.
+
 A builder or installer that has just computed the checksum of the file it wrote can
 :func:`remember` it, so that the first score pays nothing either.
 
@@ -31,12 +40,15 @@ import os
 import stat
 import warnings
 from pathlib import Path
-from typing import Callable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
 from ..atomicfile import atomic_path
 from ..errors import BundleError, MeteorLiteWarning
 
-__all__ = ["ENV_CACHE_DIR", "SLOW_NOTICE_SECONDS", "cache_file", "fallback_cache_file", "file_identity", "is_verified",
+if TYPE_CHECKING:  # pragma: no cover
+    import sqlite3
+
+__all__ = ["INTEGER_COLUMNS", "column_type_problems", "ENV_CACHE_DIR", "ENV_KEY_FILE", "key_file", "SLOW_NOTICE_SECONDS", "cache_file", "fallback_cache_file", "file_identity", "is_verified",
            "remember", "ensure_verified", "set_notice"]
 
 #: Environment variable naming the cache directory (default ``$XDG_CACHE_HOME/meteor-lite``).
@@ -52,6 +64,31 @@ Identity = Tuple[str, int, int, int, int]
 SLOW_NOTICE_SECONDS = 1.0
 
 _notice: Optional[Callable[[str], None]] = None
+
+
+#: Columns the scorer reads as whole numbers.  SQLite keeps a text value given to an INTEGER column as text
+#: (type affinity), so a bundle whose synset ids are words hashes, verifies and opens like any other: only
+#: :func:`column_type_problems` tells it apart.
+INTEGER_COLUMNS = (("synsets", "synset"), ("paraphrases", "prefix"), ("nonbreaking_prefixes", "numeric_only"))
+
+
+def column_type_problems(conn: "sqlite3.Connection") -> List[str]:
+    """One problem per column of :data:`INTEGER_COLUMNS` holding a value that is not an integer (first one shown)."""
+    from ..printable import one_line
+
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    problems = []
+    for table, column in INTEGER_COLUMNS:
+        if table not in tables:
+            continue
+        row = conn.execute(
+            f"SELECT {column}, typeof({column}) FROM {table} WHERE typeof({column}) != 'integer' LIMIT 1"
+        ).fetchone()
+        if row is not None:
+            shown = one_line(repr(row[0]))
+            problems.append(f"table {table!r} holds a {column} that is not an integer (a {row[1]} value: "
+                            f"{shown[:40]}{'...' if len(shown) > 40 else ''})")
+    return problems
 
 
 def set_notice(notice: Optional[Callable[[str], None]]) -> None:
@@ -114,8 +151,73 @@ def file_identity(path: "os.PathLike[str] | str") -> Identity:
     return (real, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
+#: Environment variable naming the file of the key that signs the cache's lines (default
+#: ``$XDG_CONFIG_HOME/meteor-lite/cache-key``; outside the cache directory on purpose).
+ENV_KEY_FILE = "METEOR_LITE_CACHE_KEY"
+
+
+def key_file() -> Path:
+    """The file holding the key that signs the lines of the cache of verified bundles."""
+    named = os.environ.get(ENV_KEY_FILE)
+    if named:
+        return Path(named)
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(xdg) / "meteor-lite" / "cache-key"
+
+
+_keys: "dict[str, Optional[bytes]]" = {}
+
+
+def _key() -> Optional[bytes]:
+    """This user's secret key (32 random bytes, created mode 0600 on first use in a directory made 0700), or
+    None when it can be neither read nor created: nothing is then remembered, every run verifies."""
+    path = key_file()
+    if str(path) in _keys:
+        return _keys[str(path)]
+    key: Optional[bytes] = None
+    try:
+        key = _read_key(path)
+        if key is None:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:  # another process made it meanwhile
+                key = _read_key(path)
+            else:
+                with os.fdopen(fd, "w") as out:
+                    out.write(os.urandom(32).hex() + "\n")
+                key = _read_key(path)
+    except OSError:
+        key = None
+    _keys[str(path)] = key
+    return key
+
+
+def _read_key(path: Path) -> Optional[bytes]:
+    """The key in ``path`` if it is a regular file of this user that no one else can read or write."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o077 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+        raise OSError(f"{path} is not a private file of this user")
+    text = path.read_text(encoding="ascii").strip()
+    if len(text) < 32:
+        raise OSError(f"{path} holds no key")
+    return text.encode("ascii")
+
+
 def _line(identity: Identity, checksum: str) -> str:
-    return "\t".join([*(str(x) for x in identity), checksum])
+    """The cache line of a verified file: its identity, the checksum and a MAC of both under :func:`_key`
+    ("" when there is no key: such a line is never written nor matched)."""
+    import hashlib
+    import hmac
+
+    key = _key()
+    if key is None:
+        return ""
+    body = "\t".join([*(str(x) for x in identity), checksum])
+    return body + "\t" + hmac.new(key, body.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()[:32]
 
 
 def _size(line: str) -> int:
@@ -141,6 +243,8 @@ def is_verified(
         wanted = _line(identity or file_identity(path), checksum)
     except OSError:
         return False
+    if not wanted:
+        return False
     if cache is not None:
         return wanted in _read(cache)
     if wanted in _read(cache_file()):
@@ -162,6 +266,8 @@ def remember(
     try:
         entry = _line(identity or file_identity(path), checksum)
     except OSError:
+        return
+    if not entry:
         return
     if cache is not None:
         try:

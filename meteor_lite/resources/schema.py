@@ -113,7 +113,7 @@ CREATE TABLE paraphrase_probs (
 """
 
 #: Meta keys that describe the build but not the content (left out of the checksum).
-NON_CONTENT_META = frozenset({"content_checksum", "built_at"})
+NON_CONTENT_META = frozenset({"content_checksum", "built_at", "tasks_run"})
 
 #: Values of meta ``paraphrase_probabilities``.
 PROBS_DROPPED = "dropped"

@@ -18,7 +18,7 @@ from ..parallel import batches
 from ..scores import RunningTotal, SegmentScore
 from ..stats import Stats
 
-__all__ = ["ScoringPlan", "scorer_for", "score_rows", "segment_scores", "partition_total"]
+__all__ = ["ScoringPlan", "scorer_for", "score_rows", "segment_scores", "partition_total", "probe"]
 
 #: Segments per call of :meth:`Meteor.score_corpus` in a worker: one resource prefetch per block.
 BLOCK = 1024
@@ -151,3 +151,14 @@ def partition_total(plan: ScoringPlan, rows: Iterable[Sequence[Any]]) -> Iterato
     for seg in segment_scores(plan, rows):
         total.add(seg)
     yield total
+
+
+def probe(plan: ScoringPlan, rows: Iterable[Any]) -> Iterator[bool]:
+    """One item per partition, after building this process's scorer for ``plan`` (what scoring does first): run
+    by :func:`meteor_lite.spark.scoring.score_dataframe` so that an executor that cannot score (meteor-lite not
+    importable, the bundle not found, another signature) is an error when the DataFrame is made, not a raw
+    Spark error at its first action."""
+    for _ in rows:
+        pass
+    scorer_for(plan)
+    yield True

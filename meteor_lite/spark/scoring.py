@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence,
 from ..errors import ConfigError
 from ..meteor import Meteor, warn_bounded
 from ..scores import CorpusScore, RunningTotal
-from .executor import BLOCK, ScoringPlan, partition_total, score_rows, segment_scores
+from .executor import BLOCK, ScoringPlan, partition_total, probe, score_rows, segment_scores
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
@@ -138,8 +138,18 @@ def score_dataframe(
     bundle of the same name on its own search path (a pack installed on every node), or, with
     ``ship_bundle``, the copy Spark distributes with the job (:meth:`SparkContext.addFile`); an executor whose
     scorer's signature (which holds the bundle's checksum) differs from the driver's refuses to score.
+
+    Before returning, one small job (a task per default partition, no rows) builds the scorer on the
+    executors, so that one that cannot score (its Python lacks meteor-lite, it sees no bundle, its scorer
+    differs) raises here the one-line :class:`~meteor_lite.ConfigError` / :class:`~meteor_lite.BundleError`
+    :func:`corpus_score` raises, rather than a Spark error at the DataFrame's first action.  Executors the
+    cluster adds later are not probed.
     """
     meteor, plan = _plan(df, lang, hyp_col, ref_cols, ship_bundle, dict(options))
+    sc = df.sparkSession.sparkContext
+    slots = max(1, int(sc.defaultParallelism))
+    with _executor_errors():
+        sc.parallelize(range(slots), slots).mapPartitions(lambda rows: probe(plan, rows)).collect()
     n_modules = len(meteor.config.modules)
     rdd = df.rdd.mapPartitions(lambda rows: score_rows(plan, n_modules, rows))
     return df.sparkSession.createDataFrame(rdd, _output_schema(df.schema, prefix))

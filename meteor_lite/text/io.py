@@ -252,6 +252,7 @@ class SegmentReader:
             if n is not None and m is not None and m != n * refs_per_hyp:
                 raise InputError(_line_mismatch(path, m, n, refs_per_hyp))
             counts.append(m)
+        self.hyp_lines, self.ref_lines = n, counts
         # a file checked beforehand was warned about then: not again
         self.hyp = LineReader(hypothesis, warn=n is None)
         self.refs: List[LineReader] = []
@@ -287,12 +288,36 @@ class SegmentReader:
             self.close()
 
     def _fail(self, k: int, hyps: Iterator[str], stream: Iterator[str]) -> NoReturn:
-        """The line-count error, once both inputs were read to their end (to count their lines)."""
-        for _ in hyps:
-            pass
-        for _ in stream:
-            pass
-        raise InputError(_line_mismatch(self.paths[k], self.refs[k].count, self.hyp.count, self.per))
+        """The line-count error when reference input ``k`` and the hypotheses do not end together.
+
+        A side counted beforehand (a regular file) is not read again; a stream that may never end
+        (``-``, a pipe) is read only one line past what the other side fits: an endless standard
+        input against a 3-line reference file stops at its line 4.
+        """
+        ref = self.refs[k]
+        n, m = self.hyp_lines, self.ref_lines[k]
+        if n is None:  # the hypotheses are a stream
+            fits = (m if m is not None else ref.count) // self.per
+            _drain(hyps, fits + 1 - self.hyp.count)
+        if m is None:  # the references are a stream
+            _drain(stream, (n if n is not None else self.hyp.count) * self.per + 1 - ref.count)
+        hyp_count = n if n is not None else self.hyp.count
+        ref_count = m if m is not None else ref.count
+        if n is None and hyp_count * self.per > ref_count:
+            raise InputError(f"{self.paths[k]}: {ref_count} lines, but the hypotheses ({self.hyp.name}) have more "
+                             f"(reading stopped at their line {hyp_count})")
+        if m is None and ref_count > hyp_count * self.per:
+            raise InputError(f"{self.paths[k]}: more lines than the {hyp_count} hypotheses need (reading stopped at "
+                             f"line {ref_count})")
+        raise InputError(_line_mismatch(self.paths[k], ref_count, hyp_count, self.per))
+
+
+def _drain(lines: Iterator[str], limit: int) -> bool:
+    """Read at most ``limit`` more lines of ``lines``; True when all ``limit`` were there (the input goes on)."""
+    for _ in range(max(limit, 0)):
+        if next(lines, None) is None:
+            return False
+    return limit > 0
 
 
 def _line_count(path: "os.PathLike[str] | str") -> Optional[int]:
