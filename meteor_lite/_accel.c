@@ -10,6 +10,7 @@
  *   walk_level     one length of meteor_lite.resources.lookups.Resources._walk
  *   java_hashes    meteor_lite.jarcompat.java_string_hashes
  *   positions_of   meteor_lite.align.matches.positions_of
+ *   word_matches   the loop of meteor_lite.align.matches.collect_matches that makes one-word Match objects
  *
  * The search: the same as meteor_lite/align/search.py: fix the matches that are the only candidate for every word
  * they cover, then a left-to-right beam search over reference positions.  Partial
@@ -26,6 +27,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +88,44 @@ static int get_long(PyObject *o, PyObject *name, long *out) {
 
 typedef struct { long rstart, rlen, hstart, hlen, gain, dist; } MatchInts;
 
+/* Match's __slots__ as the type lays them out (module, rstart, rlen, hstart, hlen, gain, dist): read and
+ * written in place for objects of exactly that type (match_layout), through getattr for any other. */
+static const char *const SLOT_NAMES[7] = {"module", "rstart", "rlen", "hstart", "hlen", "gain", "dist"};
+static PyTypeObject *m_type = NULL;
+static Py_ssize_t m_off[7];
+
+static int match_layout(PyObject *type) {
+    if ((PyTypeObject *)type == m_type) return 0;
+    if (!PyType_Check(type)) { PyErr_SetString(PyExc_TypeError, "the match type must be a class"); return -1; }
+    Py_ssize_t off[7];
+    for (int k = 0; k < 7; k++) {
+        PyObject *d = PyDict_GetItemString(((PyTypeObject *)type)->tp_dict, SLOT_NAMES[k]);  /* borrowed */
+        if (!d || !PyObject_TypeCheck(d, &PyMemberDescr_Type)
+            || ((PyMemberDescrObject *)d)->d_member->type != T_OBJECT_EX) {
+            PyErr_Format(PyExc_TypeError, "the match type has no __slots__ member %s", SLOT_NAMES[k]);
+            return -1;
+        }
+        off[k] = ((PyMemberDescrObject *)d)->d_member->offset;
+    }
+    Py_INCREF(type);
+    Py_XDECREF((PyObject *)m_type);
+    m_type = (PyTypeObject *)type;
+    memcpy(m_off, off, sizeof(off));
+    return 0;
+}
+
+static int slot_long(PyObject *m, int k, long *out) {
+    PyObject *v = *(PyObject **)((char *)m + m_off[k]);
+    if (!v) { PyErr_Format(PyExc_AttributeError, "a match has no %s", SLOT_NAMES[k]); return -1; }
+    *out = PyLong_AsLong(v);
+    if (*out == -1 && PyErr_Occurred()) return -1;
+    return 0;
+}
+
 static int read_match(PyObject *m, MatchInts *mi) {
+    if (m_type && Py_TYPE(m) == m_type)
+        return (slot_long(m, 1, &mi->rstart) || slot_long(m, 2, &mi->rlen) || slot_long(m, 3, &mi->hstart)
+                || slot_long(m, 4, &mi->hlen) || slot_long(m, 5, &mi->gain) || slot_long(m, 6, &mi->dist)) ? -1 : 0;
     if (get_long(m, s_rstart, &mi->rstart) || get_long(m, s_rlen, &mi->rlen) || get_long(m, s_hstart, &mi->hstart)
         || get_long(m, s_hlen, &mi->hlen) || get_long(m, s_gain, &mi->gain) || get_long(m, s_dist, &mi->dist))
         return -1;
@@ -811,7 +850,69 @@ done:
     return out;
 }
 
+/* word_matches(cands, positions, module, exact, Match): for each reference word j and each hypothesis
+ * position i of positions[j] (ascending), append Match(module, j, 1, i, 1, exact) to cands[j]: the objects
+ * Match's __init__ makes (gain 2 for an exact match of one word a side, else 1 // 2 + 1 // 2 = 0; distance
+ * |j - i|), built in place. */
+static PyObject *word_matches(PyObject *self, PyObject *args) {
+    PyObject *cands, *positions, *type;
+    long module;
+    int exact;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!OlpO:word_matches", &PyList_Type, &cands, &positions, &module, &exact, &type))
+        return NULL;
+    if (match_layout(type) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(positions, "positions must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n2 = PySequence_Fast_GET_SIZE(seq);
+    if (n2 != PyList_GET_SIZE(cands)) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "positions and cands differ in length");
+        return NULL;
+    }
+    PyObject *one = PyLong_FromLong(1), *mod = PyLong_FromLong(module), *gain = PyLong_FromLong(exact ? 2 : 0);
+    if (!one || !mod || !gain) goto fail;
+    for (Py_ssize_t j = 0; j < n2; j++) {
+        PyObject *ps = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, j), "positions[j] must be a sequence");
+        if (!ps) goto fail;
+        Py_ssize_t np = PySequence_Fast_GET_SIZE(ps);
+        if (!np) { Py_DECREF(ps); continue; }
+        PyObject *here = PyList_GET_ITEM(cands, j);
+        PyObject *jv = PyLong_FromSsize_t(j);
+        if (!jv || !PyList_Check(here)) {
+            Py_XDECREF(jv); Py_DECREF(ps);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "cands must be a list of lists");
+            goto fail;
+        }
+        for (Py_ssize_t t = 0; t < np; t++) {
+            PyObject *iv = PySequence_Fast_GET_ITEM(ps, t);
+            Py_ssize_t i = PyLong_AsSsize_t(iv);
+            if (i == -1 && PyErr_Occurred()) { Py_DECREF(jv); Py_DECREF(ps); goto fail; }
+            PyObject *dv = PyLong_FromSsize_t(i > j ? i - j : j - i);
+            PyObject *m = dv ? m_type->tp_alloc(m_type, 0) : NULL;
+            if (!m) { Py_XDECREF(dv); Py_DECREF(jv); Py_DECREF(ps); goto fail; }
+            PyObject *vals[7] = {mod, jv, one, iv, one, gain, dv};
+            for (int k = 0; k < 7; k++) {
+                if (k != 6) Py_INCREF(vals[k]);  /* dv: its own reference passes to the slot */
+                *(PyObject **)((char *)m + m_off[k]) = vals[k];
+            }
+            int bad = PyList_Append(here, m) < 0;
+            Py_DECREF(m);
+            if (bad) { Py_DECREF(jv); Py_DECREF(ps); goto fail; }
+        }
+        Py_DECREF(jv);
+        Py_DECREF(ps);
+    }
+    Py_DECREF(one); Py_DECREF(mod); Py_DECREF(gain); Py_DECREF(seq);
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(one); Py_XDECREF(mod); Py_XDECREF(gain); Py_DECREF(seq);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
+    {"word_matches", word_matches, METH_VARARGS,
+     "word_matches(cands, positions, module, exact, Match): append the one-word matches of a module to cands."},
     {"search", search, METH_VARARGS,
      "search(n1, n2, cands, beam) -> list of Match, or None when out of range: the compiled alignment search."},
     {"phrase_matches", phrase_matches, METH_VARARGS,

@@ -16,3 +16,6 @@ def walk_level(
     active: List[Tuple[int, int, str]], paras: Dict[str, str], prefix: Dict[str, bool],
     sentences: List[Sequence[str]], n: int, grow: bool, hits: List[List[Tuple[int, int, str]]], /,
 ) -> Tuple[List[Tuple[int, int, str]], Set[str]]: ...
+def word_matches(
+    cands: List[List[Any]], positions: Sequence[Sequence[int]], module: int, exact: bool, match_type: type, /
+) -> None: ...

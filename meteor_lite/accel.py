@@ -51,6 +51,11 @@ class Kernels(Protocol):
     def positions_of(self, words: Sequence[Hashable], /) -> Dict[Hashable, List[int]]:
         """:func:`meteor_lite.align.matches.positions_of`."""
 
+    def word_matches(
+        self, cands: List[List[Any]], positions: Sequence[Sequence[int]], module: int, exact: bool, match_type: type, /
+    ) -> None:
+        """The loop of :func:`meteor_lite.align.matches.collect_matches` that appends one-word matches."""
+
     def walk_level(
         self, active: List[Tuple[int, int, str]], paras: Dict[str, str],
         prefix: Dict[str, bool], sentences: List[Sequence[str]], n: int, grow: bool,

@@ -153,6 +153,29 @@ class Meteor:
         with self._lock:
             return self._score_range([hyp], per_seg, 0, 1)[0]
 
+    def score_pairs(self, pairs: Iterable[Tuple[str, str]]) -> List[SegmentScore]:
+        """Score many (hypothesis, reference) pairs in one call: ``[score_segment(h, [r]) for h, r in pairs]``.
+
+        The same scores, faster: each distinct sentence is normalised, tokenised and looked up once, and
+        the resources of a block of pairs in one batched pass (:mod:`meteor_lite.pairwise`).  For
+        rewards, filtering and tuning loops that score many new pairs.  Safe to call from several threads
+        (they take turns).
+        """
+        from .pairwise import score_pairs
+
+        return score_pairs(self, pairs)
+
+    def score_matrix(self, hyps: Sequence[str], refs: Sequence[str]) -> List[List[SegmentScore]]:
+        """Every hypothesis against every reference: ``scores[i][j] == score_segment(hyps[i], [refs[j]])``.
+
+        Minimum-Bayes-risk decoding's utility matrix (pass the same candidate list twice to score each
+        candidate against the others as pseudo-references).  Each distinct sentence is prepared once for
+        the whole matrix (:mod:`meteor_lite.pairwise`).
+        """
+        from .pairwise import score_matrix
+
+        return score_matrix(self, hyps, refs)
+
     def score_corpus(
         self,
         hyps: Sequence[str],

@@ -15,7 +15,7 @@ from .scores import SegmentScore
 from .stats import Metrics, Stats, compute
 from .text.normalize import java_lower
 
-__all__ = ["align_segment", "alignment_stats", "best_reference", "config_metrics"]
+__all__ = ["align_segment", "alignment_stats", "best_reference", "best_of", "config_metrics", "prepare_side", "Side"]
 
 
 def config_metrics(config: MeteorConfig, st: Stats) -> Metrics:
@@ -31,37 +31,52 @@ def align_segment(
     The third result is True when the segment was aligned in bounded mode
     (:mod:`meteor_lite.align.bounded`: too many candidates for the beam search).
     """
-    matches, bounded = _align(hyp, ref, config, resources)
-    return alignment_stats(hyp, ref, matches, config, resources), matches, bounded
+    return _align_sides(prepare_side(hyp, config, resources), prepare_side(ref, config, resources), config, resources)
+
+
+#: One sentence as the statistics read it: its words, each word's function-word flag and length
+#: (1, or its Java length with ``char_based``), and the sums of the lengths (all words, function words).
+Side = Tuple[List[str], List[bool], List[int], float, float]
+
+
+def prepare_side(words: List[str], config: MeteorConfig, resources: Resources) -> Side:
+    """The function-word flags and unit lengths of ``words`` (computed once per sentence, not per pair)."""
+    lengths = [java_length(w) for w in words] if config.char_based else [1] * len(words)
+    func = resources.function_flags(words)
+    return words, func, lengths, float(sum(lengths)), float(sum(n for n, f in zip(lengths, func) if f))
+
+
+def _align_sides(h: Side, r: Side, config: MeteorConfig, resources: Resources) -> Tuple[Stats, List[Match], bool]:
+    """:func:`align_segment` of two prepared sides."""
+    matches, bounded = _align(h[0], r[0], config, resources)
+    return _side_stats(h, r, matches, config), matches, bounded
 
 
 def alignment_stats(hyp: List[str], ref: List[str], matches: Sequence[Match], config: MeteorConfig,
                     resources: Resources) -> Stats:
     """Meteor's sufficient statistics of an alignment (``matches``: the chosen matches) of two token lists."""
-    fw = resources.function_words
-    func_h = [java_lower(w) in fw for w in hyp]
-    func_r = [java_lower(w) in fw for w in ref]
-    if config.char_based:
-        hl = [java_length(w) for w in hyp]
-        rl = [java_length(w) for w in ref]
-    else:
-        hl = [1] * len(hyp)
-        rl = [1] * len(ref)
+    return _side_stats(prepare_side(hyp, config, resources), prepare_side(ref, config, resources), matches, config)
+
+
+def _side_stats(h: Side, r: Side, matches: Sequence[Match], config: MeteorConfig) -> Stats:
+    """:func:`alignment_stats` of two prepared sides."""
+    _, func_h, hl, h_total, h_func = h
+    _, func_r, rl, r_total, r_func = r
     n = len(config.modules)
     tc, tf = _stage_counts(matches, func_h, hl, n, hyp_side=True)
     rc, rf = _stage_counts(matches, func_r, rl, n, hyp_side=False)
     return Stats(
-        test_length=float(sum(hl)),
-        ref_length=float(sum(rl)),
-        test_function_words=float(sum(h for h, f in zip(hl, func_h) if f)),
-        ref_function_words=float(sum(r for r, f in zip(rl, func_r) if f)),
+        test_length=h_total,
+        ref_length=r_total,
+        test_function_words=h_func,
+        ref_function_words=r_func,
         test_content=tc,
         ref_content=rc,
         test_function=tf,
         ref_function=rf,
         chunks=float(count_chunks(matches)),
-        test_word_matches=float(sum(m.hlen for m in matches)),
-        ref_word_matches=float(sum(m.rlen for m in matches)),
+        test_word_matches=float(sum([m.hlen for m in matches])),
+        ref_word_matches=float(sum([m.rlen for m in matches])),
     )
 
 
@@ -84,6 +99,12 @@ def _stage_counts(
     function = [0.0] * n
     for m in matches:
         start, length = (m.hstart, m.hlen) if hyp_side else (m.rstart, m.rlen)
+        if length == 1:  # most matches: one word
+            if func[start]:
+                function[m.module] += lengths[start]
+            else:
+                content[m.module] += lengths[start]
+            continue
         for k in range(start, start + length):
             if func[k]:
                 function[m.module] += lengths[k]
@@ -99,10 +120,16 @@ def best_reference(hyp: List[str], refs: Sequence[List[str]], config: MeteorConf
     """
     if not refs:
         raise ValueError("at least one reference is needed")
+    side = prepare_side(hyp, config, resources)
+    return best_of(side, [prepare_side(r, config, resources) for r in refs], config, resources)
+
+
+def best_of(hyp: Side, refs: Sequence[Side], config: MeteorConfig, resources: Resources) -> SegmentScore:
+    """:func:`best_reference` of prepared sides (each sentence's flags computed once by :func:`prepare_side`)."""
     best: Optional[SegmentScore] = None
     any_bounded = False
     for k, ref in enumerate(refs):
-        st, matches, bounded = align_segment(hyp, ref, config, resources)
+        st, matches, bounded = _align_sides(hyp, ref, config, resources)
         any_bounded = any_bounded or bounded
         m = config_metrics(config, st)
         if best is None or m.score > best.score:

@@ -278,3 +278,47 @@ def test_kernels_built_from_another_source_are_refused(monkeypatch: pytest.Monke
         assert accel._load() is None
     monkeypatch.setattr(accel, "_source_digest", lambda: None)  # no source installed: nothing to compare
     assert accel._load() is _accel
+
+
+def _full(cands: List[List[Match]]) -> List[List[Tuple[int, ...]]]:
+    """Every field of every candidate (gain and distance included), with the exact type of each object."""
+    out = []
+    for lst in cands:
+        assert all(type(m) is Match for m in lst)
+        out.append([(*m.as_tuple(), m.gain, m.dist) for m in lst])
+    return out
+
+
+def test_collected_candidates_are_the_same(
+    real_sentences: List[Tuple[List[str], List[str]]], en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """collect_matches (the one-word matches built by word_matches): the same Match objects, in the same order,
+    with every module of English, on both paths; the compiled search reads them the same way."""
+    kernels = accel._load()
+    assert kernels is not None
+    res = Meteor("en", norm=True, quiet=True).resources
+    res.paraphrase_table([s for pair in real_sentences for s in pair])
+    modules = ["exact", "stem", "synonym", "paraphrase"]
+    found = 0
+    for hyp, ref in real_sentences:
+        monkeypatch.setattr(accel, "compiled", None)
+        want = collect_matches(hyp, ref, modules, res)
+        monkeypatch.setattr(accel, "compiled", kernels)
+        got = collect_matches(hyp, ref, modules, res)
+        assert _full(got) == _full(want), (hyp, ref)
+        assert tuples(compiled(len(hyp), len(ref), got, 40)) == tuples(search_alignment_pure(len(hyp), len(ref), want, 40))
+        found += sum(map(len, want))
+    assert found > 10 * len(real_sentences)
+
+
+def test_word_matches_bad_input() -> None:
+    assert _accel is not None
+    cands: List[List[Match]] = [[], []]
+    _accel.word_matches(cands, [[1], ()], 2, False, Match)
+    assert _full(cands) == [[(2, 0, 1, 1, 1, 0, 1)], []]
+    with pytest.raises(ValueError, match="differ in length"):
+        _accel.word_matches(cands, [[1]], 0, True, Match)
+    with pytest.raises(TypeError, match="no __slots__ member"):
+        _accel.word_matches(cands, [[], []], 0, True, int)
+    with pytest.raises(TypeError):
+        _accel.word_matches(cands, [["x"], []], 0, True, Match)

@@ -85,9 +85,16 @@ def collect_matches(
             _paraphrase_matches(mi, lh, lr, res, cands, cap)
             continue
         exact = mod == "exact"
-        for j, positions in enumerate(_word_positions(mod, lh, lr, hk, rk, res, cap)):
-            for i in positions:
-                cands[j].append(Match(mi, j, 1, i, 1, exact))
+        positions = _word_positions(mod, lh, lr, hk, rk, res, cap)
+        kernels = accel.compiled
+        if kernels is not None:
+            kernels.word_matches(cands, positions, mi, exact, Match)  # the loop below, in C
+            continue
+        for j, positions_j in enumerate(positions):
+            if positions_j:  # most words have no candidate of a module
+                here = cands[j]
+                for i in positions_j:
+                    here.append(Match(mi, j, 1, i, 1, exact))
     return cands
 
 
@@ -113,9 +120,13 @@ def _word_positions(
         out: List[Sequence[int]] = []
         for j, st in enumerate(sr):
             near: Sequence[int] = spos.get(st, ())
-            if wide is not None and near:
+            if not near:
+                out.append(near)
+                continue
+            if wide is not None:
                 near = _nearest(near, j, wide)
-            kept = [i for i in near if hk[i] != rk[j]]
+            rw = rk[j]
+            kept = [i for i in near if hk[i] != rw]
             out.append(kept if cap is None else _nearest(kept, j, cap))
         return out
     if mod == "synonym":

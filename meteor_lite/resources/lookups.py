@@ -12,6 +12,7 @@ from sys import intern
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from .. import accel
+from ..text.normalize import java_lower
 from .bundle import Bundle
 from .schema import PARAPHRASE_SEPARATOR
 from .stemming import stem_function
@@ -26,6 +27,8 @@ Paraphrases = Tuple[Tuple[str, ...], ...]
 PhraseHit = Tuple[int, int, str]
 
 EMPTY: FrozenSet[int] = frozenset()
+#: Words (or phrases) a per-word cache holds before it is emptied: memory bounded on any corpus.
+CACHE_MAX = 1_000_000
 _START_LENGTH = itemgetter(0, 1)
 
 #: WordNet's detachment rules (nouns, verbs, adjectives), tried in this order
@@ -37,11 +40,18 @@ MORPH_RULES: Tuple[Tuple[str, str], ...] = (
 )
 
 
+#: :data:`MORPH_RULES` by the last letter of their suffix, in order (most words end in none of them).
+_RULES_BY_LAST: Dict[str, Tuple[Tuple[str, str], ...]] = {
+    c: tuple(r for r in MORPH_RULES if r[0][-1] == c) for c in {suf[-1] for suf, _ in MORPH_RULES}
+}
+
+
 def morph_candidates(word: str) -> List[str]:
     """Base-form candidates of ``word``, in the order they are tried (may repeat)."""
-    if word.endswith("ss") or len(word.encode("utf-16-le")) <= 4:
+    rules = _RULES_BY_LAST.get(word[-1:])
+    if not rules or word.endswith("ss") or len(word.encode("utf-16-le")) <= 4:
         return []
-    return [word[: len(word) - len(suf)] + end for suf, end in MORPH_RULES if word.endswith(suf)]
+    return [word[: len(word) - len(suf)] + end for suf, end in rules if word.endswith(suf)]
 
 
 class Resources:
@@ -74,6 +84,8 @@ class Resources:
         #: One token tuple per paraphrase string (shared by every entry that lists it: less memory, fewer splits).
         self._para_tokens: Dict[str, Tuple[str, ...]] = {}
         self._hits: Dict[Tuple[str, ...], List[PhraseHit]] = {}
+        #: word -> whether it is a function word (its Java lower case in :attr:`function_words`).
+        self._func: Dict[str, bool] = {}
 
     def _db(self) -> Bundle:
         """The bundle (only called when a resource flag says there is one)."""
@@ -85,6 +97,21 @@ class Resources:
         """True when words can be stemmed (a snowball stemmer or the bundle's stem map)."""
         return self._stem_fn is not None or self.has_stem_map
 
+    def function_flags(self, words: Sequence[str]) -> List[bool]:
+        """Whether each word is a function word (compared lower-cased, as Meteor does), cached per word."""
+        cache = self._func
+        try:
+            return [cache[w] for w in words]
+        except KeyError:
+            pass
+        if len(cache) > CACHE_MAX:  # bound memory on very large vocabularies
+            cache.clear()
+        fw = self.function_words
+        for w in words:
+            if w not in cache:
+                cache[w] = java_lower(w) in fw
+        return [cache[w] for w in words]
+
     # -- stems -----------------------------------------------------------------
     def stems(self, words: Sequence[str]) -> List[str]:
         """Stem of each word: the bundle's stem map first (when it is read), the stemmer for the rest."""
@@ -93,6 +120,8 @@ class Resources:
             return [cache[w] for w in words]  # the usual case once a block is prefetched
         except KeyError:
             pass
+        if len(cache) > CACHE_MAX:  # bound memory on very large vocabularies
+            cache.clear()
         missing = sorted({w for w in words if w not in cache})
         if missing:
             found = self._db().stems(missing) if self.has_stem_map else {}
@@ -116,6 +145,8 @@ class Resources:
             return [cache[w] for w in words]  # the usual case once a block is prefetched
         except KeyError:
             pass
+        if len(cache) > CACHE_MAX:  # bound memory on very large vocabularies
+            cache.clear()
         missing = sorted({w for w in words if w not in cache})
         if missing and self.bundle is not None and self.has_synonyms:
             exceptions = self._db().synonym_exceptions(missing)
@@ -176,7 +207,7 @@ class Resources:
         for :meth:`phrase_hits` (until the next call).
         """
         paras, prefix = self._para, self._para_prefix
-        if len(paras) > 1_000_000:  # bound memory on very large corpora
+        if len(paras) > CACHE_MAX:  # bound memory on very large corpora
             paras.clear()
             prefix.clear()
             self._para_split.clear()

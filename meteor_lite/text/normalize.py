@@ -375,27 +375,25 @@ def _finish(s: str) -> str:
 
 def _split_final_dots(s: str, nonbreaking: Mapping[str, bool]) -> str:
     """Split sentence-final dots off tokens, keeping abbreviations and non-breaking prefixes."""
-    toks = _R_TOKEN_SEP.split(s)
-    toks = [t for t in toks if t]
+    toks = [t for t in _R_TOKEN_SEP.split(s) if t]
+    if "." not in s:
+        return " ".join(toks) + " "
     n = len(toks)
-    out: List[str] = []
-    for i, t in enumerate(toks):
-        if len(t) > 1 and t[-1] == ".":
-            pre = t[:-1]
-            if "." in pre and _R_HAS_ALPHA.search(pre):
-                out.append(t.replace(".", ""))  # U.S. -> US
-                continue
-            kind = nonbreaking.get(pre)  # None: not a prefix; False: any context; True: numbers only
-            nxt = toks[i + 1][:1] if i + 1 < n else ""
-            if (kind is not None and not kind) or "a" <= nxt <= "z":
-                out.append(t)
-            elif kind and "0" <= nxt <= "9":
-                out.append(t)
-            else:
-                out.append(pre + " .")
-        else:
-            out.append(t)
-    return " ".join(out) + " "
+    for i, t in enumerate(toks):  # toks[i] is rewritten in place; the rule reads the next token, still unchanged
+        if t[-1] != "." or len(t) == 1:
+            continue
+        pre = t[:-1]
+        if "." in pre and _R_HAS_ALPHA.search(pre):
+            toks[i] = t.replace(".", "")  # U.S. -> US
+            continue
+        kind = nonbreaking.get(pre)  # None: not a prefix; False: any context; True: numbers only
+        nxt = toks[i + 1][:1] if i + 1 < n else ""
+        if (kind is not None and not kind) or "a" <= nxt <= "z":
+            continue
+        if kind and "0" <= nxt <= "9":
+            continue
+        toks[i] = pre + " ."
+    return " ".join(toks) + " "
 
 
 def _normalize_western(s: str, lang: str, keep_punct: bool, nonbreaking: Mapping[str, bool]) -> str:

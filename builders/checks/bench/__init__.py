@@ -7,7 +7,8 @@ Sections (``--only`` picks some; all run by default, the jar in the same invocat
 * ``scaling`` (:mod:`.scaling`, :mod:`.segments`, :mod:`.plot`): seconds per segment on synthetic
   segments of 100 to 5,000 tokens, exact+stem and all English modules, with a log-log plot;
 * ``stdio`` and ``api`` (:mod:`.rates`): SCORE requests per second of the two ``-stdio`` servers on a
-  1,000-request transcript (answers compared line by line), ``Meteor.score_segment`` calls per second;
+  1,000-request transcript (answers compared line by line), ``Meteor.score_segment`` calls per second
+  and ``Meteor.score_pairs`` pairs per second over the same pairs (one call), beside the jar's stdio rate;
 * ``import`` and ``pivot`` (:mod:`.extras`): the English import and the synthetic pivot (no jar figure).
 
 Every figure goes to ``bench-out/bench.json``; the table (Markdown) is printed at the end, each

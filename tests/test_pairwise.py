@@ -1,0 +1,90 @@
+"""The pairwise batch API (``Meteor.score_pairs``, ``Meteor.score_matrix``): the same scores as one
+``score_segment`` call per pair, on real sentences with every English module, on both paths (compiled
+kernels and pure Python), and clear errors on bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import pytest
+
+from meteor_lite import Meteor, accel
+from meteor_lite.errors import InputError
+from meteor_lite.scores import SegmentScore
+
+PATHS = ["compiled", "pure"]
+
+
+@pytest.fixture(params=PATHS)
+def kernels(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Optional[accel.Kernels]:
+    """Run the test with the compiled kernels (skipped when they are not built) and in pure Python."""
+    if request.param == "pure":
+        monkeypatch.setattr(accel, "compiled", None)
+        return None
+    loaded = accel._load()
+    if loaded is None:
+        pytest.skip("the compiled kernels are not built (make accel)")
+    monkeypatch.setattr(accel, "compiled", loaded)
+    return loaded
+
+
+def _lines(shared_data: Path, name: str, n: int) -> List[str]:
+    return (shared_data / "meteor-example" / name).read_text(encoding="utf-8").splitlines()[:n]
+
+
+def _same(a: SegmentScore, b: SegmentScore) -> bool:
+    return a.score == b.score and a.stats == b.stats and a.alignment == b.alignment
+
+
+def test_score_pairs_equals_score_segment(
+    shared_data: Path, en_bundle: Path, kernels: Optional[accel.Kernels]
+) -> None:
+    hyps = _lines(shared_data, "system1.hyp", 150) + _lines(shared_data, "system2.hyp", 150)
+    refs = _lines(shared_data, "reference", 150) * 2
+    pairs = list(zip(hyps, refs)) + [("", refs[0]), (hyps[0], hyps[0])]  # an empty hypothesis, an identical pair
+    one = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+    expected = [one.score_segment(h, [r]) for h, r in pairs]
+    got = Meteor("en", norm=True, bundle=en_bundle, quiet=True).score_pairs(pairs)
+    assert len(got) == len(expected)
+    assert all(_same(a, b) for a, b in zip(got, expected))
+    assert got[-2].score == 0.0 and got[-1].score == 1.0
+    assert len({s.score for s in got}) > 100  # real, varied scores, not a constant
+
+
+def test_score_matrix_equals_score_segment(
+    shared_data: Path, en_bundle: Path, kernels: Optional[accel.Kernels]
+) -> None:
+    # MBR: candidates scored against each other; the references include a repeated sentence
+    cands = _lines(shared_data, "system1.hyp", 12)
+    refs = _lines(shared_data, "system2.hyp", 9) + [cands[3]]
+    m = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+    matrix = m.score_matrix(cands, refs)
+    assert len(matrix) == len(cands) and all(len(row) == len(refs) for row in matrix)
+    one = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+    for i, h in enumerate(cands):
+        for j, r in enumerate(refs):
+            assert _same(matrix[i][j], one.score_segment(h, [r])), (i, j)
+    assert matrix[3][len(refs) - 1].score == 1.0
+    square = m.score_matrix(cands, cands)
+    assert all(square[i][i].score == 1.0 for i in range(len(cands)))
+    assert square[0][1].score != square[1][0].score  # precision and recall weigh differently: not symmetric
+
+
+def test_matrix_of_nothing(empty_bundle: Path) -> None:
+    m = Meteor("en", bundle=empty_bundle, quiet=True, modules=["exact"])
+    assert m.score_matrix([], ["a b"]) == []
+    assert m.score_matrix(["a b"], []) == [[]]
+    assert m.score_pairs([]) == []
+
+
+def test_bad_inputs_are_named(empty_bundle: Path) -> None:
+    m = Meteor("en", bundle=empty_bundle, quiet=True, modules=["exact"])
+    with pytest.raises(TypeError, match=r"pairs\[1\]"):
+        m.score_pairs([("a", "b"), ("a", "b", "c")])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"pairs\[0\]\[1\] is NoneType"):
+        m.score_pairs([("a", None)])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"refs\[1\] is int"):
+        m.score_matrix(["a"], ["b", 3])  # type: ignore[list-item]
+    with pytest.raises(InputError, match=r"hyps\[0\] holds a lone surrogate"):
+        m.score_matrix(["a\udc80"], ["b"])
