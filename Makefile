@@ -67,8 +67,10 @@ accel: $(VENV)/.installed
 # suite (tests/test_docs.py runs the documents' examples)
 # (no Java needed for the suite; tests marked `java` skip without it, saying why).  The compiled search is
 # built first so that the parity fixtures run on both paths (pure Python and compiled).
+# The tests marked both `java` and `slow` (live comparisons with the jar: one JVM per case, minutes) run in
+# make parity, not here; plain `pytest` runs them too.
 test: bundles check accel site
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -m "not (java and slow)"
 
 # The documentation site (mkdocs.yml, docs/): built in strict mode, so that a broken link or anchor fails.
 site: $(VENV)/.installed
@@ -95,6 +97,7 @@ check: $(VENV)/.installed
 parity: bundles
 	$(VENV)/bin/meteor-build check parity --data $(DATA) --extra
 	$(VENV)/bin/meteor-build check stems --data $(DATA)
+	$(PY) -m pytest -q -m "java and slow"
 
 # meteor-lite vs the jar in one table (docs/performance.md): system1 wall time and memory, length scaling
 # (writes docs/img/length-scaling.png; needs the bench extra), stdio and API rates, import, pivot.
