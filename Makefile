@@ -6,12 +6,12 @@ SHARED ?= ../shared
 DATA   := $(SHARED)/data
 BUNDLES := resources/bundles
 
-.PHONY: install demo test check parity bench spark-bench fixtures resources bundles clean accel packs tune-mqm validity mqm-transfer universal
+.PHONY: install demo test check parity bench docs site stem-fixtures spark-bench fixtures resources bundles clean accel packs tune-mqm validity mqm-transfer universal
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[build,test,check,lemmas,spark]'
+	$(PY) -m pip install -q -e '.[build,test,check,lemmas,spark,docs]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -63,11 +63,28 @@ demo: $(BUNDLES)/en.sqlite
 accel: $(VENV)/.installed
 	METEOR_LITE_ACCEL=1 $(PY) setup.py -q build_ext --inplace
 
-# README command 2: lint and type-check, build (or reuse) every bundle the tests need, run the suite
+# README command 2: lint and type-check, build (or reuse) every bundle the tests need, build the docs site, run the
+# suite (tests/test_docs.py runs the documents' examples)
 # (no Java needed for the suite; tests marked `java` skip without it, saying why).  The compiled search is
 # built first so that the parity fixtures run on both paths (pure Python and compiled).
-test: bundles check accel
-	$(PY) -m pytest -q
+# The tests marked both `java` and `slow` (live comparisons with the jar: one JVM per case, minutes) run in
+# make parity, not here; plain `pytest` runs them too.
+test: bundles check accel site
+	$(PY) -m pytest -q -m "not (java and slow)"
+
+# The documentation site (mkdocs.yml, docs/): built in strict mode, so that a broken link or anchor fails.
+site: $(VENV)/.installed
+	$(VENV)/bin/mkdocs build --strict --quiet
+
+# Docs that run: every example of README.md and docs/*.md run and its output compared, or marked
+# <!-- docs-check: skip REASON --> (docs/contributing.md), then the site.  `make test` runs both.
+docs: $(VENV)/.installed site
+	$(PY) -m pytest -q tests/test_docs.py
+
+# Every one of the 16 million words of the stem fixtures (tests/fixtures/stems) against the scorer, without
+# Java (the test suite checks one part of them each run; make parity checks them against the jar itself).
+stem-fixtures: $(VENV)/.installed
+	$(VENV)/bin/meteor-build check stems --fixtures --data $(DATA)
 
 # Lint and type-check (pinned ruff and mypy from the `check` extra; configured in pyproject.toml).
 check: $(VENV)/.installed
@@ -80,6 +97,7 @@ check: $(VENV)/.installed
 parity: bundles
 	$(VENV)/bin/meteor-build check parity --data $(DATA) --extra
 	$(VENV)/bin/meteor-build check stems --data $(DATA)
+	$(PY) -m pytest -q -m "java and slow"
 
 # meteor-lite vs the jar in one table (docs/performance.md): system1 wall time and memory, length scaling
 # (writes docs/img/length-scaling.png; needs the bench extra), stdio and API rates, import, pivot.

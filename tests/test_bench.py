@@ -19,7 +19,7 @@ from meteor_lite_builders.checks.bench.options import parse_lengths, parse_list
 from meteor_lite_builders.checks.bench.segments import SegmentMaker, reference_vocabulary, zipf_cumulative
 from meteor_lite_builders.checks.bench.session import RequestTimeout, ServerDied, StdioSession
 from meteor_lite_builders.checks.bench.table import Row, all_met, fmt, render
-from meteor_lite_builders.cli.checks import app as check_app
+from meteor_lite_builders.checks.cli import app as check_app
 
 runner = CliRunner()
 

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 from meteor_lite.errors import MeteorLiteError
 from meteor_lite_builders import jar
 from meteor_lite_builders.checks import jar_output, oracle, paraphrase_eval, parex_compare, parity, shared_data
+from meteor_lite_builders.checks.cli import app as check_app
 from meteor_lite_builders.checks.fixtures import Item, select, ss_features, text_features
-from meteor_lite_builders.cli.checks import app as check_app
 from meteor_lite_builders.errors import OfficialReleaseError
 
 runner = CliRunner()

@@ -4,13 +4,16 @@
 words of :func:`meteor_lite_builders.checks.stem_words.stem_check_words` (wordfreq's largest list, every token
 of ``../shared/data``, generated inflections, compounds and odd Unicode); ``meteor-build check stems
 --write-fixtures`` records them (needs Java), ``make parity`` checks against the jar itself.  Here the words
-are made again and every one is compared, without Java: the scorer's stem (``Meteor(lang)`` with the official
+are made again and one part of them (:data:`STEM_PARTS`, a different part each run) is compared, without Java: the scorer's stem (``Meteor(lang)`` with the official
 bundle) for each word that is not number-like, the word itself for the others (the jar's program leaves them);
 and ``meteor-jar-stemmer`` is run on part of the words, output compared byte for byte.
 """
 
 from __future__ import annotations
 
+import gzip
+import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +26,13 @@ from meteor_lite.resources.locate import find_bundle
 
 pytest.importorskip("wordfreq", reason="the stem check's word lists need wordfreq (the build extra)")
 
-from meteor_lite_builders.checks.stem_words import STEM_LANGUAGES, stem_check_words  # noqa: E402
+from meteor_lite_builders.checks.stem_words import (  # noqa: E402
+    SHARED_TABLES,
+    SHARED_TEXT_FILES,
+    STEM_LANGUAGES,
+    shared_tokens,
+    stem_check_words,
+)
 from meteor_lite_builders.checks.stems import (  # noqa: E402
     STEM_FIXTURE_DIR,
     check_language_against_fixture,
@@ -56,18 +65,72 @@ def test_encoding_round_trips() -> None:
     assert decode_outputs(words, encode_outputs(words, outs)) == outs
 
 
-@pytest.mark.slow
-def test_every_stem_equals_the_jars(shared_data: Path) -> None:
-    """All languages, two at a time: every word's stem is the jar's (program and scorer)."""
+#: Each run compares one part of every language's words: the words at positions i with i % STEM_PARTS == k
+#: (about 500,000 of the 16 million), k drawn at random per run; the STEM_PARTS parts cover every word.
+#: The whole list is still made and checked against the fixture's SHA-256 every time.
+#: ``meteor-build check stems --fixtures`` (``make stem-fixtures``) compares every word; ``make parity`` runs the jar.
+STEM_PARTS = 32
+
+
+def _stem_part() -> int:
+    """This run's part: ``$METEOR_LITE_STEM_PART`` (to repeat a run), else drawn at random."""
+    chosen = os.environ.get("METEOR_LITE_STEM_PART")
+    if chosen is None:
+        return random.SystemRandom().randrange(STEM_PARTS)
+    if not chosen.isdigit() or int(chosen) >= STEM_PARTS:
+        pytest.fail(f"METEOR_LITE_STEM_PART={chosen!r}: a part from 0 to {STEM_PARTS - 1}")
+    return int(chosen)
+
+
+def test_a_part_of_every_languages_stems_equals_the_jars(shared_data: Path) -> None:
+    """All languages, two at a time: every word of this run's part has the jar's stem (program and scorer)."""
     from concurrent.futures import ProcessPoolExecutor
 
     _need(shared_data)
+    part = _stem_part()
+    print(f"stem fixtures: part {part} of {STEM_PARTS} (METEOR_LITE_STEM_PART={part} repeats this run)")
+    shared_tokens(shared_data)  # made once here; the workers are forked with it
+    n = len(LANGS)
     with ProcessPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(check_language_against_fixture, LANGS, [shared_data] * len(LANGS)))
+        results = list(pool.map(check_language_against_fixture, LANGS, [shared_data] * n, [STEM_FIXTURE_DIR] * n,
+                                [(part, STEM_PARTS)] * n))
     for r in results:
-        assert r.words >= 1_000_000, r.lang
+        assert r.words >= 1_000_000 // STEM_PARTS, r.lang
     bad = [(r.lang, r.program_differences, r.scorer_differences, r.examples[:5]) for r in results if not r.ok]
-    assert not bad, bad
+    assert not bad, f"part {part} of {STEM_PARTS} (METEOR_LITE_STEM_PART={part} repeats it): {bad}"
+
+
+def test_the_parts_cover_every_word_once() -> None:
+    words = [str(i) for i in range(1000)]
+    parts = [words[k::STEM_PARTS] for k in range(STEM_PARTS)]
+    assert sorted(w for p in parts for w in p) == sorted(words)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".gz":
+        with gzip.open(path, "wt", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+def test_the_word_lists_name_their_files(tmp_path: Path) -> None:
+    """A file added to the shared data changes no word list: the lists read named files only."""
+    for i, name in enumerate(SHARED_TEXT_FILES):
+        _write(tmp_path / name, f"Word{i} word{i}\n")
+    for i, name in enumerate(SHARED_TABLES):
+        _write(tmp_path / name, f"lp\tseg_id\tsystem\thyp\tref_A\tref_B\nxx\t1\ts\tHyp{i}\tref{i}\t\n")
+    before = shared_tokens(tmp_path)
+    assert before[:3] == ("Word0", "word0", "Word1") and "hyp0" in before and "ref0" in before
+    _write(tmp_path / "wmt21" / "newstest2021.xx-yy.systems.tsv.gz", "lp\tseg_id\tsystem\thyp\tref_A\tref_B\nxx\t1\ts\tzzunseen\tzz\t\n")
+    _write(tmp_path / "meteor-example" / "system3.hyp", "zzunseen\n")
+    shared_tokens.cache_clear()
+    assert shared_tokens(tmp_path) == before
+    (tmp_path / SHARED_TABLES[0]).unlink()
+    shared_tokens.cache_clear()
+    with pytest.raises(FileNotFoundError, match="missing"):
+        shared_tokens(tmp_path)
 
 
 @pytest.mark.parametrize("lang", ["de", "fi", "hu", "ru"])

@@ -4,8 +4,9 @@ For each of the 15 languages Meteor 1.5 stems (:data:`STEM_LANGUAGES`), :func:`s
 in a fixed order and without repeats:
 
 1. every word of wordfreq's largest list for the language (pinned wordfreq: the same list everywhere);
-2. every white-space token of the shared data (``meteor-example``, ``wmt21``, ``mqm``, ``multi30k``: all
-   languages, as written and lower-cased: real text, other scripts included);
+2. every white-space token of the named files of the shared data (:data:`SHARED_TEXT_FILES` and
+   :data:`SHARED_TABLES`: ``meteor-example``, ``wmt21``, ``mqm``, ``multi30k``, all languages, as written and
+   lower-cased: real text, other scripts included; a file added to ``../shared/data`` changes nothing);
 3. generated forms, from a random generator seeded with the language's name: frequent words with one
    or two of the algorithm's own suffixes appended (every suffix of every ``among`` of the algorithm, so
    that every rule fires), two-word compounds, capitalised and upper-case forms, and odd Unicode (combining
@@ -18,14 +19,16 @@ the jar's ``Stemmer`` program (space, tab, CR, LF, FF), begins or ends with a ch
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
+import itertools
 import random
 import re
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Sequence, Set, Tuple
 
-__all__ = ["STEM_LANGUAGES", "WORDS_PER_LANGUAGE", "GENERATED_WORDS", "stem_check_words", "words_digest", "algorithm_suffixes", "usable"]
+__all__ = ["STEM_LANGUAGES", "WORDS_PER_LANGUAGE", "GENERATED_WORDS", "stem_check_words", "shared_tokens", "SHARED_TEXT_FILES", "SHARED_TABLES", "words_digest", "algorithm_suffixes", "usable"]
 
 #: Meteor 1.5's stemmed languages: code -> (Snowball algorithm, wordfreq code).
 STEM_LANGUAGES: Dict[str, Tuple[str, str]] = {
@@ -73,31 +76,61 @@ def _wordfreq_words(code: str) -> List[str]:
     return list(wordfreq.iter_wordlist(code, size))
 
 
-def _shared_tokens(data: Path) -> Iterator[str]:
-    """White-space tokens of the shared data's text, as written and lower-cased, in file order."""
-    files = sorted((data / "meteor-example").glob("*")) + sorted((data / "multi30k").glob("*.gz"))
-    tables = sorted((data / "wmt21").glob("*.tsv.gz")) + sorted((data / "mqm").glob("*.tsv.gz"))
-    for path in files:
-        if path.suffix in (".hyp", ".gz") or path.name == "reference":
-            opener = gzip.open if path.suffix == ".gz" else open
-            with opener(path, "rt", encoding="utf-8", errors="replace") as f:
-                for line in f:
-                    yield from _token_forms(line.split())
-    for path in tables:
-        with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
-            header = f.readline().rstrip("\n").split("\t")
-            text_cols = [i for i, name in enumerate(header) if name in ("hyp", "ref", "ref_A", "ref_B")]
-            for line in f:
-                cols = line.rstrip("\n").split("\t")
-                for i in text_cols:
-                    if i < len(cols):
-                        yield from _token_forms(cols[i].split())
+#: The shared data's text files whose tokens join every list (plain or gzipped, one segment a line), by name:
+#: a new file in ``../shared/data`` changes no list (the fixtures record the lists' SHA-256).
+SHARED_TEXT_FILES: Tuple[str, ...] = (
+    "meteor-example/reference", "meteor-example/system1.hyp", "meteor-example/system2.hyp",
+    "multi30k/test_2016_flickr.cs.gz", "multi30k/test_2016_flickr.de.gz", "multi30k/test_2016_flickr.en.gz",
+    "multi30k/test_2016_flickr.fr.gz", "multi30k/train.cs.gz", "multi30k/train.de.gz", "multi30k/train.en.gz",
+    "multi30k/train.fr.gz", "multi30k/val.cs.gz", "multi30k/val.de.gz", "multi30k/val.en.gz", "multi30k/val.fr.gz",
+)
+#: The shared data's tables (gzipped TSV with a header) whose text columns (:data:`TEXT_COLUMNS`) join every list.
+SHARED_TABLES: Tuple[str, ...] = tuple(
+    [f"wmt21/newstest2021.{lp}.da.tsv.gz" for lp in ("cs-en", "de-en")]
+    + [f"wmt21/newstest2021.{lp}.systems.tsv.gz" for lp in ("de-fr", "en-cs", "en-de", "en-ja", "en-ru", "en-zh", "fr-de")]
+    + [f"wmt21/newstest2021.{lp}.da.tsv.gz" for lp in ("ja-en", "ru-en", "zh-en")]
+    + [f"mqm/biomed2021.{lp}.dev.mqm.tsv.gz" for lp in
+       ("de-en", "en-de", "en-es", "en-fr", "en-ru", "en-zh", "es-en", "fr-en", "pt-en", "ru-en", "zh-en")]
+    + ["mqm/generalMT2023.en-de.mqm.tsv.gz", "mqm/ted2021.zh-en.dev.mqm.tsv.gz"]
+)
+#: The columns of :data:`SHARED_TABLES` that hold text.
+TEXT_COLUMNS = ("hyp", "ref", "ref_A", "ref_B")
 
 
-def _token_forms(tokens: Iterable[str]) -> Iterator[str]:
-    for t in tokens:
-        yield t
-        yield t.lower()
+def _read_text(path: Path) -> str:
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: a file of the stem check's word lists is missing (the lists name their files)")
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def _table_text(text: str) -> str:
+    """The text columns of a TSV table's rows, one cell a line, in row order."""
+    lines = text.split("\n")
+    header = lines[0].split("\t")
+    text_cols = [i for i, name in enumerate(header) if name in TEXT_COLUMNS]
+    cells: List[str] = []
+    for line in lines[1:]:
+        cols = line.split("\t")
+        cells.extend(cols[i] for i in text_cols if i < len(cols))
+    return "\n".join(cells)
+
+
+@functools.lru_cache(maxsize=2)
+def shared_tokens(data: Path) -> Tuple[str, ...]:
+    """The distinct usable white-space tokens of the named shared files, each as written and lower-cased, in the
+    order they first occur (:data:`SHARED_TEXT_FILES`, then :data:`SHARED_TABLES`).  The same for every language:
+    made once per process."""
+    # Each token is followed by its lower-cased form; a repeated token repeats both, so the first occurrences
+    # are those of the distinct tokens (in order), each followed by its lower-cased form.
+    distinct: Dict[str, None] = {}
+    texts = [(name, False) for name in SHARED_TEXT_FILES] + [(name, True) for name in SHARED_TABLES]
+    for name, is_table in texts:
+        text = _read_text(data / name)
+        distinct.update(dict.fromkeys((_table_text(text) if is_table else text).split()))
+    forms = dict.fromkeys(itertools.chain.from_iterable((t, t.lower()) for t in distinct))
+    return tuple(w for w in forms if usable(w))
 
 
 def _generated(algorithm: str, base: Sequence[str], rng: random.Random) -> Iterator[str]:
@@ -140,7 +173,7 @@ def stem_check_words(lang: str, data: Path, size: int = WORDS_PER_LANGUAGE, gene
 
     freq = _wordfreq_words(code)
     take(freq, len(freq))
-    take(_shared_tokens(data), 1 << 62)
+    take(shared_tokens(data), 1 << 62)
     base = [w for w in freq[:20000] if usable(w)]
     take(_generated(algorithm, base, random.Random(f"meteor-lite stem check {algorithm}")), max(size, len(words) + generated))
     return words

@@ -167,8 +167,14 @@ def scorer_stems(lang: str, words: Sequence[str]) -> List[str]:
     return out
 
 
-def check_language_against_fixture(lang: str, data: Path, fixture_dir: Path = STEM_FIXTURE_DIR) -> StemCheck:
-    """Make ``lang``'s words again and compare meteor-lite with the jar's recorded stems (no Java)."""
+def check_language_against_fixture(
+    lang: str, data: Path, fixture_dir: Path = STEM_FIXTURE_DIR, part: Optional[Tuple[int, int]] = None,
+) -> StemCheck:
+    """Make ``lang``'s words again and compare meteor-lite with the jar's recorded stems (no Java).
+
+    The whole word list is always made and checked against the fixture's SHA-256; ``part=(k, n)`` compares
+    only the words whose position ``i`` has ``i % n == k`` (one n-th of them: the ``n`` parts cover every word).
+    """
     header, lines = read_fixture(fixture_dir / f"{lang}.txt.xz")
     words = stem_check_words(lang, data)
     digest = words_digest(words)
@@ -178,6 +184,11 @@ def check_language_against_fixture(lang: str, data: Path, fixture_dir: Path = ST
             f"was recorded on ({header.get('words')} words, sha256 {str(header.get('words_sha256'))[:12]}): "
             "another wordfreq or shared data; re-record with `meteor-build check stems --write-fixtures` (needs Java)"
         )
+    if part is not None:
+        k, n = part
+        if not 0 <= k < n:
+            raise ValueError(f"part {k} of {n}: choose 0 <= k < n")
+        words, lines = words[k::n], lines[k::n]
     return compare_outputs(lang, words, decode_outputs(words, lines))
 
 

@@ -13,6 +13,7 @@ register themselves through their module's ``register(app)``.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import sys
 from typing import Callable, List, Tuple
@@ -82,9 +83,20 @@ def _root(
     _show_progress_messages()
 
 
-from . import checks as _checks  # noqa: E402  (the ``check`` group of helper commands)
+def _register_checks() -> None:
+    """Add the ``check`` group (the maintainer's checks against the jar) when its package is installed.
 
-_checks.register(app)
+    ``builders/checks/`` is importable in a checkout (``make install``, an editable install) and left out of
+    the wheel (pyproject.toml's package list): ``meteor-build --help`` from a wheel lists no ``check`` group.
+    """
+    if importlib.util.find_spec("meteor_lite_builders.checks") is None:
+        return
+    from ..checks.cli import register
+
+    register(app)
+
+
+_register_checks()
 
 
 def main() -> None:

@@ -218,7 +218,7 @@ def _sizes(r: Recipe, bundles: Optional[Path]) -> str:
         return f"unreadable ({exc})"
     out = f"{counts.get('function_words', 0):,} fw, {counts.get('stems', 0):,} stems"
     if counts.get("synsets"):
-        out += f", {counts['synsets']:,} synonym pairs"
+        out += f", {counts['synsets']:,} synonym rows"
     if counts.get("paraphrases"):
         out += f", {counts['paraphrases']:,} paraphrases"
     return out

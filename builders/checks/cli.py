@@ -4,7 +4,8 @@ Each command parses its options and calls one function of
 :mod:`meteor_lite_builders.checks`; the exit status is the check's own (0 agreed,
 1 disagreed, 2 could not run, e.g. no Java), and a library error that escapes
 becomes a one-line message with exit status 1.  Progress goes to stderr, reports
-to stdout.  Registered in :mod:`meteor_lite_builders.cli` by :func:`register`.
+to stdout.  Registered in :mod:`meteor_lite_builders.cli` by :func:`register` when this package is there: in a
+checkout (``make install``), not in a wheel, which leaves ``builders/checks/`` out.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import typer
 
 from meteor_lite.errors import MeteorLiteError
 
-from ..checks.paths import BENCH_OUT, DEFAULT_DATA_DIR, FIXTURE_DIR
+from .paths import BENCH_OUT, DEFAULT_DATA_DIR, FIXTURE_DIR
 
 app = typer.Typer(
     name="check",
@@ -94,8 +95,8 @@ def oracle_cmd(
     as_json: bool = typer.Option(False, "--json", help="print the whole parsed result as JSON"),
 ) -> None:
     """Run the jar on files (cached) and print its segment scores and final score, or JSON."""
-    from ..checks import oracle
-    from ..checks.shared_data import read_lines
+    from . import oracle
+    from .shared_data import read_lines
 
     log = logging.getLogger(oracle.__name__)
     try:
@@ -126,7 +127,7 @@ def parity_cmd(
     limit: Optional[int] = typer.Option(None, "--limit", help="first N segments of each set only (debugging)"),
 ) -> None:
     """meteor-lite vs the official jar on the shared data (make parity); exit 1 below the threshold."""
-    from ..checks import parity
+    from . import parity
 
     try:
         chosen = parity.choose_sets(sets, extra)
@@ -144,7 +145,7 @@ def fixtures_cmd(
     only: Optional[str] = typer.Option(None, "--only", help="comma-separated set names (debugging; does not write files)"),
 ) -> None:
     """Regenerate tests/fixtures/parity_*.jsonl with the official jar (make fixtures)."""
-    from ..checks import fixtures
+    from . import fixtures
 
     with _guard():
         _done(fixtures.run_fixtures(data, seed, out, only))
@@ -170,7 +171,7 @@ def normalizer_cmd(
     per_feature: int = typer.Option(1, "--per-feature", help="real lines per feature in the fixtures"),
 ) -> None:
     """The normaliser against the jar's (Normalizer class and scorer); exit 1 if any line differs."""
-    from ..checks import normalizer_parity as np_
+    from . import normalizer_parity as np_
 
     chosen = _split_langs(langs)
     valid = [*np_.LANGS, "other"]
@@ -192,8 +193,8 @@ def stems_cmd(
     jobs: int = typer.Option(2, "--jobs", "-j", help="languages checked at once"),
 ) -> None:
     """Meteor 1.5's stemmers against the jar's Stemmer program on a million words a language; exit 1 if any differs."""
-    from ..checks import stems as st
-    from ..checks.stem_words import STEM_LANGUAGES
+    from . import stems as st
+    from .stem_words import STEM_LANGUAGES
 
     if fixtures and write_fixtures:
         raise typer.BadParameter("--write-fixtures runs the jar: leave out --fixtures", param_hint="--fixtures")
@@ -229,9 +230,9 @@ def bench_cmd(
     strict: bool = typer.Option(False, "--strict", help="exit 1 if a goal is not met"),
 ) -> None:
     """meteor-lite beside the Meteor 1.5 jar in one table: system1, length scaling, stdio and API rates, import, pivot (make bench)."""
-    from ..checks import bench
-    from ..checks.bench import options as bo
-    from ..checks.bench.rates import TRANSCRIPTS
+    from . import bench
+    from .bench import options as bo
+    from .bench.rates import TRANSCRIPTS
 
     try:
         opts = bench.BenchOptions(
@@ -262,7 +263,7 @@ def export_cmd(
     jar_options: Optional[List[str]] = typer.Argument(None, help="jar options after -- (default: -l en -norm)"),
 ) -> None:
     """An exported bundle inside the official jar: same files, same scores (exit 1 if not, 2 without Java)."""
-    from ..checks import export_check as ec
+    from . import export_check as ec
 
     with _guard():
         _done(ec.run_export_check(bundle or ec.DEFAULT_BUNDLE, out, hyp or ec.DEFAULT_HYP, ref or ec.DEFAULT_REF,
@@ -283,7 +284,7 @@ def paraphrases_precision_cmd(
     json_out: Optional[Path] = typer.Option(None, "--json", help="also write the report here"),
 ) -> None:
     """Share of the table's pairs that Meteor 1.5's English table also holds."""
-    from ..checks import paraphrase_eval
+    from . import paraphrase_eval
 
     with _guard():
         _report(paraphrase_eval.precision(table, official), json_out)
@@ -299,7 +300,7 @@ def paraphrases_mqm_cmd(
     json_out: Optional[Path] = typer.Option(None, "--json", help="also write the report here"),
 ) -> None:
     """Correlation with expert MQM judgments of each configuration, with a paired bootstrap against the first."""
-    from ..checks import paraphrase_eval
+    from . import paraphrase_eval
 
     if lang not in paraphrase_eval.MQM_FILES:
         raise typer.BadParameter(f"choose from {', '.join(sorted(paraphrase_eval.MQM_FILES))}", param_hint="--lang")
@@ -324,8 +325,8 @@ def parex_cmd(
     json_out: Optional[Path] = typer.Option(None, "--json", help="write the report here too"),
 ) -> None:
     """meteor-lite's pivot vs Meteor's official Parex on the same inputs (exit 1 if they differ)."""
-    from ..checks import parex_compare as pc
     from ..paraphrases.pivot import ENGINES, PivotOptions
+    from . import parex_compare as pc
 
     if engine not in ENGINES:
         raise typer.BadParameter(" or ".join(ENGINES), param_hint="--engine")
@@ -353,8 +354,8 @@ def pivot_bench_cmd(
     json_out: Optional[Path] = typer.Option(None, "--json", help="write the report here too"),
 ) -> None:
     """The pivot on a synthetic Zipf phrase table: wall, CPU, peak memory per engine (exit 1 if outputs differ)."""
-    from ..checks import pivot_bench as pb
     from ..paraphrases.pivot import ENGINES
+    from . import pivot_bench as pb
 
     for e in engine:
         if e not in ENGINES:
@@ -380,7 +381,7 @@ def spark_bench_cmd(
     json_out: Optional[Path] = typer.Option(None, "--json", help="write the report here too"),
 ) -> None:
     """Spark local[1]/local[2] against meteor-lite score --jobs 1/2, and the pivot on Spark against DuckDB (docs/spark.md)."""
-    from ..checks import spark_bench as sb
+    from . import spark_bench as sb
 
     with _guard():
         try:
@@ -401,7 +402,7 @@ def write_recipes_cmd(
     ),
 ) -> None:
     """(Re)write the recipes of resources/recipes (after upgrading wordfreq or the official release)."""
-    from ..checks import write_recipes
+    from . import write_recipes
 
     with _guard():
         _done(write_recipes.run(out_dir or write_recipes.DEFAULT_OUT_DIR, check=check, thesauri_only=thesauri))
@@ -429,7 +430,7 @@ def validity_cmd(
     Needs sacrebleu (the test extra).  Prints one Markdown table (segment level, with 95% bootstrap
     intervals and the paired interval of default - chrF), the system-level table and the tallies.
     """
-    from ..checks import validity
+    from . import validity
 
     with _guard():
         if merge:
@@ -461,7 +462,7 @@ def mqm_transfer_cmd(
     Does a setting that beats the default on some sets carry over to the others?  Needs sacrebleu (the
     test extra).  Prints Markdown tables; about 2 minutes on the shared sets.
     """
-    from ..checks import mqm_transfer
+    from . import mqm_transfer
 
     def progress(text: str) -> None:
         print(text, file=sys.stderr)
@@ -527,7 +528,7 @@ def thesaurus_effect_cmd(
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
 ) -> None:
     """Segment-level Pearson (averaged over systems) with and without thesaurus synonyms/paraphrases, paired bootstrap."""
-    from ..checks.thesaurus_effect import format_effect, run_effect
+    from .thesaurus_effect import format_effect, run_effect
 
     if sample and sample_out is None:
         raise typer.BadParameter("--sample needs --sample-out FILE", param_hint="--sample")
@@ -549,7 +550,7 @@ def hunspell_effect_cmd(
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
 ) -> None:
     """Exact + stem with the Snowball stem map vs Hunspell lemma maps: segment-level Pearson, paired bootstrap."""
-    from ..checks.hunspell_effect import format_hunspell_effect, run_hunspell_effect
+    from .hunspell_effect import format_hunspell_effect, run_hunspell_effect
 
     with _guard():
         rep = run_hunspell_effect(str(judgments), lang, str(base), str(dic), out_dir, bootstrap=bootstrap, seed=seed)
@@ -566,7 +567,7 @@ def thesaurus_sample_cmd(
     out: Path = typer.Option(..., "--out", help="TSV: hyp word, ref word, hyp, ref"),
 ) -> None:
     """Random synonym-stage matches (exact + stem + synonym, -norm) on real segments, for a precision check by hand."""
-    from ..checks.thesaurus_effect import read_pairs, sample_synonym_matches, variants, write_sample
+    from .thesaurus_effect import read_pairs, sample_synonym_matches, variants, write_sample
 
     with _guard():
         rows, total = sample_synonym_matches(read_pairs(str(pairs)), lang, variants(lang, str(bundle), str(bundle))[1], n, seed)
