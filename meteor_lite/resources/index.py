@@ -115,6 +115,7 @@ def install_from_index(
     say: Optional[Callable[[str], None]] = None,
     deadline: float = DEFAULT_DEADLINE,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    force: bool = False,
 ) -> Installed:
     """Install the newest pack of ``bundle`` in ``index`` into ``dest_dir`` (default: the user bundle directory).
 
@@ -165,7 +166,7 @@ def install_from_index(
             raise InstallError(f"{url}: not a usable bundle ({str(exc).replace(str(sqlite) + ': ', '')})") from None
         if checksum != entry["content_checksum"]:
             raise InstallError(f"{url}: the bundle's content checksum is {checksum}, the index lists {entry['content_checksum']}")
-        done = install_bundle(str(sqlite), name=name or bundle, dest_dir=dest)
+        done = install_bundle(str(sqlite), name=name or bundle, dest_dir=dest, force=force)
     except OSError as exc:
         raise InstallError(f"cannot install into {dest}: {exc.strerror or exc}") from None
     finally:
