@@ -485,6 +485,27 @@ def thesaurus_effect_cmd(
         typer.echo(json.dumps(rep, indent=1, ensure_ascii=False) if as_json else format_effect(rep))
 
 
+@app.command("languages-from-wheel")
+def languages_from_wheel_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR, "--data", help="the shared data (../shared/data)"),
+    venv: Optional[Path] = typer.Option(None, "--venv", help="reuse this venv (made, with the wheel, when it has no meteor-lite)"),
+    wheel: Optional[Path] = typer.Option(None, "--wheel", help="the wheel to install (default: built from this checkout)"),
+    lang: Optional[List[str]] = typer.Option(None, "--lang", help="only these languages (repeatable or comma-separated)"),
+    work: Optional[Path] = typer.Option(None, "--work", help="scratch directory (default: a new temporary one)"),
+    out: Optional[Path] = typer.Option(None, "--out", help="also write the Markdown table here"),
+) -> None:
+    """bundle install L then score --lang L for every shipped language, from the wheel in a fresh venv: a Markdown table."""
+    from ..checks.languages_from_wheel import format_table, run_languages
+
+    with _guard():
+        results = run_languages(data, venv=venv, wheel=wheel, langs=_split_langs(lang), work=work)
+    table = format_table(results)
+    typer.echo(table, nl=False)
+    if out is not None:
+        out.write_text(table, encoding="utf-8")
+    _done(0 if all(r.ok for r in results) else 1)
+
+
 @app.command("hunspell-effect")
 def hunspell_effect_cmd(
     judgments: Path = typer.Argument(..., help="MQM judgments TSV (.gz) with hyp and ref columns"),
