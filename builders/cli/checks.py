@@ -506,6 +506,22 @@ def languages_from_wheel_cmd(
     _done(0 if all(r.ok for r in results) else 1)
 
 
+@app.command("paraphrase-import")
+def paraphrase_import_cmd(
+    table: Path = typer.Argument(..., help="paraphrase table in Meteor's format (paraphrase-de.gz)"),
+    inputs: List[Path] = typer.Argument(..., help="WMT21 systems or MQM TSV files (.gz) with hyp and ref columns"),
+    lang: str = typer.Option("de", "--lang", help="official Meteor 1.5 language of the table"),
+    limit: Optional[int] = typer.Option(None, "--limit", help="only the first N segments of each input"),
+) -> None:
+    """bundle install LANG --paraphrase TABLE scores as the jar with -a TABLE: segment scores compared (needs Java)."""
+    from ..checks.paraphrase_import import compare_import, format_comparison
+
+    with _guard():
+        results = compare_import(table, inputs, lang=lang, limit=limit)
+    typer.echo(format_comparison(results), nl=False)
+    _done(0 if all(not c.differences for c in results) else 1)
+
+
 @app.command("hunspell-effect")
 def hunspell_effect_cmd(
     judgments: Path = typer.Argument(..., help="MQM judgments TSV (.gz) with hyp and ref columns"),
