@@ -238,8 +238,10 @@ def _run_one(lang: str, kind: str, exe: Path, env: Dict[str, str], cwd: Path, da
 
 
 def run_languages(data: Path, *, venv: Optional[Path] = None, wheel: Optional[Path] = None,
-                  langs: Optional[Sequence[str]] = None, work: Optional[Path] = None) -> List[LanguageResult]:
-    """Install and score every language (or ``langs``) from the wheel in a fresh venv (module docstring)."""
+                  langs: Optional[Sequence[str]] = None, work: Optional[Path] = None,
+                  out: Optional[Path] = None) -> List[LanguageResult]:
+    """Install and score every language (or ``langs``) from the wheel in a fresh venv (module docstring);
+    the table so far is rewritten at ``out`` after each language."""
     work = work or Path(tempfile.mkdtemp(prefix="meteor-lite-wheel-"))
     work.mkdir(parents=True, exist_ok=True)
     if venv is None or not (venv / "bin" / "meteor-lite").exists():
@@ -263,6 +265,8 @@ def run_languages(data: Path, *, venv: Optional[Path] = None, wheel: Optional[Pa
     for n, (lang, kind) in enumerate(chosen, 1):
         r = _run_one(lang, kind, exe, env, cwd, data, user_dir)
         results.append(r)
+        if out is not None:
+            out.write_text(format_table(results), encoding="utf-8")
         _LOG.info(f"[{n}/{len(chosen)}] {lang}: install {r.install_rc} ({r.install_seconds:.1f} s) score {r.score_rc} "
                   f"{r.score} identity {r.identity} {r.modules} {r.install_error or r.score_error}")
     return results

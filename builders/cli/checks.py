@@ -492,17 +492,14 @@ def languages_from_wheel_cmd(
     wheel: Optional[Path] = typer.Option(None, "--wheel", help="the wheel to install (default: built from this checkout)"),
     lang: Optional[List[str]] = typer.Option(None, "--lang", help="only these languages (repeatable or comma-separated)"),
     work: Optional[Path] = typer.Option(None, "--work", help="scratch directory (default: a new temporary one)"),
-    out: Optional[Path] = typer.Option(None, "--out", help="also write the Markdown table here"),
+    out: Optional[Path] = typer.Option(None, "--out", help="also write the Markdown table here (after each language)"),
 ) -> None:
     """bundle install L then score --lang L for every shipped language, from the wheel in a fresh venv: a Markdown table."""
     from ..checks.languages_from_wheel import format_table, run_languages
 
     with _guard():
-        results = run_languages(data, venv=venv, wheel=wheel, langs=_split_langs(lang), work=work)
-    table = format_table(results)
-    typer.echo(table, nl=False)
-    if out is not None:
-        out.write_text(table, encoding="utf-8")
+        results = run_languages(data, venv=venv, wheel=wheel, langs=_split_langs(lang), work=work, out=out)
+    typer.echo(format_table(results), nl=False)
     _done(0 if all(r.ok for r in results) else 1)
 
 
