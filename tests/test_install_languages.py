@@ -249,3 +249,29 @@ def test_an_older_setuptools_is_one_line() -> None:
     assert p.stderr.strip().splitlines() == [
         "meteor-lite: building needs setuptools>=77 (pyproject.toml's SPDX licence string); this environment has "
         "setuptools 65.5.0: pip install 'setuptools>=77', or build without --no-build-isolation"]
+
+
+# -- meteor-build check languages-from-wheel's pieces --------------------------------------------------------------
+
+
+def test_languages_from_wheel_lists_71_and_makes_a_pair_from_a_bundle(tmp_path: Path) -> None:
+    from meteor_lite_builders.bundle.writer import BundleWriter
+    from meteor_lite_builders.checks.languages_from_wheel import LanguageResult, bundle_pair, format_table, wheel_languages
+
+    langs = wheel_languages(ROOT / "resources" / "recipes")
+    assert len(langs) == 71 and langs[0] == ("en", "official") and sum(k == "official" for _, k in langs) == 16
+    out = tmp_path / "xx.sqlite"
+    with BundleWriter(out, language="xx", name="xx", version="0.0.1") as w:
+        w.add_function_words(["the", "of"])
+        w.add_stems([("cats", "cat"), ("catty", "cat"), ("runs", "run"), ("running", "run"), ("tables", "tabl"),
+                     ("tabled", "tabl"), ("house", "hous"), ("garden", "garden")])
+        w.add_synsets([("big", 1), ("large", 1)])
+    hyp, ref = bundle_pair(out)
+    assert len(hyp.split()) == len(ref.split()) == 6 and hyp != ref
+    assert bundle_pair(out) == (hyp, ref)  # the same words every time
+    assert "large" in hyp.split() + ref.split() and "big" in hyp.split() + ref.split()  # the synonym pair
+    r = LanguageResult("xx", "recipe", install_rc=0, install_seconds=1.25, bundle="xx 0.0.1 @abcdef12", text="t",
+                       score_rc=0, score="0.5", signature="meteor-lite|lang:xx|mods:exact+stem|w:1,0.5", identity="1.0")
+    table = format_table([r])
+    assert "| `xx` | recipe | 1.2 | xx 0.0.1 @abcdef12 | exact+stem | 0.5 | 1.0 | t |" in table
+    assert "1 languages; 1 installed and scored (hyp = ref 1.0)" in table
