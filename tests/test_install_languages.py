@@ -186,7 +186,7 @@ def test_cli_install_and_available(tiny_shipped: Path, user_dir: Path) -> None:
     assert avail.exit_code == 0, avail.stderr
     line = [ln for ln in avail.stdout.splitlines() if ln.startswith("xx ")]
     assert len(line) == 1 and "recipe xx.toml 1.0.0" in line[0]
-    assert line[0].endswith("stems; without th_ca_ES_v3.dat (apt-get install mythes-ca): no synonyms")
+    assert line[0].endswith(" exact stem; without th_ca_ES_v3.dat (apt-get install mythes-ca): no synonyms")
     assert any(ln.startswith("en ") and "Meteor 1.5" in ln for ln in avail.stdout.splitlines())
     unknown = run("bundle", "install", "qq")
     assert unknown.exit_code == 1 and "no official Meteor 1.5 language and no shipped recipe" in unknown.stderr

@@ -286,9 +286,20 @@ def _official_contents(lang: str) -> str:
     from ..official.stems import snowball_language
 
     if lang == "en":
-        return "function words, stems, synonyms, paraphrases"
-    what = "function words, stems" if snowball_language(lang) is not None else "function words"
-    return f"{what}; paraphrases with --paraphrase paraphrase-{lang}.gz (the full Meteor 1.5 distribution's)"
+        return "exact stem synonym paraphrase + function words, non-breaking prefixes"
+    what = "exact stem" if snowball_language(lang) is not None else "exact"
+    return f"{what} + function words; paraphrase with --paraphrase paraphrase-{lang}.gz (the full Meteor 1.5 distribution's)"
+
+
+#: The matching modules a bundle resource enables (exact needs none).
+_MODULE_OF = {"stems": "stem", "synonyms": "synonym", "paraphrases": "paraphrase"}
+
+
+def _modules_line(resources: List[str]) -> str:
+    """``exact stem synonym + function words``: the modules the resources enable, then the other resources."""
+    modules = " ".join(["exact"] + [_MODULE_OF[r] for r in resources if r in _MODULE_OF])
+    other = [r for r in resources if r not in _MODULE_OF]
+    return modules + (f" + {', '.join(other)}" if other else "")
 
 
 def available_lines() -> List[str]:
@@ -308,17 +319,14 @@ def available_lines() -> List[str]:
         if c.missing_extra is not None:
             extra = BUILD_LEMMAS_EXTRA if _uses_lemmas(r) else BUILD_EXTRA
             extras.setdefault(extra, []).append(r.name)
-        if c.resources:
-            contents = ", ".join(c.resources)
-        else:
-            contents = "nothing yet"
+        contents = _modules_line(c.resources) if c.resources else "nothing yet"
         for s in absent:
             get = f" ({s.get})" if s.get else ""
             contents += f"; {'needs' if s.required else 'without'} {Path(s.where).name}{get}: no {', '.join(s.gives)}"
         rows.append((r.name, r.language, f"recipe {r.path.name} {r.version}", contents))
     w0 = max(len(x[0]) for x in rows)
     w2 = max(len(x[2]) for x in rows)
-    lines = [f"{'NAME':{w0}} LANG {'FROM':{w2}} CONTENTS (with the sources installed here)"]
+    lines = [f"{'NAME':{w0}} LANG {'FROM':{w2}} MODULES + RESOURCES (with the sources installed here)"]
     lines += [f"{n:{w0}} {lang:4} {origin:{w2}} {contents}" for n, lang, origin, contents in rows]
     for extra, names in extras.items():
         lines.append(f"building {len(names)} of these ({', '.join(names[:6])}{', ...' if len(names) > 6 else ''}) "
