@@ -272,6 +272,11 @@ def run_languages(data: Path, *, venv: Optional[Path] = None, wheel: Optional[Pa
     return results
 
 
+def _short(text: str, width: int = 90) -> str:
+    """An error line cut to ``width`` characters (the table's cell; the full line follows the table)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def format_table(results: Sequence[LanguageResult]) -> str:
     """The Markdown table of the results, then the absent sources and the failures."""
     lines = ["| lang | install | s | bundle | modules (signature `mods:`) | score | hyp = ref | text |",
@@ -279,8 +284,8 @@ def format_table(results: Sequence[LanguageResult]) -> str:
     for r in results:
         mods = re.search(r"\|mods:([^|]*)\|", r.signature)
         text = r.text.replace("|", "\\|")
-        lines.append(f"| `{r.lang}` | {r.kind} | {r.install_seconds:.1f} | {r.bundle or r.install_error} | "
-                     f"{mods.group(1) if mods else r.score_error} | {r.score} | {r.identity} | {text} |")
+        lines.append(f"| `{r.lang}` | {r.kind} | {r.install_seconds:.1f} | {r.bundle or _short(r.install_error)} | "
+                     f"{mods.group(1) if mods else _short(r.score_error)} | {r.score} | {r.identity} | {text} |")
     absent = [ln for r in results for ln in r.absent]
     failed = [r for r in results if not r.ok]
     lines.append("")
