@@ -21,8 +21,28 @@ import os
 import sys
 from pathlib import Path
 
+import setuptools
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+#: pyproject.toml's licence is an SPDX string (PEP 639), which setuptools reads from 77.0 on; an older one
+#: (a --no-build-isolation build uses the environment's) fails with a 30-line traceback: say it in one line.
+MIN_SETUPTOOLS = (77, 0)
+
+
+def _release(version: str) -> tuple:
+    parts = []
+    for piece in version.split(".")[:2]:
+        digits = "".join(c for c in piece if c.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
+
+
+if _release(setuptools.__version__) < MIN_SETUPTOOLS:
+    raise SystemExit(
+        f"meteor-lite: building needs setuptools>=77 (pyproject.toml's SPDX licence string); this environment has "
+        f"setuptools {setuptools.__version__}: pip install 'setuptools>=77', or build without --no-build-isolation"
+    )
 
 SOURCE = "meteor_lite/_accel.c"
 _CHOICE = os.environ.get("METEOR_LITE_ACCEL", "").strip().lower()

@@ -538,6 +538,40 @@ def thesaurus_effect_cmd(
         typer.echo(json.dumps(rep, indent=1, ensure_ascii=False) if as_json else format_effect(rep))
 
 
+@app.command("languages-from-wheel")
+def languages_from_wheel_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR, "--data", help="the shared data (../shared/data)"),
+    venv: Optional[Path] = typer.Option(None, "--venv", help="reuse this venv (made, with the wheel, when it has no meteor-lite)"),
+    wheel: Optional[Path] = typer.Option(None, "--wheel", help="the wheel to install (default: built from this checkout)"),
+    lang: Optional[List[str]] = typer.Option(None, "--lang", help="only these languages (repeatable or comma-separated)"),
+    work: Optional[Path] = typer.Option(None, "--work", help="scratch directory (default: a new temporary one)"),
+    out: Optional[Path] = typer.Option(None, "--out", help="also write the Markdown table here (after each language)"),
+) -> None:
+    """bundle install L then score --lang L for every shipped language, from the wheel in a fresh venv: a Markdown table."""
+    from ..checks.languages_from_wheel import format_table, run_languages
+
+    with _guard():
+        results = run_languages(data, venv=venv, wheel=wheel, langs=_split_langs(lang), work=work, out=out)
+    typer.echo(format_table(results), nl=False)
+    _done(0 if all(r.ok for r in results) else 1)
+
+
+@app.command("paraphrase-import")
+def paraphrase_import_cmd(
+    table: Path = typer.Argument(..., help="paraphrase table in Meteor's format (paraphrase-de.gz)"),
+    inputs: List[Path] = typer.Argument(..., help="WMT21 systems or MQM TSV files (.gz) with hyp and ref columns"),
+    lang: str = typer.Option("de", "--lang", help="official Meteor 1.5 language of the table"),
+    limit: Optional[int] = typer.Option(None, "--limit", help="only the first N segments of each input"),
+) -> None:
+    """bundle install LANG --paraphrase TABLE scores as the jar with -a TABLE: segment scores compared (needs Java)."""
+    from ..checks.paraphrase_import import compare_import, format_comparison
+
+    with _guard():
+        results = compare_import(table, inputs, lang=lang, limit=limit)
+    typer.echo(format_comparison(results), nl=False)
+    _done(0 if all(not c.differences for c in results) else 1)
+
+
 @app.command("hunspell-effect")
 def hunspell_effect_cmd(
     judgments: Path = typer.Argument(..., help="MQM judgments TSV (.gz) with hyp and ref columns"),

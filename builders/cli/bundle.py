@@ -9,6 +9,7 @@ import typer
 
 from ..bundle.inputs import BundleInputs
 from . import options as o
+from .errors import fail
 from .lexical import build_and_report
 
 
@@ -23,6 +24,21 @@ def _stem_vocabulary(stems_from: List[o.StemVocabulary], corpus: List[Path], wor
         if not need[s]:
             raise typer.BadParameter(f"stem vocabulary {s!r} needs its source option", param_hint="--stems-from")
     return chosen
+
+
+def _check_stemmer(lang: str) -> None:
+    """Stop with one line saying what to do when ``lang`` has no Snowball stemmer for the stem map."""
+    from ..errors import SourceError
+    from ..lexical.stems import snowball_algorithm
+
+    try:
+        snowball_algorithm(lang)
+    except SourceError as exc:
+        raise fail(
+            f"{exc}: build without a stem map (--no-stems), name an algorithm (--stemmer NAME), or make a lemma map "
+            f"with meteor-build stems --lang {lang} --lemmas simplemma (or --lemmas FORM_LEMMA_FILE) and add it with "
+            f"--base; meteor-lite bundle install {lang} builds the shipped recipe's bundle when there is one"
+        ) from None
 
 
 def bundle_cmd(
@@ -63,6 +79,8 @@ def bundle_cmd(
     if fw == "corpus" and not corpus:
         raise typer.BadParameter("function words from a corpus need --corpus", param_hint="--function-words")
     chosen = _stem_vocabulary(stems_from, corpus, wordfreq, wordnet is not None or lmf is not None)
+    if stems and chosen and stemmer is None:
+        _check_stemmer(lang)
     inputs = BundleInputs(
         lang, corpus=corpus, max_lines=max_lines, corpus_licence=corpus_licence, function_words=fw, threshold=threshold,
         stems_from=chosen if stems else [], stemmer=stemmer, wordfreq_top=wordfreq_top, min_count=min_count,

@@ -272,14 +272,18 @@ class _Import:
     def paraphrases(self, limit: Optional[int]) -> Paraphrases:
         rel = self.rel
         assert rel.paraphrase_file is not None
+        given = not rel.paraphrase_location.startswith("PyPI ")  # a table the user gave (bundle install --paraphrase)
         src = Source(
             rel.paraphrase_file.name,
             kind="paraphrase-table",
             description=(
+                f"{self.name} paraphrase table {rel.paraphrase_file.name} given to the import (Meteor's format: "
+                "groups of 3 lines: probability, phrase, paraphrase), e.g. the full Meteor 1.5 distribution's"
+                if given else
                 f"Meteor 1.5 {self.name} paraphrase table (pivoted from parallel corpora); "
                 "groups of 3 lines: probability, phrase, paraphrase"
             ),
-            licence=METEOR_LICENCE,
+            licence="as given by its distributor (Meteor 1.5's tables: LGPL-2.1)" if given else METEOR_LICENCE,
             sha256=rel.sha256(rel.paraphrase_file),
             location=rel.paraphrase_location,
         )

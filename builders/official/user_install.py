@@ -77,27 +77,56 @@ def install_official(
     snowball_stems: bool = False,
     say: Callable[[str], None] = print,
     progress: bool = True,
+    name: Optional[str] = None,
+    force: bool = False,
+    paraphrase_file: "Optional[os.PathLike[str] | str]" = None,
 ) -> Path:
-    """Import Meteor 1.5's resources for ``lang`` into ``<dest_dir>/<lang>.sqlite`` (default: the user bundle directory).
+    """Import Meteor 1.5's resources for ``lang`` into ``<dest_dir>/<name>.sqlite`` (default: the user bundle
+    directory, ``name`` = ``lang``).
 
     ``say`` receives one line before and one after the import (what is read, where it
     goes, how long it took); ``progress`` shows the builder's bars on a terminal.
+    ``paraphrase_file`` is a paraphrase table in Meteor's format (the full Meteor 1.5
+    distribution's ``paraphrase-de.gz``, or one ``meteor-build paraphrases --meteor-file`` wrote):
+    imported as the bundle's paraphrase table, its SHA-256 recorded in the bundle's sources
+    (for English it replaces pycocoevalcap's table).
+    A bundle already at the target is kept when the import gives the same content checksum,
+    and replaced by another one only with ``force`` (:func:`~..bundle.place.build_into_place`).
     Raises :class:`~..errors.ImportOfficialError` (or another
     :class:`~..errors.BuildError`) saying what is missing; an interrupted or failed
     import leaves no file behind (an older bundle there is kept).
     """
+    from ..bundle.place import build_into_place
     from .importer import build_official_bundle
 
     _check_release(lang)
+    para = Path(paraphrase_file) if paraphrase_file is not None else None
+    if para is not None and not para.is_file():
+        raise ImportOfficialError(f"{para}: paraphrase table not found")
     stems = _stems_choice(lang, snowball_stems, say)
     dest = Path(dest_dir) if dest_dir is not None else user_bundle_dir()
-    target = dest / f"{lang}{BUNDLE_SUFFIX}"
-    name = LANGUAGE_NAMES[lang].capitalize()
-    how = {"en": " (5.3 million paraphrase pairs: 20 s to a minute)"}.get(lang, "")
+    bundle = lang if name is None else name
+    if bundle.endswith(BUNDLE_SUFFIX):
+        bundle = bundle[: -len(BUNDLE_SUFFIX)]
+    if not bundle or bundle.startswith(".") or "/" in bundle or os.sep in bundle:
+        raise ImportOfficialError(f"invalid bundle name {bundle!r} (give one with --name)")
+    target = dest / f"{bundle}{BUNDLE_SUFFIX}"
+    lname = LANGUAGE_NAMES[lang].capitalize()
+    how = {"en": " (5.3 million paraphrase pairs: 20 s to a minute)"}.get(lang, "") if para is None else ""
     if stems == "jar":
         how = " (Meteor 1.5's own stemmer runs with Java on 400,000 words: about half a minute)"
-    say(f"importing Meteor 1.5's {name} resources from pycocoevalcap {package_version('pycocoevalcap')} into {target}{how}")
+    table = f", with the paraphrase table {para.name}" if para is not None else ""
+    say(f"importing Meteor 1.5's {lname} resources from pycocoevalcap {package_version('pycocoevalcap')}{table} into {target}{how}")
     start = time.monotonic()
-    build_official_bundle(lang, target, progress=progress, stems=stems)
+    options: dict = {"stems": stems}
+    if para is not None:
+        options["paraphrase_file"] = para
+
+    def build(part: Path) -> None:
+        build_official_bundle(lang, part, progress=progress, **options)
+
+    placed = build_into_place(target, build, force=force, what=f"the import of Meteor 1.5's {lname} resources{table}")
+    if placed.outcome == "unchanged":
+        say(f"{target}: the same bundle (@{placed.checksum[:8]}) was already installed: kept")
     say(f"imported in {time.monotonic() - start:.0f} s")
     return target

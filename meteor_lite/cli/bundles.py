@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List
 
 from .errors import EXIT_ERROR, Parser, fail
 
@@ -13,7 +13,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..config import TunedTask
 
-__all__ = ["run", "build_parser", "bundle_info", "bundle_verify", "bundle_list", "bundle_install", "bundle_remove"]
+__all__ = ["run", "build_parser", "bundle_info", "bundle_verify", "bundle_list", "bundle_install", "bundle_remove",
+           "bundle_available"]
 
 _LIST_HELP = """Bundles the scorer can find, in lookup order, with where each comes from.
 
@@ -37,16 +38,26 @@ def build_parser() -> "argparse.ArgumentParser":
         "list", help="Bundles the scorer can find, where each comes from, and which one --lang uses.",
         description=_LIST_HELP,
     )
+    sub.add_parser(
+        "available", help="Languages 'bundle install LANG' can install here, and what each bundle would contain.",
+        description="One line per language: the official Meteor 1.5 imports (pycocoevalcap) and every recipe shipped "
+        "with meteor-lite (built locally from wordfreq, simplemma, Debian's Hunspell and MyThes files), with the "
+        "resources the bundle would have from the sources present, and how to get the absent ones.",
+    )
     inst = sub.add_parser(
-        "install", help="Install Meteor 1.5's resources for a language (en, de, ...), a bundle file or URL, or a pack "
-        "from an index, into the user bundle directory.",
+        "install", help="Install a language (en, de, ca, ...), a bundle file or URL, or a pack from an index, into the "
+        "user bundle directory.",
         description="Install into the user bundle directory ($XDG_DATA_HOME/meteor-lite/bundles, default "
         "~/.local/share/meteor-lite/bundles). SOURCE is one of: a language of the official Meteor 1.5 release "
         "(en cz de es fr ru da fi hu it nl no pt ro se tr), imported from the installed pycocoevalcap package "
         "(pip install 'meteor-lite[official]'; no Java needed: with Java, the other Snowball languages also "
-        "get the jar's stem-corrections table, for make bundles' checksum); with --index, a bundle name looked up in a pack index (meteor-build pack --index); "
+        "get the jar's stem-corrections table, for make bundles' checksum); any other language with a recipe "
+        "shipped with meteor-lite (ca, pl, zh, ...; or a recipe's bundle name, de-wordfreq), built here from the "
+        "sources it names that are installed (pip install 'meteor-lite[build,lemmas]'; meteor-lite bundle available "
+        "lists them); with --index, a bundle name looked up in a pack index (meteor-build pack --index), no build; "
         "or a bundle file, as a path or an http(s) URL (plain, .xz, or .zst with the zstandard module). "
-        "Checksums are verified before the bundle is moved into place; on any error nothing is left behind.",
+        "Checksums are verified before the bundle is moved into place; on any error nothing is left behind. "
+        "A bundle already installed under the name is replaced by another one only with --force.",
     )
     inst.add_argument("source", metavar="SOURCE", help="Language (en), bundle name (with --index), or bundle file path or URL.")
     inst.add_argument("--index", metavar="URL", help="Pack index (directory, file:// or http(s) URL) to look SOURCE up in.")
@@ -55,7 +66,15 @@ def build_parser() -> "argparse.ArgumentParser":
         help="Official import without the jar's stem-corrections table even where Java is present (the scorer does not read it: same scores, another checksum than make bundles').",
     )
     inst.add_argument("--sha256", metavar="HEX", help="Expected SHA-256 of the file as given (compressed, if it is).")
-    inst.add_argument("--name", help="Install as <NAME>.sqlite (default: from SOURCE, e.g. en.sqlite.xz -> en).")
+    inst.add_argument("--name", help="Install as <NAME>.sqlite (default: the language, the recipe's bundle name, or from "
+                      "SOURCE, e.g. en.sqlite.xz -> en); --bundle NAME scores with it.")
+    inst.add_argument("--force", action="store_true",
+                      help="Replace a bundle already installed under the name by another one (default: refuse).")
+    inst.add_argument(
+        "--paraphrase", metavar="FILE",
+        help="Official import with this paraphrase table in Meteor's format (e.g. the full Meteor 1.5 distribution's "
+        "paraphrase-de.gz, or meteor-build paraphrases --meteor-file): the scores of the jar run with -a FILE.",
+    )
     inst.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                       help="Deadline of the whole download of a bundle file or URL (default: 3600).")
     inst.add_argument("--max-size", type=float, default=None, metavar="MB",
@@ -76,7 +95,9 @@ def run(argv: List[str]) -> int:
         bundle_list()
     elif a.command == "install":
         bundle_install(a.source, a.sha256, a.name, index=a.index, snowball_stems=a.snowball_stems, timeout=a.timeout,
-                       max_size_mb=a.max_size)
+                       max_size_mb=a.max_size, force=a.force, paraphrase=a.paraphrase)
+    elif a.command == "available":
+        bundle_available()
     else:
         bundle_remove(a.name)
     return 0
@@ -196,25 +217,31 @@ def bundle_verify(path: str) -> None:
 
 
 def bundle_list() -> None:
-    """Bundles the scorer can find, in lookup order; ``*`` marks the one ``--lang <name>`` uses."""
+    """Bundles the scorer can find, in lookup order; ``*`` marks the one ``--lang <name>`` uses.
+
+    The first column is the name ``--bundle NAME`` (and ``bundle info|verify|remove NAME``) takes: the
+    file name without ``.sqlite``; the second the bundle's language.
+    """
     from ..errors import BundleError
     from ..resources.bundle import Bundle
     from ..resources.locate import bundle_search_path, locate_bundles
 
     names = set()
     found = False
-    for loc in locate_bundles():
+    locs = locate_bundles()
+    width = max([len(loc.name) for loc in locs] + [4])
+    for loc in locs:
         first = loc.name not in names
         names.add(loc.name)
         try:
             with Bundle.open(loc.path) as b:
                 lang, desc = b.language, f"{b.name} {b.version} @{b.checksum[:8]}"
         except BundleError as exc:
-            _out(f"  ?    {loc.path}  (unreadable: {exc})  [{loc.describe()}]")
+            _out(f"  {loc.name:{width}} ?    {loc.path}  (unreadable: {exc})  [{loc.describe()}]")
             continue
         found = True
         mark = "*" if first and lang == loc.name else ""
-        _out(f"{mark:1} {lang:4} {desc:28} {loc.path}  [{loc.describe()}]")
+        _out(f"{mark:1} {loc.name:{width}} {lang:4} {desc:28} {loc.path}  [{loc.describe()}]")
     if not found:
         _out("no bundles found; searched: " + ", ".join(str(d) for d in bundle_search_path()) + ", installed packs")
 
@@ -230,25 +257,29 @@ def _is_name(source: str) -> bool:
 def bundle_install(
     source: str, sha256: "str | None" = None, name: "str | None" = None, *, index: "str | None" = None,
     snowball_stems: bool = False, timeout: "float | None" = None, max_size_mb: "float | None" = None,
+    force: bool = False, paraphrase: "str | None" = None,
 ) -> None:
-    """Install into the user bundle directory: an official language, a pack from an index, or a bundle file/URL."""
+    """Install into the user bundle directory: an official language, a shipped recipe's language (built here),
+    a pack from an index, or a bundle file/URL."""
     from ..errors import BundleError
     from ..resources.install import DEFAULT_DEADLINE, DEFAULT_MAX_BYTES, install_bundle
 
     if index is not None and not _is_name(source):
         raise fail(f"--index takes a bundle name (e.g. de), not {source!r}")
     if index is None and _is_name(source):
-        _install_official(source, snowball_stems)
+        _install_language(source, name=name, force=force, snowball_stems=snowball_stems, paraphrase=paraphrase)
         return
+    if paraphrase is not None:
+        raise fail("--paraphrase FILE goes with an official language (bundle install de --paraphrase paraphrase-de.gz)")
     deadline = DEFAULT_DEADLINE if timeout is None else timeout
     max_bytes = DEFAULT_MAX_BYTES if max_size_mb is None else int(max_size_mb * 1_000_000)
     try:
         if index is not None:
             from ..resources.index import install_from_index
 
-            done = install_from_index(source, index, name=name, say=_say, deadline=deadline, max_bytes=max_bytes)
+            done = install_from_index(source, index, name=name, say=_say, deadline=deadline, max_bytes=max_bytes, force=force)
         else:
-            done = install_bundle(source, sha256=sha256, name=name, deadline=deadline, max_bytes=max_bytes)
+            done = install_bundle(source, sha256=sha256, name=name, deadline=deadline, max_bytes=max_bytes, force=force)
     except BundleError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
@@ -261,18 +292,42 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def _install_official(lang: str, snowball_stems: bool) -> None:
-    """``bundle install LANG``: Meteor 1.5's resources imported from the installed pycocoevalcap (builders, lazily)."""
+def _builders(module: str, what: str) -> Any:
+    """A module of the builders (shipped in the same wheel; imported only here: the scorer never needs them)."""
     import importlib
 
-    from ..errors import MeteorLiteError
-
-    try:  # the builders ship in the same wheel; imported only here (the scorer never needs them)
-        importer = importlib.import_module("meteor_lite_builders.official.user_install")
-    except ImportError as exc:  # pragma: no cover
-        raise fail(f"bundle install {lang}: the importer is not installed ({exc}): pip install 'meteor-lite[official]'") from None
     try:
-        path: Path = importer.install_official(lang, snowball_stems=snowball_stems, say=_say)
+        return importlib.import_module(f"meteor_lite_builders.{module}")
+    except ImportError as exc:
+        raise fail(f"{what}: the builders cannot be imported ({exc}): pip install 'meteor-lite[build]'") from None
+
+
+def _install_language(source: str, *, name: "str | None", force: bool, snowball_stems: bool, paraphrase: "str | None") -> None:
+    """``bundle install LANG``: Meteor 1.5's resources (pycocoevalcap), or a shipped recipe built here."""
+    verb = "installed"
+    from ..errors import MeteorLiteError
+    from ..languages import language_alias
+
+    release = _builders("official.release", f"bundle install {source}")
+    official = release.LANGUAGE_NAMES
+    lang = language_alias(source)
+    try:
+        if lang in official:
+            importer = _builders("official.user_install", f"bundle install {source}")
+            path: Path = importer.install_official(
+                lang, snowball_stems=snowball_stems, say=_say, name=name, force=force, paraphrase_file=paraphrase)
+        else:
+            shipped = _builders("recipes.shipped", f"bundle install {source}")
+            recipe = shipped.find_shipped_recipe(source)
+            if recipe is None:
+                raise fail(f"bundle install {source}: no official Meteor 1.5 language and no shipped recipe of that name "
+                           "(meteor-lite bundle available lists them); a bundle file, a URL, or --index URL installs others")
+            if paraphrase is not None:
+                raise fail(f"--paraphrase FILE goes with the official Meteor 1.5 languages ({', '.join(official)}), "
+                           f"not {source}: meteor-build recipe builds a bundle with a paraphrase-table source")
+            path, built = shipped.install_recipe(recipe, name=name, force=force, say=_say)
+            if not built:
+                verb = "kept"
     except MeteorLiteError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
@@ -280,7 +335,21 @@ def _install_official(lang: str, snowball_stems: bool) -> None:
     from ..resources.bundle import Bundle
 
     with Bundle.open(path) as b:
-        _out(f"installed {path} ({b.name} {b.version} @{b.checksum[:8]}, {path.stat().st_size / 1e6:.1f} MB)")
+        _out(f"{verb} {path} ({b.name} {b.version} @{b.checksum[:8]}, {path.stat().st_size / 1e6:.1f} MB)")
+
+
+def bundle_available() -> None:
+    """What ``bundle install LANG`` can install here: the official imports and the shipped recipes, with what each
+    bundle would contain from the sources present, and how to get the absent ones."""
+    from ..errors import MeteorLiteError
+
+    shipped = _builders("recipes.shipped", "bundle available")
+    try:
+        lines = shipped.available_lines()
+    except MeteorLiteError as exc:
+        raise fail(str(exc)) from None
+    for line in lines:
+        _out(line)
 
 
 def bundle_remove(name: str) -> None:

@@ -163,6 +163,7 @@ def install_from_index(
     deadline: float = DEFAULT_DEADLINE,
     max_bytes: int = DEFAULT_MAX_BYTES,
     stall: float = DEFAULT_STALL,
+    force: bool = False,
 ) -> Installed:
     """Install the newest pack of ``bundle`` in ``index`` into ``dest_dir`` (default: the user bundle directory).
 
@@ -195,7 +196,7 @@ def install_from_index(
             wheel.unlink()
             wheel = None
             _check_against_entry(sqlite, entry, one_line(url))
-            done = install_bundle(str(sqlite), name=name or bundle, dest_dir=dest)
+            done = install_bundle(str(sqlite), name=name or bundle, dest_dir=dest, force=force)
         except OSError as exc:
             raise InstallError(f"cannot install into {dest}: {exc.strerror or exc}") from None
         finally:

@@ -8,7 +8,9 @@
 2. the downloaded bytes' SHA-256 checked against ``sha256`` when given, and the byte
    count against the server's ``Content-Length`` (a truncated transfer is an error);
 3. the file opened as a bundle and its content checksum verified (:meth:`Bundle.verify`);
-4. renamed into place (``os.replace``: atomic; an existing bundle of the name is replaced).
+4. renamed into place (``os.replace``: atomic).  An existing bundle of the name is replaced when it has
+   the same content checksum, or another one with ``force`` only (else :class:`InstallError` naming
+   ``--force`` and ``--name``: a bundle is never replaced by another one silently).
 
 Any failure raises :class:`InstallError` with a one-line message and leaves nothing behind.
 
@@ -265,6 +267,7 @@ def install_bundle(
     deadline: float = DEFAULT_DEADLINE,
     max_bytes: int = DEFAULT_MAX_BYTES,
     stall: float = DEFAULT_STALL,
+    force: bool = False,
 ) -> Installed:
     """Install the bundle at ``source`` (path or URL) as ``<dest_dir>/<name>.sqlite``; see the module docstring.
 
@@ -294,6 +297,8 @@ def install_bundle(
             bundle_name, version, checksum = _verify(tmp, source)
             size = tmp.stat().st_size
             replaced = target.exists()
+            if replaced and not force:
+                _refuse_other(target, checksum)
             _default_mode(tmp)
             os.replace(tmp, target)
             tmp = None
@@ -306,6 +311,20 @@ def install_bundle(
             if tmp is not None:
                 tmp.unlink(missing_ok=True)
     return Installed(target, name, bundle_name or name, version, checksum, replaced, size)
+
+
+def _refuse_other(target: Path, checksum: str) -> None:
+    """Raise :class:`InstallError` when ``target`` holds a bundle whose content checksum is not ``checksum``."""
+    try:
+        with Bundle.open(target) as b:
+            theirs = (b.meta.get("name", ""), b.version, b.checksum)
+    except BundleError:
+        theirs = ("unreadable", "?", "?")
+    if theirs[2] != checksum:
+        raise InstallError(
+            f"{target} ({theirs[0]} {theirs[1]} @{theirs[2][:8]}) is already installed; the new bundle is "
+            f"another one (@{checksum[:8]}): not replaced; give --force to replace it, or --name NAME to install beside it"
+        )
 
 
 def remove_bundle(name: str, *, dest_dir: "Optional[os.PathLike[str] | str]" = None) -> Path:
