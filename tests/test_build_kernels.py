@@ -24,6 +24,7 @@ def _sources(work: Path) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so")
     shutil.copytree(ROOT / "meteor_lite", src / "meteor_lite", ignore=ignore)
     shutil.copytree(ROOT / "builders", src / "builders", ignore=ignore)
+    shutil.copytree(ROOT / "resources" / "recipes", src / "resources" / "recipes")  # the wheel's recipes.data package
     return src
 
 
@@ -49,7 +50,7 @@ def test_wheel_compiles_the_kernels_or_falls_back_to_pure_python(tmp_path: Path)
     packages = {str(p.parent.relative_to(ROOT / "builders")) for p in (ROOT / "builders").rglob("__init__.py")}
     shipped = {n[len("meteor_lite_builders/"):].rsplit("/", 1)[0] for n in names if n.startswith("meteor_lite_builders/") and "/" in n[len("meteor_lite_builders/"):]}
     assert "checks" in packages and not any(n.startswith("meteor_lite_builders/checks/") for n in names)
-    assert packages - {"checks", "checks/bench", "."} == shipped, (packages, shipped)
+    assert (packages - {"checks", "checks/bench", "."}) | {"recipes/data"} == shipped, (packages, shipped)
 
     r, names = _wheel(_sources(tmp_path / "b"), tmp_path / "b" / "out", {**env, "CC": "/bin/false"})
     assert r.returncode == 0, r.stderr[-2000:]

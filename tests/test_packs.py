@@ -84,6 +84,7 @@ def _project_wheel(out: Path, work: Path) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "meteor_lite", src / "meteor_lite", ignore=ignore)
     shutil.copytree(ROOT / "builders", src / "builders", ignore=ignore)
+    shutil.copytree(ROOT / "resources" / "recipes", src / "resources" / "recipes")  # the wheel's recipes.data package
     r = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", str(out), str(src)])
     assert r.returncode == 0, r.stderr
     (wheel,) = out.glob("meteor_lite-*.whl")
