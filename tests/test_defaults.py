@@ -110,3 +110,16 @@ def test_strict_modules_is_meteors_configuration_exactly(tmp_path: Path) -> None
     assert ca.config.modules == ("exact", "stem") and ca.config.task == "li" and ca.config.params == (0.75, 1.4, 0.7, 0.5)
     fr = Meteor("fr", bundle=make_tiny_bundle(tmp_path / "fr.sqlite", language="fr"), strict_modules=True, quiet=True)
     assert fr.config.modules == ("exact", "stem", "paraphrase")  # the tiny bundle's synonyms are not added
+
+
+def test_universal_set_scores_an_identical_segment_of_function_words_one(tmp_path: Path) -> None:
+    """With δ = 1 function words would count for nothing, and such a segment (common in Vietnamese) score 0."""
+    from meteor_lite_builders.bundle.writer import BundleWriter
+
+    out = tmp_path / "vi.sqlite"
+    with BundleWriter(out, language="vi", name="vi", version="0.0.1") as w:
+        w.add_function_words(["cuộc", "một", "đang", "thủ", "nếu", "muốn"])
+    m = Meteor("vi", bundle=out, quiet=True)
+    assert m.score_segment("cuộc một đang thủ nếu muốn", ["cuộc một đang thủ nếu muốn"]).score == 1.0
+    universal = universal_set(shipped_languages())
+    assert universal is not None and universal.delta < 1.0
