@@ -94,7 +94,7 @@ def default_modules_for(
     """
     dropped = tuple(m for m in cfg.modules if not available.get(m, False))
     if cfg.lang not in LANGUAGES and extendable and not cfg.custom:
-        return _universal_defaults(cfg, available, universal, dropped)
+        return _universal_defaults(cfg, available, universal)
     mods: List[str] = [m for m in cfg.modules if m not in dropped]
     weights: List[float] = [w for m, w in zip(cfg.modules, cfg.weights) if m not in dropped]
     added: List[str] = []
@@ -118,28 +118,28 @@ def _preset_weight(cfg: MeteorConfig, module: str, universal: Optional[TunedTask
     return weights[pos] if pos < len(weights) and len(weights) == len(MODULES) else universal_weight(module, universal)
 
 
-def _universal_defaults(
-    cfg: MeteorConfig, available: Mapping[str, bool], universal: Optional[TunedTask], dropped: Tuple[str, ...]
-) -> DefaultModules:
-    """Every module the resources support, with the universal set's parameters and weights."""
+def _universal_defaults(cfg: MeteorConfig, available: Mapping[str, bool], universal: Optional[TunedTask]) -> DefaultModules:
+    """Every module the resources support, with the universal set's parameters and weights (nothing is dropped)."""
     mods = tuple(m for m in MODULES if available.get(m, False))
-    weights = tuple(universal_weight(m, universal) for m in mods)
     added = tuple(m for m in mods if m not in cfg.modules)
-    if universal is None:
-        return DefaultModules(replace(cfg, modules=mods, weights=weights), (), added)
-    new = replace(
-        cfg, task=universal.name, alpha=universal.alpha, beta=universal.beta, gamma=universal.gamma,
-        delta=universal.delta, modules=mods, weights=weights, tuned_hash=universal.short_hash,
-    )
-    return DefaultModules(new, (), added)
+    return DefaultModules(_universal_config(cfg, mods, universal, universal is not None), (), added)
 
 
 def universal_modules(cfg: MeteorConfig, modules: Tuple[str, ...], universal: Optional[TunedTask]) -> MeteorConfig:
     """``cfg`` (a language outside Meteor 1.5, no weights or task given) scoring ``modules``, each weighted by the
     universal set (and with its parameters unless the caller gave some), instead of the jar's positional padding."""
-    weights = tuple(universal_weight(m, universal) for m in modules)
     if universal is None or cfg.custom:
-        return replace(cfg, modules=modules, weights=weights, custom=True)
+        return replace(_universal_config(cfg, modules, universal, False), custom=True)
+    return _universal_config(cfg, modules, universal, True)
+
+
+def _universal_config(
+    cfg: MeteorConfig, modules: Tuple[str, ...], universal: Optional[TunedTask], with_params: bool
+) -> MeteorConfig:
+    """``cfg`` scoring ``modules`` with the universal set's weights, and its parameters and name when ``with_params``."""
+    weights = tuple(universal_weight(m, universal) for m in modules)
+    if universal is None or not with_params:
+        return replace(cfg, modules=modules, weights=weights)
     return replace(
         cfg, task=universal.name, alpha=universal.alpha, beta=universal.beta, gamma=universal.gamma,
         delta=universal.delta, modules=modules, weights=weights, tuned_hash=universal.short_hash,
