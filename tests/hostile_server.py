@@ -1,5 +1,5 @@
 """A hostile HTTP server on 127.0.0.1 (a free port) for the fetch cases of issue 35: listings and downloads that
-redirect to ftp, never end, trickle their headers or body, stall, or carry forged text.
+redirect to ftp, never end (at full speed or paced), trickle their headers or body, stall, or carry forged text.
 
 Every loop is bounded (at most about 60 s of trickling, 256 MB of body) and stops as soon as the client has gone;
 :func:`serve` shuts the server down when its block ends.  Only 127.0.0.1 is ever used.
@@ -71,6 +71,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             for _ in range(4096):
                 if not self._send(b"[" * 65536):
                     break
+            return None
+        if path.startswith("/paced-endless/"):  # no length, 64 KiB every 10 ms (6.5 MB/s) for at most 120 s
+            self.send_response(200)
+            self.end_headers()
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and self._send(b"[" * 65536):
+                time.sleep(0.01)
             return None
         if path.startswith("/trickle/"):  # 1 byte every 0.5 s, at most 120 of 1000 announced
             self.send_response(200)

@@ -519,9 +519,9 @@ CASES: Tuple[Case, ...] = (
          r"x\.sqlite: no data for 2 s \(the stall limit\) after 1 bytes$",
          "a server silent after its headers and one byte (the default deadline was 3,600 s with no stall limit): "
          "stopped by the stall limit, default 15 s as pip's (stall=2 here) [25 MB peak, 2.7 s]"),
-    Case("download-sigterm", P, ("bundle", "install", "{url}/endless/x.sqlite"), 130,
+    Case("download-sigterm", P, ("bundle", "install", "{url}/paced-endless/x.sqlite"), 130,
          r"^meteor-lite: error: interrupted: nothing installed$",
-         "SIGTERM during the download of an endless body (left a 1.27 GB .part after 3 s until the next install): "
+         "SIGTERM during the download of an endless body (paced at 6.5 MB/s so that the signal lands mid-body; left a 1.27 GB .part after 3 s until the next install): "
          "the .part removed at once, exit 130, the user bundle directory empty [27 MB peak, 1.1 s]", redirect="sigterm"),
     # --- issue 35: bundles ---
     Case("bundle-synset-ids-text-verify", B, ("verify", "syn-text.sqlite"), 1,
