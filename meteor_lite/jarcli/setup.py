@@ -191,6 +191,8 @@ def _with_jar_files(opts: JarOptions, kw: Dict[str, Any]) -> Dict[str, Any]:
         words = words or _existing(str(new / "function.words"), "No function word list ({})")
     lang = canonical_language(kw["lang"])
     base = find_bundle(lang) if lang in LANGUAGES else None
+    if base is None and words is None and lang != OTHER:
+        raise JarCliError(_no_function_words(lang))
     tmp = scratch_dir("meteor-jar-")  # removed at exit, else (killed) by the next run once this process is gone
     if lang == OTHER and words is None:
         words = _english_function_words(tmp / "function.words")
@@ -206,6 +208,13 @@ def _with_jar_files(opts: JarOptions, kw: Dict[str, Any]) -> Dict[str, Any]:
         bundle.prefix_hashes = prefixes
     kw["bundle"] = bundle
     return kw
+
+
+def _no_function_words(lang: str) -> str:
+    """The error for ``-d``/``-a`` files given for a language with no bundle and no ``-s``: the jar has the
+    language's function words built in, and scoring without them would silently change every score."""
+    return (f"no bundle for {long_name(lang).capitalize()} ('{lang}'), whose function words the jar has built in: "
+            f"pip install 'meteor-lite[official]' (or meteor-lite bundle install {lang}), or give them with -s FILE")
 
 
 class JarFilesBundle(Bundle):
