@@ -519,6 +519,12 @@ CASES: Tuple[Case, ...] = (
          r"x\.sqlite: no data for 2 s \(the stall limit\) after 1 bytes$",
          "a server silent after its headers and one byte (the default deadline was 3,600 s with no stall limit): "
          "stopped by the stall limit, default 15 s as pip's (stall=2 here) [25 MB peak, 2.7 s]"),
+    Case("download-stall-cli", B, ("install", "{url}/stall/x.sqlite", "--stall", "1"), 1,
+         r"x\.sqlite: no data for 1 s \(the stall limit\) after 1 bytes$",
+         "the same silent server from the command line (the stall limit could not be set there): --stall 1"),
+    Case("download-stall-not-positive", B, ("install", "{url}/stall/x.sqlite", "--stall", "nan"), 1,
+         r"^meteor-lite: error: the stall limit must be a positive number of seconds \(--stall\), got nan$",
+         "a stall limit of nan (or 0, or below): refused before connecting"),
     Case("download-sigterm", P, ("bundle", "install", "{url}/paced-endless/x.sqlite"), 130,
          r"^meteor-lite: error: interrupted: nothing installed$",
          "SIGTERM during the download of an endless body (paced at 6.5 MB/s so that the signal lands mid-body; left a 1.27 GB .part after 3 s until the next install): "

@@ -77,6 +77,8 @@ def build_parser() -> "argparse.ArgumentParser":
     )
     inst.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                       help="Deadline of the whole download of a bundle file or URL (default: 3600).")
+    inst.add_argument("--stall", type=float, default=None, metavar="SECONDS",
+                      help="Give up on a download that sends no byte for this long (default: 15, as pip).")
     inst.add_argument("--max-size", type=float, default=None, metavar="MB",
                       help="Size cap of a bundle file or URL, received and decompressed, in MB (default: 2000).")
     remove = sub.add_parser("remove", help="Delete a bundle from the user bundle directory.")
@@ -95,7 +97,7 @@ def run(argv: List[str]) -> int:
         bundle_list()
     elif a.command == "install":
         bundle_install(a.source, a.sha256, a.name, index=a.index, snowball_stems=a.snowball_stems, timeout=a.timeout,
-                       max_size_mb=a.max_size, force=a.force, paraphrase=a.paraphrase)
+                       max_size_mb=a.max_size, force=a.force, paraphrase=a.paraphrase, stall=a.stall)
     elif a.command == "available":
         bundle_available()
     else:
@@ -257,11 +259,12 @@ def _is_name(source: str) -> bool:
 def bundle_install(
     source: str, sha256: "str | None" = None, name: "str | None" = None, *, index: "str | None" = None,
     snowball_stems: bool = False, timeout: "float | None" = None, max_size_mb: "float | None" = None,
-    force: bool = False, paraphrase: "str | None" = None,
+    force: bool = False, paraphrase: "str | None" = None, stall: "float | None" = None,
 ) -> None:
     """Install into the user bundle directory: an official language, a shipped recipe's language (built here),
     a pack from an index, or a bundle file/URL."""
     from ..errors import BundleError
+    from ..resources.fetch import DEFAULT_STALL
     from ..resources.install import DEFAULT_DEADLINE, DEFAULT_MAX_BYTES, install_bundle
 
     if index is not None and not _is_name(source):
@@ -273,13 +276,16 @@ def bundle_install(
         raise fail("--paraphrase FILE goes with an official language (bundle install de --paraphrase paraphrase-de.gz)")
     deadline = DEFAULT_DEADLINE if timeout is None else timeout
     max_bytes = DEFAULT_MAX_BYTES if max_size_mb is None else int(max_size_mb * 1_000_000)
+    quiet_limit = DEFAULT_STALL if stall is None else stall
     try:
         if index is not None:
             from ..resources.index import install_from_index
 
-            done = install_from_index(source, index, name=name, say=_say, deadline=deadline, max_bytes=max_bytes, force=force)
+            done = install_from_index(source, index, name=name, say=_say, deadline=deadline, max_bytes=max_bytes,
+                                        stall=quiet_limit, force=force)
         else:
-            done = install_bundle(source, sha256=sha256, name=name, deadline=deadline, max_bytes=max_bytes, force=force)
+            done = install_bundle(source, sha256=sha256, name=name, deadline=deadline, max_bytes=max_bytes,
+                                  stall=quiet_limit, force=force)
     except BundleError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:

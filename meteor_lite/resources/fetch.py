@@ -166,6 +166,8 @@ class Fetch:
                  fix_time: str = "give more time with --timeout", paths: bool = False, http_hint: str = ""):
         if not is_url(url) and not paths:
             raise InstallError(f"{one_line(url)}: only http, https and file URLs are read")
+        if not stall > 0:
+            raise InstallError(f"the stall limit must be a positive number of seconds (--stall), got {stall!r}")
         self.url, self.label = url, one_line(url)
         self.deadline, self.stall, self.max_bytes = deadline, min(stall, deadline), max_bytes
         self.what, self.fix_size, self.fix_time, self.http_hint = what, fix_size, fix_time, http_hint
