@@ -105,12 +105,13 @@ def _write(run: bylang.LangRun, path: Path) -> Any:
 def test_rule_falls_back_to_the_default(run: bylang.LangRun, shipped_file: Path) -> None:
     """A set whose held-out gain does not hold is not shipped: the default configuration is, saying why and keeping
     the rejected values."""
+    saved = run.cv_pooled.gain_interval
     run.cv_pooled.gain_interval = (-0.01, 0.05)
     try:
         assert not run.kept and "does not hold" in run.why_not()
         task = _write(run, shipped_file)
     finally:
-        run.cv_pooled.gain_interval = (math.nan, math.nan)
+        run.cv_pooled.gain_interval = saved
     d = run.default_params
     assert (task.alpha, task.beta, task.gamma, task.delta, task.modules, task.norm) == (d[0], d[1], d[2], d[3], run.default_modules, "norm")
     prov = json.loads(shipped_file.read_text(encoding="utf-8"))["languages"]["en"]["mqm"]["provenance"]
@@ -144,3 +145,29 @@ def test_rule_keeps_a_set_and_validity_rebuilds_its_folds(run: bylang.LangRun, s
         assert abs((r.cv["default"] or 0.0) - next(f.default for f in run.cv_by_set if f.name == r.name)) <= 1e-9
         recorded.append(r.recorded)
     assert len(recorded) == 2
+
+
+def test_validity_scores_a_measured_only_set_by_its_left_out_configuration(run: bylang.LangRun, shipped_file: Path,
+                                                                          shared_data: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file the kept set was not tuned on but whose segments it saw (as wmt23.en-de.esa): `check validity` scores it
+    with the configuration searched without it (provenance `leave_one_set_out`) and gets the figure recorded there."""
+    pytest.importorskip("sacrebleu")
+    from meteor_lite_builders.checks import validity
+    from meteor_lite_builders.tune.tasks import add_shipped
+
+    monkeypatch.setattr(bylang.LangRun, "kept", property(lambda self: True))  # whatever the small sets' verdicts
+    task = bylang.shipped_task(run)
+    assert "fallback" not in task.provenance
+    measured = FILES[1].split(".mqm")[0]
+    task.provenance["judgments"] = [j for j in task.provenance["judgments"] if not j["file"].startswith(measured)]
+    left_out = task.provenance["leave_one_set_out"][measured]
+    add_shipped(str(shipped_file), "en", task, replace=True)
+    tuned._cached.cache_clear()
+    d = tmp_path / "mqm"
+    d.mkdir()
+    for f in FILES:
+        (d / f).symlink_to(shared_data / "mqm" / f)
+    (r,) = validity.validity(d, samples=5, seed=0, only=[measured])
+    assert r.protocol == "whole" and "leave one set out" in r.mqm_note
+    assert r.recorded == left_out["value"] and abs((r.cv["mqm (cv)"] or 0.0) - left_out["value"]) <= 5e-7
