@@ -515,6 +515,55 @@ def universal_cmd(
                   file=sys.stderr)
 
 
+@app.command("tune-mqm")
+def tune_mqm_cmd(
+    data: List[Path] = typer.Option([DEFAULT_DATA_DIR / "mqm", DEFAULT_DATA_DIR / "wmt-mqm"], "--data",
+                                    help="Directories of *.mqm.tsv.gz / *.esa.tsv.gz judgments (repeat; default "
+                                         "../shared/data/mqm and ../shared/data/wmt-mqm)."),
+    langs: str = typer.Option("en,de,ru,es,fr,zh", "--lang", help="Target languages (comma-separated)."),
+    cache: Optional[Path] = typer.Option(None, "--cache", help="Keep each file's statistics here (per configuration, "
+                                                               "bundle, version)."),
+    k: int = typer.Option(3, "-k", "--folds", help="Folds over documents (segments where a file has no documents)."),
+    rounds: int = typer.Option(2, "--rounds", help="Rounds of the coordinate search."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Paired bootstrap resamples of each set's segments."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the folds and the bootstrap."),
+    write: bool = typer.Option(False, "--write", help="Write each language's `mqm` set (tuned where the rule keeps it, "
+                                                      "else the default) into meteor_lite/tuned_tasks.json (or --shipped-file)."),
+    shipped_file: Optional[Path] = typer.Option(None, "--shipped-file", help="With --write: the file to write."),
+) -> None:
+    """Each target language's `mqm` set tuned on all of its judged sets, held out by folds and by leaving each set out.
+
+    Needs numpy (the test extra).  Aligns each file once per normalisation and module set with the installed
+    official bundle (cached with --cache), searches with numpy, prints a Markdown report per language.
+    """
+    import time
+
+    from ..tune import bylang
+    from ..tune.tasks import add_shipped
+    from .mqm_sets import mqm_files
+
+    def progress(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    with _guard():
+        files = mqm_files(list(data))
+        t0 = time.perf_counter()
+        for lang in [x.strip() for x in langs.split(",") if x.strip()]:
+            mine = [p for p, tgt in files if tgt == lang]
+            if not mine:
+                progress(f"{lang}: no judgments file in {', '.join(map(str, data))}: skipped")
+                continue
+            r = bylang.tune_language(lang, mine, cache, k, seed, rounds, bootstrap, progress)
+            print(bylang.format_report(r) + "\n", flush=True)
+            if write:
+                from meteor_lite.tuned import SHIPPED_FILE
+
+                task = bylang.shipped_task(r)
+                add_shipped(str(shipped_file or SHIPPED_FILE), lang, task, replace=True)
+                progress(f"wrote {lang} mqm@{task.short_hash} ({'tuned' if r.kept else 'the default'})")
+        progress(f"all languages: {time.perf_counter() - t0:.0f} s")
+
+
 @app.command("thesaurus-effect")
 def thesaurus_effect_cmd(
     judgments: Path = typer.Argument(..., help="MQM judgments TSV (.gz) with hyp and ref columns"),

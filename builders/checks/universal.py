@@ -16,9 +16,6 @@ Only each row's first reference (``ref``) is used.
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import json
 import math
 import random
 from dataclasses import dataclass
@@ -30,10 +27,10 @@ from meteor_lite import Meteor, __version__
 from meteor_lite.errors import MeteorLiteError
 from meteor_lite.metaeval import Judgments, read_judgments
 from meteor_lite.metaeval.data import judgments_label
-from meteor_lite.stats import Stats
 
 from ..errors import BuildError
 from ..sources import sha256_file
+from ..tune.statcache import align_cached as _align_cached
 from ..tune.universal import (
     BASELINE_MODULES,
     UNIVERSAL_MODULES,
@@ -94,45 +91,6 @@ def _subsample(j: Judgments, max_segments: int, seed: int) -> Tuple[Judgments, s
     gold = [[g if i in keep else None for i, g in enumerate(row)] for row in j.gold]
     return (Judgments(j.systems, j.items, gold, j.human_systems, j.order, j.texts, j.refs, j.docs, j.reference_systems),
             f"{max_segments} of {len(j.items)} segments (seeded sample)")
-
-
-def _align_cached(j: Judgments, path: Path, lang: str, bundle: Optional[Path], modules: Tuple[str, ...], cache: Optional[Path],
-                  progress: Callable[[str], None], meteor: Optional[Meteor] = None) -> Dict[Tuple[str, str], List[Stats]]:
-    """First-reference statistics of every row of ``j`` that has a human score (cached on disk); ``meteor``: align
-    with this scorer instead (its signature names its bundle and modules)."""
-    wanted = [(name, j.items[i]) for s, name in enumerate(j.systems) for i, g in enumerate(j.gold[s]) if g is not None]
-    which = meteor.signature if meteor is not None else sha256_file(str(bundle))
-    key = hashlib.sha256(json.dumps([sha256_file(str(path)), which, list(modules), __version__,
-                                     sorted(wanted)]).encode()).hexdigest()[:20]
-    file = cache / f"{judgments_label(str(path))}.{'+'.join(modules)}.{key}.json.gz" if cache is not None else None
-    if file is not None and file.is_file():
-        with gzip.open(file, "rt", encoding="utf-8") as fh:
-            data = json.load(fh)
-        return {(s, i): [Stats.from_values(v, len(modules))] for s, i, v in data}
-    progress(f"aligning {path.name} ({lang}, {' '.join(modules)}{' default' if meteor else ''}, {len(wanted)} rows)")
-    m = meteor if meteor is not None else Meteor(lang, modules=list(modules), bundle=bundle, norm=True, quiet=True)
-    want = set(wanted)
-    out: Dict[Tuple[str, str], List[Stats]] = {}
-    for system, pairs in j.texts.items():
-        idx = [n for n, i in enumerate(j.order[system]) if (system, j.items[i]) in want]
-        if not idx:
-            continue
-        scored = m.score_corpus([pairs[n][0] for n in idx], [[pairs[n][1] for n in idx]], layout="streams")
-        for n, seg in zip(idx, scored.segments):
-            out[(system, j.items[j.order[system][n]])] = [seg.stats]
-    if file is not None:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        rows = [[s, i, _values(st[0])] for (s, i), st in out.items()]
-        tmp = file.with_suffix(".tmp")
-        with gzip.open(tmp, "wt", encoding="utf-8") as fh:
-            json.dump(rows, fh)
-        tmp.replace(file)
-    return out
-
-
-def _values(st: Stats) -> List[float]:
-    """The 23 numbers of a ``-ssOut`` line (:meth:`Stats.from_values` reads them back)."""
-    return [float(x) for x in st.to_ss_line().split()]
 
 
 def bundle_for(bundles: Path, lang: str) -> Path:

@@ -109,6 +109,9 @@ class _Folds:
     k: int
     fallback: bool
     recorded: Dict[str, float]
+    #: files the set was not tuned on but whose segments it saw (another judgment of a tuned file's outputs): the
+    #: configuration the search chose without their group (provenance ``leave_one_set_out``), and its figure
+    loso: Dict[str, Dict[str, Any]] = field(default_factory=dict)
 
 
 def _find(dirs: Sequence[Path], name: str) -> Optional[Path]:
@@ -121,10 +124,10 @@ def _find(dirs: Sequence[Path], name: str) -> Optional[Path]:
 
 def _recorded_folds(lang: str, dirs: "Path | Sequence[Path]") -> Tuple[Optional[_Folds], str]:
     """The mqm set of ``lang``'s recorded folds (None and why, when there is no set or no record)."""
-    from meteor_lite.metaeval.data import merge_judgments
     from meteor_lite.tuned import shipped_tasks
 
-    from ..tune.trainer import COLUMN_CVS, column_folds
+    from ..tune.bylang import fold_maps
+    from ..tune.trainer import COLUMN_CVS
 
     dirs = [dirs] if isinstance(dirs, Path) else list(dirs)
     task = shipped_tasks(lang).get("mqm")
@@ -141,22 +144,18 @@ def _recorded_folds(lang: str, dirs: "Path | Sequence[Path]") -> Tuple[Optional[
                       "its folds cannot be rebuilt")
     labels = [judgments_label(f) for f in files]
     parts = [(lab, read_judgments(str(_find(dirs, f)))) for lab, f in zip(labels, files)]
-    merged = merge_judgments(parts) if len(parts) > 1 else merge_judgments(parts + [("-", Judgments([], [], [], set()))])
-    fold_of: Dict[str, int] = {}
     kind = str(held.get("cv", "items")).split(",")[0].strip()
     if kind not in COLUMN_CVS:
         return None, f"the mqm set of {lang} records {kind!r} cross-validation, not folds over items or documents"
-    for f, cols in enumerate(column_folds(kind, merged.items, merged.docs, int(held["k"]), int(held.get("seed", 0)))):
-        for c in cols:
-            fold_of[merged.items[c]] = f
-    by_file = {lab: {item.split("/", 1)[1]: f for item, f in fold_of.items() if item.startswith(lab + "/")} for lab in labels}
+    by_file = fold_maps(parts, kind, int(held["k"]), int(held.get("seed", 0)))
     recorded = {lab: v["value"] for lab, v in (prov.get("heldout_by_file") or {}).items()}
     if len(labels) == 1 and held.get("value") is not None:
         recorded[labels[0]] = held["value"]
     if prov.get("fallback"):
         recorded = {lab: v.get("default_value") for lab, v in (prov.get("heldout_by_file") or {}).items()} or (
             {labels[0]: held.get("default_value")} if len(labels) == 1 else {})
-    return _Folds(by_file, list(held["folds"]), int(held["k"]), bool(prov.get("fallback")), recorded), ""
+    loso = {lab: v for lab, v in (prov.get("leave_one_set_out") or {}).items() if lab not in by_file}
+    return _Folds(by_file, list(held["folds"]), int(held["k"]), bool(prov.get("fallback")), recorded, loso), ""
 
 
 def _heldout_scores(j: Judgments, lang: str, folds: _Folds, fold_of: Dict[str, int]) -> MetricScores:
@@ -285,6 +284,16 @@ def validity(mqm_dir: "Path | Sequence[Path]", samples: int = 1000, seed: int = 
             metrics["mqm (cv)"] = metrics["default"] if folds.fallback else _heldout_scores(j, lang, folds, fold_of)
             res.recorded = folds.recorded.get(label)
             res.mqm_note = "fallback: the default configuration" if folds.fallback else ""
+        elif folds is not None and label in folds.loso:
+            rec = folds.loso[label]
+            if folds.fallback:
+                metrics["mqm (cv)"] = metrics["default"]
+                res.mqm_note = "fallback: the default configuration"
+            else:  # the set saw this file's segments in another file: scored by the set tuned without them
+                one = _Folds({label: {}}, [rec], 1, False, {})
+                metrics["mqm (cv)"] = _heldout_scores(j, lang, one, {item: 0 for item in j.items})
+                res.recorded = rec.get("value")
+                res.mqm_note = "held out with its group: the set tuned on the language's other sets (leave one set out)"
         elif folds is not None and "mqm (in-sample)" in metrics:
             # a file the set never saw: its plain scores are held-out scores
             metrics["mqm (cv)"] = metrics["mqm (in-sample)"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple
 
 from meteor_lite.metaeval.data import Judgments
 from meteor_lite.stats import Stats
@@ -256,7 +256,18 @@ def _percentile_interval(values: List[float]) -> Tuple[float, float]:
     return vals[int(0.025 * (len(vals) - 1))], vals[int(math.ceil(0.975 * (len(vals) - 1)))]
 
 
-def bootstrap_gain(s: PooledSet, tuned: Any, base: Any, samples: int, seed: int) -> Dict[str, Tuple[float, float]]:
+class CellSet(Protocol):
+    """What a paired bootstrap needs of a set: its items, each cell's item, and its figure of a score vector."""
+
+    items: List[str]
+    item_of: Any
+
+    def judged_items(self) -> List[int]: ...
+
+    def figure(self, scores: Any, counts: Optional[Any] = None) -> float: ...
+
+
+def bootstrap_gain(s: CellSet, tuned: Any, base: Any, samples: int, seed: int) -> Dict[str, Tuple[float, float]]:
     """95% percentile intervals of the tuned and baseline figures and of their difference, the same segment
     resamples for both (paired)."""
     np = numpy()

@@ -1,0 +1,173 @@
+"""Each language's `mqm` set tuned on all of its sets from cached statistics (builders/tune/bylang.py, `make tune-mqm`)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Iterator, List
+
+import pytest
+
+from meteor_lite import tuned
+from meteor_lite.metaeval import read_judgments
+from meteor_lite.metaeval.data import merge_judgments
+
+np = pytest.importorskip("numpy", reason="the search needs numpy (the test extra)")
+
+from meteor_lite_builders.tune import bylang  # noqa: E402
+from meteor_lite_builders.tune.trainer import column_folds  # noqa: E402
+
+#: two small English sets of two domains (documents in both)
+FILES = ("biomed2021.es-en.dev.mqm.tsv.gz", "biomed2021.fr-en.dev.mqm.tsv.gz")
+
+
+@pytest.fixture()
+def shipped_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A scratch shipped-sets file the scorer reads instead of meteor_lite/tuned_tasks.json."""
+    path = tmp_path / "tuned_tasks.json"
+    monkeypatch.setattr(tuned, "SHIPPED_FILE", path)
+    tuned._cached.cache_clear()
+    yield path
+    tuned._cached.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def run(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> bylang.LangRun:
+    """The search on two small English sets (cached statistics in a scratch directory)."""
+    if not (Path(__file__).resolve().parents[1] / "resources" / "bundles" / "en.sqlite").is_file():
+        pytest.skip("needs resources/bundles/en.sqlite (make bundles)")
+    cache = tmp_path_factory.mktemp("cache")
+    files = [shared_data / "mqm" / f for f in FILES]
+    return bylang.tune_language("en", files, cache, k=3, seed=0, rounds=1, samples=30)
+
+
+def test_fold_maps_are_the_merged_files_document_folds(shared_data: Path) -> None:
+    """The folds are those of the merged files (as `tune --add --cv documents` makes them): documents whole."""
+    parts = [(f.split(".mqm")[0], read_judgments(str(shared_data / "mqm" / f))) for f in FILES]
+    maps = bylang.fold_maps(parts, "documents", 3, 0)
+    merged = merge_judgments(parts)
+    expected = {merged.items[c]: f for f, cols in enumerate(column_folds("documents", merged.items, merged.docs, 3, 0)) for c in cols}
+    for label, j in parts:
+        assert set(maps[label]) == set(j.items)
+        by_doc: dict = {}
+        for item, f in maps[label].items():
+            assert expected[f"{label}/{item}"] == f
+            by_doc.setdefault(j.docs[item], set()).add(f)
+        assert all(len(fs) == 1 for fs in by_doc.values())
+
+
+def test_search_and_figures(run: bylang.LangRun) -> None:
+    """The search starts at the default (the configuration `--norm` with the default modules is searched), so on the
+    data it was tuned on it is at least the default; figures are correlations inside their intervals; every set is
+    left out once."""
+    default_cfg = ("norm", run.default_modules)
+    assert default_cfg in run.configs
+    train = [s for s in run.sets if s.train]
+    default_value = math.fsum(s.figure(s.default_scores()) for s in train) / len(train)
+    assert run.final.value >= default_value - 1e-12
+    assert run.final.values[run.final.cfg] == run.final.value == max(run.final.values.values())
+    assert run.final.params[3] <= bylang.MAX_DELTA and len(run.folds) == 3
+    for f in [*run.cv_by_set, run.cv_pooled, *run.loso]:
+        for value, (lo, hi) in ((f.value, f.interval), (f.default, f.default_interval)):
+            assert -1 <= lo <= hi <= 1 and -1 <= value <= 1
+        assert f.gain_interval[0] <= f.gain_interval[1]
+    assert sorted(f.name for f in run.loso) == sorted(s.name for s in run.sets)
+    for f in run.loso:
+        assert f.trained_on == [s.name for s in run.sets if s.name != f.name]
+
+
+def test_numpy_scores_are_meteors(run: bylang.LangRun, shared_data: Path) -> None:
+    """The statistics re-scored with numpy give the scorer's own segment scores (default configuration)."""
+    from meteor_lite_builders.checks.mqm_sets import default_meteor
+
+    s = run.sets[0]
+    m, _ = default_meteor("en")
+    j = s.judgments
+    scores = s.default_scores()
+    system = s.systems[int(s.sys_of[0])]
+    rows = [n for n in range(s.cells) if s.systems[int(s.sys_of[n])] == system][:20]
+    by_item = {j.items[i]: n for n, i in enumerate(j.order[system])}
+    for n in rows:
+        hyp, ref = j.texts[system][by_item[s.items[int(s.item_of[n])]]]
+        assert abs(m.score_segment(hyp, [ref]).score - float(scores[n])) < 1e-9
+
+
+def _write(run: bylang.LangRun, path: Path) -> Any:
+    from meteor_lite_builders.tune.tasks import add_shipped
+
+    task = bylang.shipped_task(run)
+    add_shipped(str(path), "en", task, replace=True)
+    tuned._cached.cache_clear()
+    return task
+
+
+def test_rule_falls_back_to_the_default(run: bylang.LangRun, shipped_file: Path) -> None:
+    """A set whose held-out gain does not hold is not shipped: the default configuration is, saying why and keeping
+    the rejected values."""
+    saved = run.cv_pooled.gain_interval
+    run.cv_pooled.gain_interval = (-0.01, 0.05)
+    try:
+        assert not run.kept and "does not hold" in run.why_not()
+        task = _write(run, shipped_file)
+    finally:
+        run.cv_pooled.gain_interval = saved
+    d = run.default_params
+    assert (task.alpha, task.beta, task.gamma, task.delta, task.modules, task.norm) == (d[0], d[1], d[2], d[3], run.default_modules, "norm")
+    prov = json.loads(shipped_file.read_text(encoding="utf-8"))["languages"]["en"]["mqm"]["provenance"]
+    assert "fallback" in prov and prov["tuned_set_withdrawn"]["modules"] == list(run.final.cfg[1])
+
+
+def test_rule_keeps_a_set_and_validity_rebuilds_its_folds(run: bylang.LangRun, shipped_file: Path, shared_data: Path,
+                                                           tmp_path: Path) -> None:
+    """A kept set ships with its recorded folds; `check validity` rebuilds each segment's held-out score from them
+    (the fold's normalisation, modules, parameters, scored by the scorer) and gets each file's recorded figure."""
+    pytest.importorskip("sacrebleu")
+    from meteor_lite_builders.checks import validity
+
+    saved, saved_loso = run.cv_pooled.gain_interval, run.loso
+    run.cv_pooled.gain_interval, run.loso = (0.01, 0.05), []
+    try:
+        assert run.kept
+        task = _write(run, shipped_file)
+    finally:
+        run.cv_pooled.gain_interval, run.loso = saved, saved_loso
+    assert (task.modules, task.norm) == (run.final.cfg[1], run.final.cfg[0])
+    d = tmp_path / "mqm"
+    d.mkdir()
+    for f in FILES:
+        (d / f).symlink_to(shared_data / "mqm" / f)
+    results = validity.validity(d, samples=5, seed=0)
+    recorded: List[float] = []
+    for r in results:
+        assert r.mqm_note == "" and r.recorded is not None
+        assert abs((r.cv["mqm (cv)"] or 0.0) - r.recorded) <= 5e-7
+        assert abs((r.cv["default"] or 0.0) - next(f.default for f in run.cv_by_set if f.name == r.name)) <= 1e-9
+        recorded.append(r.recorded)
+    assert len(recorded) == 2
+
+
+def test_validity_scores_a_measured_only_set_by_its_left_out_configuration(run: bylang.LangRun, shipped_file: Path,
+                                                                          shared_data: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file the kept set was not tuned on but whose segments it saw (as wmt23.en-de.esa): `check validity` scores it
+    with the configuration searched without it (provenance `leave_one_set_out`) and gets the figure recorded there."""
+    pytest.importorskip("sacrebleu")
+    from meteor_lite_builders.checks import validity
+    from meteor_lite_builders.tune.tasks import add_shipped
+
+    monkeypatch.setattr(bylang.LangRun, "kept", property(lambda self: True))  # whatever the small sets' verdicts
+    task = bylang.shipped_task(run)
+    assert "fallback" not in task.provenance
+    measured = FILES[1].split(".mqm")[0]
+    task.provenance["judgments"] = [j for j in task.provenance["judgments"] if not j["file"].startswith(measured)]
+    left_out = task.provenance["leave_one_set_out"][measured]
+    add_shipped(str(shipped_file), "en", task, replace=True)
+    tuned._cached.cache_clear()
+    d = tmp_path / "mqm"
+    d.mkdir()
+    for f in FILES:
+        (d / f).symlink_to(shared_data / "mqm" / f)
+    (r,) = validity.validity(d, samples=5, seed=0, only=[measured])
+    assert r.protocol == "whole" and "leave one set out" in r.mqm_note
+    assert r.recorded == left_out["value"] and abs((r.cv["mqm (cv)"] or 0.0) - left_out["value"]) <= 5e-7
