@@ -298,7 +298,7 @@ class Meteor:
         block = block or BLOCK
         segs: List[SegmentScore] = []
         try:
-            with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext():
+            with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext(), self._reading():
                 for b in range(start, end, block):
                     segs.extend(self._score_block(hyps, refs, b, min(b + block, end)))
         except sqlite3.DatabaseError:
@@ -306,6 +306,10 @@ class Meteor:
             raise
         self._check_bundle()
         return segs
+
+    def _reading(self) -> "contextlib.AbstractContextManager[object]":
+        """One read transaction of the bundle around a block of lookups (:meth:`Bundle.reading`)."""
+        return self.bundle.reading() if self.bundle is not None else contextlib.nullcontext()
 
     def _check_bundle(self) -> None:
         """:class:`BundleError` if the bundle file was written since it was opened (and verified)."""

@@ -7,8 +7,10 @@ a message that says how to rebuild it).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+import threading
 import weakref
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
@@ -92,6 +94,10 @@ class Bundle:
     ):
         self.path = path
         self._conn = conn
+        #: :meth:`reading`'s count of the blocks of lookups in progress (several threads may share a bundle).
+        self._readers = 0
+        self._owns_transaction = False
+        self._readers_lock = threading.Lock()
         if not isinstance(meta, Meta):  # raw values (tests, writers): checked like a file's
             meta = check_meta(path, meta)
         #: The meta table's text values, checked when the bundle was opened (:mod:`.metadata`).
@@ -168,6 +174,31 @@ class Bundle:
                 "verified, e.g. copied over in place): the scores could mix its old and new content, so none is "
                 "given; run again (replace a bundle by renaming a new file over it, as 'bundle install' does)"
             )
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """One read transaction around a block of lookups (the queries of a segment or of a block of segments).
+
+        Outside a transaction SQLite starts and ends one per query: it takes and releases the file's
+        shared lock, looks for a hot journal and re-reads the header each time (about a dozen system calls
+        per query, several queries per segment).  Inside, the queries share one, as one long query would:
+        a writer waits for the block as it waits for a query.  Re-entrant and shared by threads: the
+        transaction ends when the last block ends.
+        """
+        conn = self._conn
+        with self._readers_lock:
+            self._readers += 1
+            if self._readers == 1 and not conn.in_transaction:
+                conn.execute("BEGIN")
+                self._owns_transaction = True
+        try:
+            yield
+        finally:
+            with self._readers_lock:
+                self._readers -= 1
+                if self._readers == 0 and self._owns_transaction:
+                    self._owns_transaction = False
+                    conn.rollback()  # nothing was written: ending the read transaction
 
     def close(self) -> None:
         """Close the underlying connection."""
