@@ -8,7 +8,7 @@ import sqlite3
 import threading
 import warnings
 from itertools import chain, islice
-from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .config import MeteorConfig
 from .configure import setup_scorer
@@ -33,6 +33,10 @@ __all__ = ["Meteor", "SegmentScore", "CorpusScore", "jar_norm_meteor"]
 BLOCK = 4096
 #: The same in forked workers, which hold their blocks at the same time: a smaller block bounds the sum.
 WORKER_BLOCK = 1024
+#: Sentences whose tokens a scorer keeps (emptied when full): a sentence scored again soon, as the
+#: reference of an n-best list or of a loop over candidates, is not normalised again.  A few hundred
+#: short tuples: memory does not grow with the corpus.
+RECENT_SENTENCES = 256
 #: Segments per task handed to a worker by :meth:`Meteor.iter_segments` (a stream longer than ``jobs`` tasks).
 STREAM_TASK = 4096
 
@@ -115,6 +119,8 @@ class Meteor:
         self.bundle: Optional[Bundle] = setup.bundle
         self.resources: Resources = setup.resources
         self.config: MeteorConfig = setup.config
+        #: The tokens of the sentences prepared last (at most :data:`RECENT_SENTENCES`), by their text.
+        self._recent_tokens: Dict[str, Tuple[str, ...]] = {}
         if not quiet:
             for w in self.warnings:
                 warnings.warn(w, MeteorLiteWarning, stacklevel=2)
@@ -122,12 +128,20 @@ class Meteor:
     # -- text preparation ------------------------------------------------------------
     def tokens(self, line: str) -> List[str]:
         """Tokens of ``line`` as Meteor sees them after normalisation / lower-casing."""
+        seen = self._recent_tokens.get(line) if isinstance(line, str) else None
+        if seen is not None:  # a sentence scored again (a reference of an n-best list, a loop over candidates)
+            return list(seen)
         cfg = self.config
         text = checked_text(line, "line") if isinstance(line, str) else line
-        return prepare(
+        words = prepare(
             text, cfg.lang, norm=cfg.norm, lower=cfg.lower, keep_punct=not cfg.no_punct,
             nonbreaking=self.resources.nonbreaking, tokenizer=self.tokenizer, keep_case=cfg.case_aware,
         )
+        if isinstance(line, str):
+            if len(self._recent_tokens) >= RECENT_SENTENCES:
+                self._recent_tokens.clear()
+            self._recent_tokens[line] = tuple(words)
+        return words
 
     # -- scoring ---------------------------------------------------------------------
     def score_tokens(self, hyp: List[str], refs: Sequence[List[str]]) -> SegmentScore:
@@ -284,7 +298,7 @@ class Meteor:
         block = block or BLOCK
         segs: List[SegmentScore] = []
         try:
-            with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext():
+            with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext(), self._reading():
                 for b in range(start, end, block):
                     segs.extend(self._score_block(hyps, refs, b, min(b + block, end)))
         except sqlite3.DatabaseError:
@@ -292,6 +306,10 @@ class Meteor:
             raise
         self._check_bundle()
         return segs
+
+    def _reading(self) -> "contextlib.AbstractContextManager[object]":
+        """One read transaction of the bundle around a block of lookups (:meth:`Bundle.reading`)."""
+        return self.bundle.reading() if self.bundle is not None else contextlib.nullcontext()
 
     def _check_bundle(self) -> None:
         """:class:`BundleError` if the bundle file was written since it was opened (and verified)."""

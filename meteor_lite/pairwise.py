@@ -42,6 +42,9 @@ class Scorer(Protocol):
     def _check_bundle(self) -> None:
         """Refuse a bundle written while scoring."""
 
+    def _reading(self) -> "contextlib.AbstractContextManager[object]":
+        """One read transaction of the bundle around a block of lookups."""
+
 #: Distinct sentences looked up in one batched pass (bounds what a call holds at once).
 PAIR_BLOCK = 4096
 #: From this many pairs on, Python's cyclic garbage collector is paused while scoring (as score_corpus does).
@@ -91,7 +94,7 @@ def score_pairs(meteor: Scorer, pairs: Iterable[Tuple[str, str]]) -> List[Segmen
         h, r = _checked(pair, f"pairs[{i}]")
         listed.append((h, r))
     out: List[SegmentScore] = []
-    with meteor._lock, _paused(len(listed)):
+    with meteor._lock, _paused(len(listed)), meteor._reading():
         for b in range(0, len(listed), PAIR_BLOCK // 2):
             block = listed[b : b + PAIR_BLOCK // 2]
             sides = _Sides(meteor)
@@ -105,7 +108,7 @@ def score_matrix(meteor: Scorer, hyps: Sequence[str], refs: Sequence[str]) -> Li
     """``scores[i][j]`` is hypothesis ``i`` scored against reference ``j`` (see :meth:`Meteor.score_matrix`)."""
     hl = _checked(hyps, "hyps")
     rl = _checked(refs, "refs")
-    with meteor._lock, _paused(len(hl) * len(rl)):
+    with meteor._lock, _paused(len(hl) * len(rl)), meteor._reading():
         sides = _Sides(meteor)
         distinct = list(dict.fromkeys(hl + rl))
         for b in range(0, len(distinct), PAIR_BLOCK):

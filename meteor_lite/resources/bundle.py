@@ -7,8 +7,10 @@ a message that says how to rebuild it).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+import threading
 import weakref
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
@@ -92,6 +94,10 @@ class Bundle:
     ):
         self.path = path
         self._conn = conn
+        #: :meth:`reading`'s count of the blocks of lookups in progress (several threads may share a bundle).
+        self._readers = 0
+        self._owns_transaction = False
+        self._readers_lock = threading.Lock()
         if not isinstance(meta, Meta):  # raw values (tests, writers): checked like a file's
             meta = check_meta(path, meta)
         #: The meta table's text values, checked when the bundle was opened (:mod:`.metadata`).
@@ -123,7 +129,10 @@ class Bundle:
             raise BundleError(f"{p}: cannot open ({exc.strerror or exc})") from None
         try:
             # as_uri() percent-encodes the path ('?', '#', '%' and spaces in names are safe).
-            conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+            conn = sqlite3.connect(
+                f"{p.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
+                cached_statements=STATEMENT_CACHE,
+            )
         except sqlite3.Error as exc:
             raise BundleError(f"{p}: cannot open ({exc})") from None
         try:
@@ -165,6 +174,31 @@ class Bundle:
                 "verified, e.g. copied over in place): the scores could mix its old and new content, so none is "
                 "given; run again (replace a bundle by renaming a new file over it, as 'bundle install' does)"
             )
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """One read transaction around a block of lookups (the queries of a segment or of a block of segments).
+
+        Outside a transaction SQLite starts and ends one per query: it takes and releases the file's
+        shared lock, looks for a hot journal and re-reads the header each time (about a dozen system calls
+        per query, several queries per segment).  Inside, the queries share one, as one long query would:
+        a writer waits for the block as it waits for a query.  Re-entrant and shared by threads: the
+        transaction ends when the last block ends.
+        """
+        conn = self._conn
+        with self._readers_lock:
+            self._readers += 1
+            if self._readers == 1 and not conn.in_transaction:
+                conn.execute("BEGIN")
+                self._owns_transaction = True
+        try:
+            yield
+        finally:
+            with self._readers_lock:
+                self._readers -= 1
+                if self._readers == 0 and self._owns_transaction:
+                    self._owns_transaction = False
+                    conn.rollback()  # nothing was written: ending the read transaction
 
     def close(self) -> None:
         """Close the underlying connection."""
@@ -370,19 +404,31 @@ class Bundle:
         """Longest phrase (in words) on the left side of the paraphrase table."""
         return int(self.meta.get("paraphrase_max_length", "0") or 0)
 
-    def _query_in(self, sql: str, keys: List[str], chunk: int = 900) -> Iterator[Tuple[Any, ...]]:
+    def _query_in(self, sql: str, keys: List[str], chunk: int = 900) -> List[Tuple[Any, ...]]:
+        """The rows of ``sql`` (an ``IN ({})`` query) for ``keys``, one query per ``chunk`` keys."""
+        rows: List[Tuple[Any, ...]] = []
         for i in range(0, len(keys), chunk):
             part = _padded(keys[i : i + chunk])
-            if not part:
-                continue
-            yield from self._conn.execute(sql.format(",".join("?" * len(part))), part)
+            if part:
+                rows.extend(self._conn.execute(sql.format(",".join("?" * len(part))), part).fetchall())
+        return rows
+
+
+#: ``IN (...)`` lists up to this long are queried as they are (one cached statement per length and table);
+#: longer ones are padded to a multiple of :data:`_PAD_STEP`.
+_EXACT_IN = 128
+_PAD_STEP = 64
+#: Prepared statements the connection keeps (sqlite3's default, 128, would drop the per-length ones).
+STATEMENT_CACHE = 1024
 
 
 def _padded(keys: Sequence[str]) -> List[Optional[str]]:
-    """``keys`` padded with NULLs (which match nothing) to a power of two or 900: a few ``IN (...)`` lengths,
-    so that their statements stay in the connection's statement cache instead of being compiled per query."""
+    """``keys``, padded with NULLs (which match nothing) to a multiple of 64 when there are more than 128:
+    a bounded number of ``IN (...)`` lengths, so that their statements stay in the connection's statement
+    cache instead of being compiled per query.  Short lists (the lookups of one segment) are not padded:
+    SQLite seeks each value of the list, a NULL included (about as long as a real key)."""
     n = len(keys)
-    size = min(900, 1 << max(0, n - 1).bit_length()) if n else 0
+    size = n if n <= _EXACT_IN else min(900, -(-n // _PAD_STEP) * _PAD_STEP)
     return [*keys, *([None] * (size - n))]
 
 

@@ -29,6 +29,9 @@ PhraseHit = Tuple[int, int, str]
 EMPTY: FrozenSet[int] = frozenset()
 #: Words (or phrases) a per-word cache holds before it is emptied: memory bounded on any corpus.
 CACHE_MAX = 1_000_000
+#: Sentences whose table phrases are kept beyond the call that looked them up (see
+#: :meth:`Resources.paraphrase_table`); a call's own sentences are always kept until the next call.
+RECENT_SENTENCES = 256
 _START_LENGTH = itemgetter(0, 1)
 
 #: WordNet's detachment rules (nouns, verbs, adjectives), tried in this order
@@ -179,7 +182,7 @@ class Resources:
     def phrase_hits(self, words: Sequence[str]) -> List[PhraseHit]:
         """The table phrases of ``words``: ``(start, length, paraphrases)`` by start, then length.
 
-        Taken from the last :meth:`paraphrase_table` call when it covered these words,
+        Taken from a recent :meth:`paraphrase_table` call when it covered these words,
         else found by the same walk over these words alone.
         """
         hits = self._hits.get(tuple(words))
@@ -204,7 +207,9 @@ class Resources:
         only if its (n-1)-word prefix begins some phrase.  Returns the caches
         ``phrase -> table entry`` (paraphrases joined as stored; "" when none) and
         ``phrase -> begins a longer phrase``; remembers each sentence's phrases
-        for :meth:`phrase_hits` (until the next call).
+        for :meth:`phrase_hits`: those of this call, and of earlier calls as long as they hold
+        fewer than :data:`RECENT_SENTENCES` sentences in all (a sentence scored again soon, as the
+        reference of an n-best list, is not walked again).
         """
         paras, prefix = self._para, self._para_prefix
         if len(paras) > CACHE_MAX:  # bound memory on very large corpora
@@ -212,9 +217,13 @@ class Resources:
             prefix.clear()
             self._para_split.clear()
             self._para_tokens.clear()
-        self._hits = {}
-        for s, found in zip(sentences, self._walk(sentences)):
-            self._hits[tuple(s)] = found
+        hits = self._hits
+        if len(hits) > RECENT_SENTENCES:
+            hits.clear()
+        keys = [tuple(s) for s in sentences]
+        todo = [k for k in dict.fromkeys(keys) if k not in hits]
+        for k, found in zip(todo, self._walk(todo)):
+            hits[k] = found
         return paras, prefix
 
     def _walk(self, sentences: Sequence[Sequence[str]]) -> List[List[PhraseHit]]:

@@ -363,8 +363,10 @@ def _commas_quotes_dashes(s: str) -> str:
         s = _R_COMMA1.sub(_SPACED_SUB, s)
         s = _R_COMMA2.sub(_SPACED_SUB, s)
         s = _R_COMMA3.sub(_SPACED_SUB, s)
-    s = _R_QUOTE1.sub("'", s)
-    s = _R_QUOTE2.sub(' " ', s)
+    if "`" in s or "\u2018" in s or "\u2019" in s:
+        s = _R_QUOTE1.sub("'", s)
+    if "''" in s or "\u201c" in s or "\u201d" in s:
+        s = _R_QUOTE2.sub(' " ', s)
     return s.replace("\u2013", "-").replace("--", "-")
 
 

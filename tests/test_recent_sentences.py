@@ -1,0 +1,75 @@
+"""What a scorer keeps of the sentences it prepared last: their tokens (Meteor.tokens) and their
+paraphrase-table phrases (Resources.paraphrase_table), bounded, and giving exactly what a fresh
+scorer gives (an n-best list scores its reference again and again)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Sequence
+
+import pytest
+
+from meteor_lite import Meteor, meteor
+from meteor_lite.resources import lookups
+
+MODULES = ["exact", "stem", "synonym", "paraphrase"]
+
+
+def test_tokens_are_kept_and_handed_out_as_new_lists(tiny_bundle: Path) -> None:
+    m = Meteor("en", norm=True, bundle=tiny_bundle, modules=MODULES, quiet=True)
+    line = "The cat, it said: \u201cNo!\u201d"
+    first = m.tokens(line)
+    first.append("changed")
+    again = m.tokens(line)
+    assert again == Meteor("en", norm=True, bundle=tiny_bundle, modules=MODULES, quiet=True).tokens(line)
+    assert "changed" not in again
+
+
+def test_tokens_kept_are_bounded(tiny_bundle: Path) -> None:
+    m = Meteor("en", norm=True, bundle=tiny_bundle, modules=MODULES, quiet=True)
+    for i in range(meteor.RECENT_SENTENCES * 2 + 5):
+        m.tokens(f"sentence number {i}")
+    assert 0 < len(m._recent_tokens) <= meteor.RECENT_SENTENCES
+
+
+def test_a_sentence_seen_recently_is_not_walked_again(tiny_bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    m = Meteor("en", norm=True, bundle=tiny_bundle, modules=MODULES, quiet=True)
+    res = m.resources
+    s1, s2 = m.tokens("the cat sat on the mat"), m.tokens("a dog ran in the park")
+    fresh = Meteor("en", norm=True, bundle=tiny_bundle, modules=MODULES, quiet=True).resources
+    expected = fresh._walk([s1])[0]
+    walked: List[int] = []
+    real_walk = res._walk
+
+    def counting(sentences: Sequence[Sequence[str]]) -> List[List[lookups.PhraseHit]]:
+        walked.append(len(sentences))
+        return real_walk(sentences)
+
+    monkeypatch.setattr(res, "_walk", counting)
+    res.paraphrase_table([s1, s1])
+    res.paraphrase_table([s2])
+    res.paraphrase_table([s1])
+    assert walked == [1, 1, 0]
+    assert res.phrase_hits(s1) == expected
+
+
+def test_phrases_kept_are_bounded(tiny_bundle: Path) -> None:
+    res = Meteor("en", norm=True, bundle=tiny_bundle, modules=MODULES, quiet=True).resources
+    for i in range(lookups.RECENT_SENTENCES * 2 + 5):
+        res.paraphrase_table([["word", str(i)]])
+    assert 0 < len(res._hits) <= lookups.RECENT_SENTENCES + 1
+
+
+def test_an_nbest_list_scores_as_fresh_scorers_do(en_bundle: Path, shared_data: Path) -> None:
+    """One reference against many hypotheses in turn (what a tuning loop sends): the same statistics
+    as a new scorer for every pair."""
+    ex = shared_data / "meteor-example"
+    refs = (ex / "reference").read_text(encoding="utf-8").splitlines()
+    hyps = [(ex / f"system{k}.hyp").read_text(encoding="utf-8").splitlines() for k in (1, 2)]
+    m = Meteor("en", norm=True, quiet=True)
+    for i in range(0, 40, 4):
+        for h in (hyps[0][i], hyps[1][i], hyps[0][i + 1], hyps[1][i]):
+            got = m.score_segment(h, [refs[i]])
+            want = Meteor("en", norm=True, quiet=True).score_segment(h, [refs[i]])
+            assert got.stats.to_ss_line() == want.stats.to_ss_line()
+            assert got.alignment == want.alignment
