@@ -47,7 +47,7 @@ from meteor_lite.metaeval.data import judgments_label, merge_judgments
 from ..errors import BuildError
 from .statcache import align_cached
 from .trainer import column_folds, coordinate_search
-from .universal import MAX_DELTA, StatArrays, bootstrap_gain, canonical, cells_of, numpy, seg_sys_pearson
+from .universal import MAX_DELTA, JudgedCells, StatArrays, bootstrap_gain, canonical, cells_of, numpy
 
 __all__ = ["NORMS", "MODULE_SETS", "Config", "LangSet", "Choice", "LangRun", "module_sets", "load_sets", "fold_maps",
            "choose", "tune_language", "format_report", "shipped_task"]
@@ -99,7 +99,7 @@ def module_sets(lang: str) -> List[Tuple[str, ...]]:
 
 
 @dataclass
-class LangSet:
+class LangSet(JudgedCells):
     """One judgments file of the language: its judged cells and their statistics under every configuration."""
 
     name: str
@@ -118,19 +118,6 @@ class LangSet:
     default_params: List[float]
     #: the fold of each cell (-1 before :func:`fold_maps` is applied, or a set not folded)
     fold_of: Any = None
-
-    def judged_items(self) -> List[int]:
-        """Items with at least one judged cell (what a bootstrap resamples)."""
-        return sorted(set(self.item_of.tolist()))
-
-    @property
-    def cells(self) -> int:
-        """Judged (system, segment) cells."""
-        return int(self.gold.shape[0])
-
-    def figure(self, scores: Any, counts: Optional[Any] = None) -> float:
-        """``seg:sys:pearson`` of ``scores`` (``counts``: cell weights, 0 leaves a cell out)."""
-        return seg_sys_pearson(self.sys_of, self.gold, scores, len(self.systems), counts)
 
     def scores(self, cfg: Config, params: Sequence[float]) -> Any:
         """The cells scored under configuration ``cfg`` with α β γ δ and weights ``params``."""

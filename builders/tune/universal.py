@@ -91,8 +91,31 @@ class StatArrays:
         return np.where(score > 0.0, score, 0.0)
 
 
+class JudgedCells:
+    """What every grid of judged cells answers (:class:`PooledSet` here, ``bylang.LangSet``): its judged items,
+    its size and the ``seg:sys:pearson`` of a score per cell.  The subclass holds the arrays."""
+
+    systems: List[str]
+    sys_of: Any  # numpy int array: the system index of each cell
+    item_of: Any  # numpy int array: the item index of each cell
+    gold: Any  # numpy float array: the human score of each cell
+
+    def judged_items(self) -> List[int]:
+        """The items (segments) with at least one judged cell, in order: what a bootstrap resamples."""
+        return sorted(set(self.item_of.tolist()))
+
+    @property
+    def cells(self) -> int:
+        """Judged (system, segment) cells."""
+        return int(self.gold.shape[0])
+
+    def figure(self, scores: Any, counts: Optional[Any] = None) -> float:
+        """``seg:sys:pearson`` of ``scores`` (one per cell; ``counts``: cell weights, 0 leaves a cell out)."""
+        return seg_sys_pearson(self.sys_of, self.gold, scores, len(self.systems), counts)
+
+
 @dataclass
-class PooledSet:
+class PooledSet(JudgedCells):
     """One judgments file: its cells (system, item, human score) and both alignments' statistics."""
 
     name: str
@@ -114,19 +137,6 @@ class PooledSet:
     default: Optional[StatArrays] = None
     default_params: List[float] = field(default_factory=list)
     default_how: str = ""
-
-    def judged_items(self) -> List[int]:
-        """The items (segments) with at least one judged cell, in order: what a bootstrap resamples."""
-        return sorted(set(self.item_of.tolist()))
-
-    @property
-    def cells(self) -> int:
-        """Judged (system, segment) cells."""
-        return int(self.gold.shape[0])
-
-    def figure(self, scores: Any, counts: Optional[Any] = None) -> float:
-        """``seg:sys:pearson`` of ``scores`` (one per cell): :func:`seg_sys_pearson`."""
-        return seg_sys_pearson(self.sys_of, self.gold, scores, len(self.systems), counts)
 
     def universal_scores(self, params: Sequence[float]) -> Any:
         """The cells scored with the universal set ``params`` (α β γ δ, then one weight per :data:`UNIVERSAL_MODULES`)."""
