@@ -65,6 +65,17 @@ def _verified_bundle_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["METEOR_LITE_CACHE_DIR"] = str(session)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_user_bundle_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Give the session (each ``pytest -n`` worker) its own empty user bundle directory.
+
+    ``$XDG_DATA_HOME`` points into the session's temporary directory, so that no test reads the
+    user's installed bundles or writes beside them, and parallel workers never share one.  Tests
+    that need another one still set their own (``monkeypatch.setenv``).
+    """
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     """The project root."""

@@ -464,6 +464,46 @@ def test_cli_all_languages_and_skip_existing(tmp_path: Path, monkeypatch: pytest
     assert "de.sqlite" in r.stderr and "rebuilding" in r.stderr
 
 
+def _checksums(folder: Path) -> Dict[str, str]:
+    out = {}
+    for p in sorted(folder.glob("*.sqlite")):
+        with Bundle.open(p) as b:
+            out[p.name] = b.checksum
+    return out
+
+
+@needs_release
+def test_cli_jobs_give_the_same_bundles(tmp_path: Path, real_en: Path) -> None:
+    """--jobs 2 (one process per language) writes the bundles one process writes, byte for byte in content."""
+    runs = {}
+    for jobs in ("1", "2"):
+        folder = tmp_path / f"jobs{jobs}"
+        folder.mkdir()
+        shutil.copy(real_en, folder / "en.sqlite")
+        r = runner.invoke(app, ["import-official", "--lang", "all", "--out-dir", str(folder), "--skip-existing",
+                                "--stems", "snowball", "--jobs", jobs])
+        assert r.exit_code == 0, r.output
+        assert sorted(line.split(":")[0] for line in r.stdout.splitlines()) == sorted(OFFICIAL_LANGUAGES)
+        runs[jobs] = _checksums(folder)
+    assert len(runs["1"]) == len(OFFICIAL_LANGUAGES) and all(runs["1"].values())
+    assert runs["2"] == runs["1"]
+
+
+@needs_release
+def test_cli_jobs_go_on_after_a_failure(tmp_path: Path, real_en: Path) -> None:
+    """With --jobs a language that fails is one error line; the others are still written; exit 1."""
+    shutil.copy(real_en, tmp_path / "en.sqlite")
+    (tmp_path / "ro.sqlite").mkdir()  # no bundle can be written there
+    r = runner.invoke(app, ["import-official", "--lang", "all", "--out-dir", str(tmp_path), "--stems", "snowball",
+                            "--jobs", "2", "--skip-existing"])
+    assert r.exit_code == 1, r.output
+    errors = [line for line in r.stderr.splitlines() if line.startswith("meteor-build: error: ")]
+    assert errors[0].startswith("meteor-build: error: ro: ") and errors[-1].endswith("1 of 15 languages failed: ro")
+    assert len(errors) == 2 and "Traceback" not in r.output
+    written = {p.name for p in tmp_path.glob("*.sqlite") if p.is_file()}
+    assert written == {f"{c}.sqlite" for c in OFFICIAL_LANGUAGES if c != "ro"}
+
+
 def test_cli_usage_errors(tmp_path: Path) -> None:
     r = runner.invoke(app, ["import-official", "--lang", "xx"])
     assert r.exit_code == 2 and "unknown language 'xx'" in r.stderr

@@ -5,15 +5,16 @@ from __future__ import annotations
 import time
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import typer
 
 from meteor_lite.errors import BundleError
+from meteor_lite.printable import one_line
 from meteor_lite.resources.bundle import Bundle
 
 from ..official.importer import FUNCTION_WORD_CHOICES, OFFICIAL_LANGUAGES, build_official_bundle, default_bundle_path
-from .errors import library_errors, out_file
+from .errors import LIBRARY_ERRORS, error_message, fail, library_errors, out_file
 from .options import DEFAULT_OUT_DIR, OUT_DIR_HELP, out_dir_or_default
 
 FunctionWords = Enum("FunctionWords", {c: c for c in FUNCTION_WORD_CHOICES}, type=str)  # type: ignore[misc]
@@ -90,6 +91,10 @@ def import_official(
         False, "--keep-probabilities",
         help="Also store the paraphrase table's probabilities (not used to score; for `export`: +52 MB for English).",
     ),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", min=1,
+        help="Import this many languages at once (one process each; no progress bars). The bundles are the same.",
+    ),
 ) -> None:
     """Import the resources of the official Meteor 1.5 release (from pycocoevalcap) into bundles.
 
@@ -97,6 +102,7 @@ def import_official(
     table, non-breaking prefixes and a Snowball stem map; other languages get
     what the release has for them and their stemmer record.
     """
+    todo: List[Tuple[str, Path]] = []
     for code in _languages(lang, out):
         path = out if out is not None else default_bundle_path(code, out_dir_or_default(out_dir))
         if skip_existing and path.exists():
@@ -105,16 +111,52 @@ def import_official(
                 typer.echo(f"{code}: {path} exists, skipped")
                 continue
             typer.echo(f"meteor-build: warning: {problem}; rebuilding it", err=True)
+        todo.append((code, path))
+    options: Dict[str, object] = dict(
+        max_paraphrases=max_paraphrases, function_words=FunctionWords(function_words).value, stems=stems,
+        keep_probabilities=keep_probabilities,
+    )
+    if jobs > 1 and len(todo) > 1:
+        _import_in_parallel(todo, options, jobs)
+        return
+    for code, path in todo:
         started = time.perf_counter()
         with library_errors(code):
             try:
-                build_official_bundle(
-                    code, path, progress=progress, max_paraphrases=max_paraphrases,
-                    function_words=FunctionWords(function_words).value, stems=stems,
-                    keep_probabilities=keep_probabilities,
-                )
+                build_official_bundle(code, path, progress=progress, **options)
             except KeyboardInterrupt:
                 typer.echo(f"meteor-build: interrupted: {code}: no bundle written", err=True)
                 raise typer.Exit(130) from None
             summary = bundle_summary(path)
         typer.echo(f"{code}: wrote {path} ({summary}) in {time.perf_counter() - started:.1f} s")
+
+
+def _import_one(code: str, path: Path, options: Dict[str, object]) -> Tuple[bool, str]:
+    """One language's import in a worker process: (True, the summary line) or (False, the error line)."""
+    started = time.perf_counter()
+    try:
+        build_official_bundle(code, path, progress=False, **options)
+        summary = bundle_summary(path)
+    except LIBRARY_ERRORS as exc:
+        return False, f"{code}: {error_message(exc)}"
+    return True, f"{code}: wrote {path} ({summary}) in {time.perf_counter() - started:.1f} s"
+
+
+def _import_in_parallel(todo: List[Tuple[str, Path]], options: Dict[str, object], jobs: int) -> None:
+    """``--jobs N``: the languages ``jobs`` at once, one line each as it finishes; every language is tried, exit 1 if any failed."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    failed: List[str] = []
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+            futures = {pool.submit(_import_one, code, path, options): code for code, path in todo}
+            for fut in as_completed(futures):
+                ok, line = fut.result()
+                if not ok:
+                    failed.append(futures[fut])
+                typer.echo(line if ok else f"meteor-build: error: {one_line(line)}", err=not ok)
+    except KeyboardInterrupt:
+        typer.echo("meteor-build: interrupted: bundles not finished were not written", err=True)
+        raise typer.Exit(130) from None
+    if failed:
+        raise fail(f"{len(failed)} of {len(todo)} languages failed: {', '.join(failed)}")
