@@ -47,7 +47,7 @@ from meteor_lite.metaeval.data import judgments_label, merge_judgments
 from ..errors import BuildError
 from .statcache import align_cached
 from .trainer import column_folds, coordinate_search
-from .universal import MAX_DELTA, JudgedCells, StatArrays, bootstrap_gain, canonical, cells_of, numpy
+from .universal import MAX_DELTA, JudgedCells, StatArrays, bootstrap_gain, canonical, cells_of, gain_verdict, numpy
 
 __all__ = ["NORMS", "MODULE_SETS", "Config", "LangSet", "Choice", "LangRun", "module_sets", "load_sets", "fold_maps",
            "choose", "tune_language", "format_report", "shipped_task"]
@@ -250,12 +250,8 @@ class SetFigures:
 
     @property
     def verdict(self) -> str:
-        """``better`` / ``worse`` when the paired interval of the gain excludes 0, else ``no difference shown``."""
-        if self.gain_interval[0] > 0:
-            return "better"
-        if self.gain_interval[1] < 0:
-            return "worse"
-        return "no difference shown"
+        """:func:`~.universal.gain_verdict` of the paired gain's interval."""
+        return gain_verdict(self.gain_interval)
 
     def as_dict(self) -> Dict[str, Any]:
         """The provenance's record."""

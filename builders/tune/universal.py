@@ -228,6 +228,15 @@ def canonical(params: List[float]) -> List[float]:
     return out
 
 
+def gain_verdict(interval: Tuple[float, float]) -> str:
+    """``better`` / ``worse`` when the paired interval of a gain excludes 0, else ``no difference shown``."""
+    if interval[0] > 0:
+        return "better"
+    if interval[1] < 0:
+        return "worse"
+    return "no difference shown"
+
+
 @dataclass
 class LeftOutFigure:
     """One set scored with the universal parameters tuned on every set outside its group."""
@@ -251,12 +260,8 @@ class LeftOutFigure:
 
     @property
     def verdict(self) -> str:
-        """``better`` / ``worse`` when the paired interval of the gain excludes 0, else ``no difference shown``."""
-        if self.gain_interval[0] > 0:
-            return "better"
-        if self.gain_interval[1] < 0:
-            return "worse"
-        return "no difference shown"
+        """:func:`gain_verdict` of the paired gain's interval."""
+        return gain_verdict(self.gain_interval)
 
 
 def _percentile_interval(values: List[float]) -> Tuple[float, float]:
