@@ -151,6 +151,11 @@ def fixtures_cmd(
         _done(fixtures.run_fixtures(data, seed, out, only))
 
 
+def _progress(text: str) -> None:
+    """A long check's progress line, on stderr at once."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def _split_langs(values: Optional[List[str]]) -> Optional[List[str]]:
     if not values:
         return None
@@ -464,13 +469,10 @@ def mqm_transfer_cmd(
     """
     from . import mqm_transfer
 
-    def progress(text: str) -> None:
-        print(text, file=sys.stderr)
-
     with _guard():
-        sets = mqm_transfer.load_sets(data, progress)
+        sets = mqm_transfer.load_sets(data, _progress)
         presets = mqm_transfer.preset_figures(sets)
-        loso = mqm_transfer.leave_one_set_out(sets, rounds, progress)
+        loso = mqm_transfer.leave_one_set_out(sets, rounds, _progress)
         print(mqm_transfer.format_report(sets, presets, loso))
 
 
@@ -501,12 +503,9 @@ def universal_cmd(
     """
     from ..checks import universal
 
-    def progress(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
-
     with _guard():
-        r = universal.run(data, bundles, cache, max_segments, rounds, bootstrap, seed, progress,
-                          [x.strip() for x in default_for.split(",") if x.strip()])
+        r = universal.run(data, bundles, cache, max_segments, rounds, bootstrap, seed, _progress,
+                          _split_langs([default_for]) or [])
         print(universal.format_report(r))
         print(f"\n{sum(s.cells for s in r.sets)} judged rows in {len(r.sets)} sets; {r.seconds:.0f} s", file=sys.stderr)
         if write:
@@ -542,26 +541,23 @@ def tune_mqm_cmd(
     from ..tune.tasks import add_shipped
     from .mqm_sets import mqm_files
 
-    def progress(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
-
     with _guard():
         files = mqm_files(list(data))
         t0 = time.perf_counter()
-        for lang in [x.strip() for x in langs.split(",") if x.strip()]:
+        for lang in _split_langs([langs]) or []:
             mine = [p for p, tgt in files if tgt == lang]
             if not mine:
-                progress(f"{lang}: no judgments file in {', '.join(map(str, data))}: skipped")
+                _progress(f"{lang}: no judgments file in {', '.join(map(str, data))}: skipped")
                 continue
-            r = bylang.tune_language(lang, mine, cache, k, seed, rounds, bootstrap, progress)
+            r = bylang.tune_language(lang, mine, cache, k, seed, rounds, bootstrap, _progress)
             print(bylang.format_report(r) + "\n", flush=True)
             if write:
                 from meteor_lite.tuned import SHIPPED_FILE
 
                 task = bylang.shipped_task(r)
                 add_shipped(str(shipped_file or SHIPPED_FILE), lang, task, replace=True)
-                progress(f"wrote {lang} mqm@{task.short_hash} ({'tuned' if r.kept else 'the default'})")
-        progress(f"all languages: {time.perf_counter() - t0:.0f} s")
+                _progress(f"wrote {lang} mqm@{task.short_hash} ({'tuned' if r.kept else 'the default'})")
+        _progress(f"all languages: {time.perf_counter() - t0:.0f} s")
 
 
 @app.command("thesaurus-effect")
