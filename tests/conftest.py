@@ -13,7 +13,7 @@ import importlib.util
 import os
 import shutil
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import pytest
 
@@ -125,3 +125,24 @@ def empty_bundle(tmp_path: Path) -> Path:
     from tiny_bundles import make_empty_bundle
 
     return make_empty_bundle(tmp_path / "empty.sqlite")
+
+
+@pytest.fixture()
+def shipped_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A scratch shipped-sets file the scorer reads instead of meteor_lite/tuned_tasks.json."""
+    path = tmp_path / "tuned_tasks.json"
+    from meteor_lite import tuned
+
+    monkeypatch.setattr(tuned, "SHIPPED_FILE", path)
+    tuned._cached.cache_clear()
+    yield path
+    tuned._cached.cache_clear()
+
+
+@pytest.fixture()
+def user_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty user bundle directory ($XDG_DATA_HOME/meteor-lite/bundles, not created) and no
+    $METEOR_LITE_BUNDLE_PATH (tests/test_install.py has its own, which also hides packs and the checkout)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("METEOR_LITE_BUNDLE_PATH", raising=False)
+    return tmp_path / "xdg" / "meteor-lite" / "bundles"

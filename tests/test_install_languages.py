@@ -29,13 +29,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
-@pytest.fixture()
-def user_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    monkeypatch.delenv("METEOR_LITE_BUNDLE_PATH", raising=False)
-    return tmp_path / "xdg" / "meteor-lite" / "bundles"
-
-
 def _tiny_recipe(d: Path) -> Path:
     """A recipe of language xx: a lemma map from a file, and an optional thesaurus that is not installed."""
     d.mkdir(parents=True, exist_ok=True)

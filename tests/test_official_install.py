@@ -17,13 +17,6 @@ needs_release = pytest.mark.skipif(
 )
 
 
-@pytest.fixture()
-def user_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    monkeypatch.delenv("METEOR_LITE_BUNDLE_PATH", raising=False)
-    return tmp_path / "xdg" / "meteor-lite" / "bundles"
-
-
 @needs_release
 @pytest.mark.slow
 def test_install_en_equals_the_bundle_make_demo_builds(user_dir: Path, en_bundle: Path) -> None:

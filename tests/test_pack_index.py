@@ -44,13 +44,6 @@ def served(index: Path) -> Iterator[str]:
         server.server_close()
 
 
-@pytest.fixture()
-def user_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    monkeypatch.delenv("METEOR_LITE_BUNDLE_PATH", raising=False)
-    return tmp_path / "xdg" / "meteor-lite" / "bundles"
-
-
 def test_listing_and_pages(index: Path, tmp_path: Path) -> None:
     listing = json.loads((index / "packs.json").read_text())
     assert listing["format"] == 1

@@ -39,13 +39,6 @@ def case(tmp_path: Path) -> Dict[str, Any]:
     return fx
 
 
-@pytest.fixture()
-def user_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    monkeypatch.delenv("METEOR_LITE_BUNDLE_PATH", raising=False)
-    return tmp_path / "xdg" / "meteor-lite" / "bundles"
-
-
 @needs_release
 def test_imported_table_scores_as_the_jar_with_it(case: Dict[str, Any], user_dir: Path) -> None:
     table: Path = case["path"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any, Iterator, List
+from typing import Any, List
 
 import pytest
 
@@ -20,16 +20,6 @@ from meteor_lite_builders.tune.trainer import column_folds  # noqa: E402
 
 #: two small English sets of two domains (documents in both)
 FILES = ("biomed2021.es-en.dev.mqm.tsv.gz", "biomed2021.fr-en.dev.mqm.tsv.gz")
-
-
-@pytest.fixture()
-def shipped_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A scratch shipped-sets file the scorer reads instead of meteor_lite/tuned_tasks.json."""
-    path = tmp_path / "tuned_tasks.json"
-    monkeypatch.setattr(tuned, "SHIPPED_FILE", path)
-    tuned._cached.cache_clear()
-    yield path
-    tuned._cached.cache_clear()
 
 
 @pytest.fixture(scope="module")

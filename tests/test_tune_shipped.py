@@ -8,7 +8,6 @@ import json
 import re
 import warnings
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -21,16 +20,6 @@ typer_testing = pytest.importorskip("typer.testing")
 
 #: The languages whose `mqm` set ships (docs/meta-evaluation.md, "Tuned mqm sets").
 SHIPPED = ("en", "de", "es", "fr", "ru", "zh")
-
-
-@pytest.fixture()
-def shipped_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A scratch shipped-sets file the scorer reads instead of meteor_lite/tuned_tasks.json."""
-    path = tmp_path / "tuned_tasks.json"
-    monkeypatch.setattr(tuned, "SHIPPED_FILE", path)
-    tuned._cached.cache_clear()
-    yield path
-    tuned._cached.cache_clear()
 
 
 def test_doc_local_segment_ids(shared_data: Path) -> None:
