@@ -20,8 +20,8 @@ install: $(VENV)/.installed
 $(BUNDLES)/en.sqlite: $(VENV)/.installed
 	$(VENV)/bin/meteor-build import-official --lang en --out $@
 
-# The other languages BUNDLE_JOBS at a time (one process each: most of the time is Python's Snowball stemmer on the
-# 400,000 words of each language's stem corrections); the bundles are the same whatever the number.
+# The other languages BUNDLE_JOBS at a time (one process each); the bundles are the same whatever the number, and with
+# or without Java (no stem-corrections table: --stems jar adds it, docs/bundle-format.md).
 BUNDLE_JOBS ?= 2
 bundles: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-build import-official --lang all --out-dir $(BUNDLES) --skip-existing --jobs $(BUNDLE_JOBS)

@@ -370,8 +370,8 @@ def test_real_other_languages(tmp_path: Path, lang: str, own_function_words: int
     english = set(parse_function_words(jar_text("function/english.words")))
     own = set(parse_function_words(jar_text(f"function/{official.LANGUAGE_NAMES[lang]}.words")))
     assert len(own) == own_function_words
-    # stems="snowball": no stem corrections from the jar's stemmer (tested in test_scorer.py)
-    meteor = build_official_bundle(lang, tmp_path / f"{lang}.sqlite", progress=False, stems="snowball")
+    # stems="snowball" (the default): no stem corrections (test_stem_corrections_from_the_jar)
+    meteor = build_official_bundle(lang, tmp_path / f"{lang}.sqlite", progress=False)
     language = build_official_bundle(
         lang, tmp_path / f"{lang}-own.sqlite", progress=False, function_words="language", stems="snowball"
     )
@@ -385,6 +385,29 @@ def test_real_other_languages(tmp_path: Path, lang: str, own_function_words: int
             assert counts["nonbreaking_prefixes"] == len(official.read_nonbreaking_prefixes(lang))
     assert Bundle.open(meteor).info()["build_params"]["function_words"]["member"] == "function/english.words"
     assert Bundle.open(meteor).checksum != Bundle.open(language).checksum
+
+
+@needs_release
+@pytest.mark.java
+def test_stem_corrections_from_the_jar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """stems="jar": the words where the jar's Stemmer differs from snowballstemmer; the scores stay the same."""
+    import functools
+
+    from meteor_lite import Meteor
+    from meteor_lite_builders.official.stems import stem_corrections
+
+    monkeypatch.setattr(imp, "stem_corrections", functools.partial(stem_corrections, size=5000))  # not 200,000
+    plain = build_official_bundle("de", tmp_path / "de.sqlite", progress=False)
+    table = build_official_bundle("de", tmp_path / "de-jar.sqlite", progress=False, stems="jar")
+    with Bundle.open(table) as b:
+        corrections = b.info()["build_params"]["stem_corrections"]
+        assert corrections["words_checked"] > 9000 and corrections["corrections"] == b.counts()["stems"] > 0
+        # Meteor 1.5's Snowball keeps -nisse's double s; snowballstemmer 2.2.0 does not
+        assert b.stems(["Ergebnisse", "Haus"]) == {"Ergebnisse": "Ergebniss"}
+        assert b.verify() == [] and b.checksum != Bundle.open(plain).checksum
+    hyps, refs = ["Die Ergebnisse der Studie", "Ereignisse"], ["Ergebnissen der Studien zufolge", "die Ereignis"]
+    ours = [Meteor("de", bundle=path, quiet=True).score_corpus(hyps, [refs]) for path in (plain, table)]
+    assert [s.score for s in ours[0].segments] == [s.score for s in ours[1].segments] and ours[0].score > 0
 
 
 def test_function_words_choice_is_checked(tmp_path: Path, release) -> None:

@@ -18,15 +18,33 @@ needs_release = pytest.mark.skipif(
 
 
 @needs_release
-@pytest.mark.slow
-def test_install_en_equals_the_bundle_make_demo_builds(user_dir: Path, en_bundle: Path) -> None:
+def test_install_en_places_what_import_official_builds(user_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bundle install en`` is ``meteor-build import-official --lang en`` (make demo's bundle) put in the user directory.
+
+    Both run on the paraphrase table's first 20,000 pairs here (the whole table takes a minute);
+    ``meteor-build check languages-from-wheel`` installs the whole of it from a wheel and shows make demo's
+    checksum (docs/languages.md).
+    """
+    import functools
+
+    from typer.testing import CliRunner
+
+    import meteor_lite_builders.official.importer as importer
+    from meteor_lite_builders.cli import app
+
+    built = CliRunner().invoke(app, ["import-official", "--lang", "en", "--out", str(tmp_path / "en.sqlite"),
+                                     "--max-paraphrases", "20000", "--no-progress"])
+    assert built.exit_code == 0, built.output
+    monkeypatch.setattr(importer, "build_official_bundle",
+                        functools.partial(importer.build_official_bundle, max_paraphrases=20_000))
     r = run("bundle", "install", "en")
     assert r.exit_code == 0, r.stderr
     target = user_dir / "en.sqlite"
     assert r.stdout.startswith(f"installed {target} (en 1.5.0 @")
     assert "importing Meteor 1.5's English resources from pycocoevalcap" in r.stderr
-    with Bundle.open(target) as mine, Bundle.open(en_bundle) as demo:
-        assert mine.checksum == demo.checksum and mine.verify() == []
+    with Bundle.open(target) as mine, Bundle.open(tmp_path / "en.sqlite") as theirs:
+        assert mine.checksum == theirs.checksum and mine.verify() == []
+        assert mine.counts()["paraphrases"] == 20_000
     assert find_bundle("en") == target  # the user directory comes before the checkout
     assert [p.name for p in user_dir.iterdir()] == ["en.sqlite"]  # nothing else left behind
 
@@ -49,10 +67,9 @@ def test_install_cz_needs_no_java(user_dir: Path, bundle_dir: Path, monkeypatch:
 
 
 @needs_release
-def test_without_java_the_stem_corrections_are_left_out(user_dir: Path, bundle_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No Java: the bundle installs without the corrections table, one line says so, and scores as make bundles' bundle."""
+def test_install_de_is_make_bundles_bundle_without_java(user_dir: Path, bundle_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No stem-corrections table by default: no Java needed, no line about it, make bundles' checksum."""
     import meteor_lite_builders.jar as jar
-    from meteor_lite import Meteor
 
     def no_java() -> str:
         raise jar.JavaNotFoundError("java not found")
@@ -60,16 +77,26 @@ def test_without_java_the_stem_corrections_are_left_out(user_dir: Path, bundle_d
     monkeypatch.setattr(jar, "find_java", no_java)
     r = run("bundle", "install", "de")
     assert r.exit_code == 0, r.stderr
-    assert "no Java: the German bundle leaves out the jar's stem-corrections table" in r.stdout + r.stderr
-    with Bundle.open(user_dir / "de.sqlite") as b:
-        assert b.verify() == [] and json.loads(b.meta["build_params"])["stem_corrections"] is None
+    assert "Java" not in r.stdout + r.stderr and "stem-corrections" not in r.stdout + r.stderr
     if not (bundle_dir / "de.sqlite").exists():
         pytest.fail("no resources/bundles/de.sqlite: run make bundles")
-    hyps = ["Die Studienergebnisse zeigen Bedürfnisse", "Ereignisse der Studie", "100 Teilnehmer"]
-    refs = ["Studienergebnissen zufolge bestehen Bedürfnissen", "die Ereignissen der Studien", "100 teilnehmende"]
-    ours = Meteor("de", modules=["exact", "stem"], bundle=user_dir / "de.sqlite", quiet=True).score_corpus(hyps, [refs])
-    made = Meteor("de", modules=["exact", "stem"], bundle=bundle_dir / "de.sqlite", quiet=True).score_corpus(hyps, [refs])
-    assert [s.score for s in ours.segments] == [s.score for s in made.segments] and ours.score > 0
+    with Bundle.open(user_dir / "de.sqlite") as b, Bundle.open(bundle_dir / "de.sqlite") as made:
+        assert b.verify() == [] and json.loads(b.meta["build_params"])["stem_corrections"] is None
+        assert b.checksum == made.checksum
+
+
+@needs_release
+def test_stem_corrections_without_java_is_an_error(user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import meteor_lite_builders.jar as jar
+
+    def no_java() -> str:
+        raise jar.JavaNotFoundError("java not found")
+
+    monkeypatch.setattr(jar, "find_java", no_java)
+    r = run("bundle", "install", "de", "--stem-corrections")
+    assert r.exit_code == 1
+    assert "German's stem corrections run Meteor 1.5's stemmer from the jar, and java was not found" in r.stderr
+    assert not user_dir.exists() or list(user_dir.iterdir()) == []
 
 
 def test_unknown_language_and_missing_release(user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,15 +120,15 @@ def test_info_and_verify_take_bundle_names(user_dir: Path, tiny_bundle: Path) ->
 
 
 @needs_release
-def test_snowball_stems_installs_without_java(user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_old_snowball_stems_flag_is_still_accepted(user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import meteor_lite_builders.jar as jar
 
     def no_java() -> str:
         raise jar.JavaNotFoundError("java not found")
 
     monkeypatch.setattr(jar, "find_java", no_java)
-    r = run("bundle", "install", "de", "--snowball-stems")
+    r = run("bundle", "install", "da", "--snowball-stems")
     assert r.exit_code == 0, r.stderr
-    with Bundle.open(user_dir / "de.sqlite") as b:
-        assert b.language == "de" and b.verify() == []
+    with Bundle.open(user_dir / "da.sqlite") as b:
+        assert b.language == "da" and b.verify() == []
         assert json.loads(b.meta["build_params"])["stem_corrections"] is None

@@ -77,11 +77,12 @@ def import_official(
         ),
     ),
     stems: str = typer.Option(
-        "auto",
+        "snowball",
         "--stems",
         help=(
-            "Non-English stem maps. jar: store the words on which Meteor 1.5's own stemmer (run from the jar, "
-            "needs Java) differs from snowballstemmer; snowball: none; auto: jar when java is found."
+            "Non-English stem maps. snowball: none (the scorer runs Meteor 1.5's own stemmers; the same bundle with or "
+            "without Java); jar: the stem corrections, the words on which Meteor 1.5's stemmer (run from the jar, needs "
+            "Java) differs from snowballstemmer, for other tools (about 20 s of CPU a language); auto: jar when java is found."
         ),
     ),
     progress: bool = typer.Option(

@@ -369,7 +369,7 @@ def official_spec(
     jar: "os.PathLike[str] | str | None" = None,
     paraphrase_file: "os.PathLike[str] | str | None" = None,
     function_words: str = "meteor",
-    stems: str = "auto",
+    stems: str = "snowball",
     keep_probabilities: bool = False,
 ) -> BundleSpec:
     """The :class:`~..bundle.spec.BundleSpec` of Meteor 1.5's resources for ``lang`` (arguments: :func:`build_official_bundle`)."""
@@ -408,11 +408,14 @@ def build_official_bundle(lang: str, out: "os.PathLike[str] | str", *, progress:
     ``"language"`` stores the jar's list for ``lang`` (empty for da fi hu it nl
     no pt ro se tr), which does not reproduce Meteor 1.5's scores.
 
-    ``stems`` (one of ``auto``, ``jar``, ``snowball``), for languages other than English:
-    ``"jar"`` adds a stem map of the words (wordfreq's most frequent ones) on which
-    Meteor 1.5's own stemmer, run from the jar with Java, differs from
-    ``snowballstemmer``; ``"snowball"`` adds none; ``"auto"`` is ``"jar"`` when
-    ``java`` is found.  (English needs no corrections: the two stemmers agree.)
+    ``stems`` (one of ``snowball``, ``jar``, ``auto``), for languages other than English:
+    ``"snowball"`` (the default) adds no stem map: the scorer stems with Meteor 1.5's
+    own stemmers, so the bundle is the same with or without Java; ``"jar"`` adds the
+    *stem corrections*, a stem map of the words (wordfreq's 400,000 most frequent forms)
+    on which Meteor 1.5's stemmer, run from the jar with Java, differs from
+    ``snowballstemmer`` (for other tools that stem with ``snowballstemmer``; the
+    scorer does not read it; about 20 s of CPU a language); ``"auto"`` is ``"jar"``
+    when ``java`` is found.  (English needs no corrections: the two stemmers agree.)
 
     ``keep_probabilities`` stores the paraphrase table's probabilities (the
     scorer does not use them; the Meteor-format export does).

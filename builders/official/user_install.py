@@ -6,12 +6,12 @@ builder as ``meteor-build import-official`` (hence the same content checksum as 
 bundle ``make demo`` / ``make bundles`` build) and writes ``<lang>.sqlite`` into the user
 bundle directory, atomically, where the scorer finds it.
 
-No language needs Java to score as Meteor 1.5: the scorer stems with Meteor 1.5's own
-stemmers (:mod:`meteor_lite.stemmers`).  When Java is there, the other languages that have a
-Snowball stemmer also get the jar's *stem corrections* table (the words where its stems differ from
-``snowballstemmer``'s, as ``make bundles`` stores them), so that the bundle has the same content
-checksum as ``make bundles``'; without Java (or with ``snowball_stems``) the table is left out: the
-same scores, another checksum, and one line says so.
+No language needs Java: the scorer stems with Meteor 1.5's own stemmers
+(:mod:`meteor_lite.stemmers`), and the bundle is the one ``make bundles`` builds (the same
+content checksum) whether Java is there or not.  ``stem_corrections`` adds, for the other
+languages that have a Snowball stemmer, the jar's *stem corrections* table (the words where its
+stems differ from ``snowballstemmer``'s, for other tools that stem with it; the scorer does not
+read it): that needs Java and wordfreq, takes about half a minute, and gives another checksum.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ OFFICIAL_EXTRA = "pip install 'meteor-lite[official]'"
 
 
 def needs_java(lang: str) -> bool:
-    """Whether ``make bundles``' bundle of ``lang`` (same checksum) runs Java: its stem corrections come from the jar."""
+    """Whether the stem corrections of ``lang`` (``stem_corrections=True``) run Java: every Snowball language but English."""
     from .stems import snowball_language
 
     return lang != "en" and snowball_language(lang) is not None
@@ -52,9 +52,9 @@ def _check_release(lang: str) -> None:
         )
 
 
-def _stems_choice(lang: str, snowball_stems: bool, say: Callable[[str], None]) -> str:
-    """``jar`` (the stem corrections table, run with Java) or ``snowball`` (no table; a line says why)."""
-    if not needs_java(lang) or snowball_stems:
+def _stems_choice(lang: str, stem_corrections: bool) -> str:
+    """``jar`` (the stem corrections table, asked for; needs Java and wordfreq) or ``snowball`` (no table)."""
+    if not stem_corrections or not needs_java(lang):
         return "snowball"
     from .. import jar as _jar
 
@@ -62,9 +62,10 @@ def _stems_choice(lang: str, snowball_stems: bool, say: Callable[[str], None]) -
     try:
         _jar.find_java()
     except _jar.JavaNotFoundError:
-        say(f"no Java: the {name} bundle leaves out the jar's stem-corrections table, which the scorer does not read "
-            "(the scores are Meteor 1.5's); its content checksum differs from one built with Java")
-        return "snowball"
+        raise ImportOfficialError(
+            f"{name}'s stem corrections run Meteor 1.5's stemmer from the jar, and java was not found "
+            "(the scorer does not need them: install without --stem-corrections)"
+        ) from None
     if importlib.util.find_spec("wordfreq") is None:
         raise ImportOfficialError(f"{name}'s stem corrections check wordfreq's word lists, which are not installed: {OFFICIAL_EXTRA}")
     return "jar"
@@ -74,7 +75,7 @@ def install_official(
     lang: str,
     *,
     dest_dir: "Optional[os.PathLike[str] | str]" = None,
-    snowball_stems: bool = False,
+    stem_corrections: bool = False,
     say: Callable[[str], None] = print,
     progress: bool = True,
     name: Optional[str] = None,
@@ -103,7 +104,7 @@ def install_official(
     para = Path(paraphrase_file) if paraphrase_file is not None else None
     if para is not None and not para.is_file():
         raise ImportOfficialError(f"{para}: paraphrase table not found")
-    stems = _stems_choice(lang, snowball_stems, say)
+    stems = _stems_choice(lang, stem_corrections)
     dest = Path(dest_dir) if dest_dir is not None else user_bundle_dir()
     bundle = lang if name is None else name
     if bundle.endswith(BUNDLE_SUFFIX):

@@ -26,6 +26,8 @@ checkout's resources/bundles (checkout)."""
 
 def build_parser() -> "argparse.ArgumentParser":
     """The ``meteor-lite bundle`` argument parser and its sub-commands."""
+    from argparse import SUPPRESS
+
     p = Parser(prog="meteor-lite bundle", description="Inspect, install and remove resource bundles.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
@@ -50,8 +52,7 @@ def build_parser() -> "argparse.ArgumentParser":
         description="Install into the user bundle directory ($XDG_DATA_HOME/meteor-lite/bundles, default "
         "~/.local/share/meteor-lite/bundles). SOURCE is one of: a language of the official Meteor 1.5 release "
         "(en cz de es fr ru da fi hu it nl no pt ro se tr), imported from the installed pycocoevalcap package "
-        "(pip install 'meteor-lite[official]'; no Java needed: with Java, the other Snowball languages also "
-        "get the jar's stem-corrections table, for make bundles' checksum); any other language with a recipe "
+        "(pip install 'meteor-lite[official]'; no Java needed: the same bundle as make bundles'); any other language with a recipe "
         "shipped with meteor-lite (ca, pl, zh, ...; or a recipe's bundle name, de-wordfreq), built here from the "
         "sources it names that are installed (pip install 'meteor-lite[build,lemmas]'; meteor-lite bundle available "
         "lists them); with --index, a bundle name looked up in a pack index (meteor-build pack --index), no build; "
@@ -62,9 +63,12 @@ def build_parser() -> "argparse.ArgumentParser":
     inst.add_argument("source", metavar="SOURCE", help="Language (en), bundle name (with --index), or bundle file path or URL.")
     inst.add_argument("--index", metavar="URL", help="Pack index (directory, file:// or http(s) URL) to look SOURCE up in.")
     inst.add_argument(
-        "--snowball-stems", action="store_true",
-        help="Official import without the jar's stem-corrections table even where Java is present (the scorer does not read it: same scores, another checksum than make bundles').",
+        "--stem-corrections", action="store_true",
+        help="Official import with the jar's stem-corrections table (the words where Meteor 1.5's stemmer differs from "
+        "snowballstemmer, for other tools; the scorer does not read it: same scores, another checksum). Needs Java.",
     )
+    # no table is now the default: still accepted, hidden
+    inst.add_argument("--snowball-stems", action="store_true", help=SUPPRESS)
     inst.add_argument("--sha256", metavar="HEX", help="Expected SHA-256 of the file as given (compressed, if it is).")
     inst.add_argument("--name", help="Install as <NAME>.sqlite (default: the language, the recipe's bundle name, or from "
                       "SOURCE, e.g. en.sqlite.xz -> en); --bundle NAME scores with it.")
@@ -96,7 +100,7 @@ def run(argv: List[str]) -> int:
     elif a.command == "list":
         bundle_list()
     elif a.command == "install":
-        bundle_install(a.source, a.sha256, a.name, index=a.index, snowball_stems=a.snowball_stems, timeout=a.timeout,
+        bundle_install(a.source, a.sha256, a.name, index=a.index, stem_corrections=a.stem_corrections, timeout=a.timeout,
                        max_size_mb=a.max_size, force=a.force, paraphrase=a.paraphrase, stall=a.stall)
     elif a.command == "available":
         bundle_available()
@@ -258,7 +262,7 @@ def _is_name(source: str) -> bool:
 
 def bundle_install(
     source: str, sha256: "str | None" = None, name: "str | None" = None, *, index: "str | None" = None,
-    snowball_stems: bool = False, timeout: "float | None" = None, max_size_mb: "float | None" = None,
+    stem_corrections: bool = False, timeout: "float | None" = None, max_size_mb: "float | None" = None,
     force: bool = False, paraphrase: "str | None" = None, stall: "float | None" = None,
 ) -> None:
     """Install into the user bundle directory: an official language, a shipped recipe's language (built here),
@@ -270,7 +274,7 @@ def bundle_install(
     if index is not None and not _is_name(source):
         raise fail(f"--index takes a bundle name (e.g. de), not {source!r}")
     if index is None and _is_name(source):
-        _install_language(source, name=name, force=force, snowball_stems=snowball_stems, paraphrase=paraphrase)
+        _install_language(source, name=name, force=force, stem_corrections=stem_corrections, paraphrase=paraphrase)
         return
     if paraphrase is not None:
         raise fail("--paraphrase FILE goes with an official language (bundle install de --paraphrase paraphrase-de.gz)")
@@ -308,7 +312,7 @@ def _builders(module: str, what: str) -> Any:
         raise fail(f"{what}: the builders cannot be imported ({exc}): pip install 'meteor-lite[build]'") from None
 
 
-def _install_language(source: str, *, name: "str | None", force: bool, snowball_stems: bool, paraphrase: "str | None") -> None:
+def _install_language(source: str, *, name: "str | None", force: bool, stem_corrections: bool, paraphrase: "str | None") -> None:
     """``bundle install LANG``: Meteor 1.5's resources (pycocoevalcap), or a shipped recipe built here."""
     verb = "installed"
     from ..errors import MeteorLiteError
@@ -321,7 +325,7 @@ def _install_language(source: str, *, name: "str | None", force: bool, snowball_
         if lang in official:
             importer = _builders("official.user_install", f"bundle install {source}")
             path: Path = importer.install_official(
-                lang, snowball_stems=snowball_stems, say=_say, name=name, force=force, paraphrase_file=paraphrase)
+                lang, stem_corrections=stem_corrections, say=_say, name=name, force=force, paraphrase_file=paraphrase)
         else:
             shipped = _builders("recipes.shipped", f"bundle install {source}")
             recipe = shipped.find_shipped_recipe(source)
