@@ -45,7 +45,16 @@ def _page_dir(ex: Example, factory: pytest.TempPathFactory) -> Path:
 
 
 def _env(work: Path) -> Dict[str, str]:
+    """A fresh user's environment, except for the key of the cache of verified bundles.
+
+    The cache itself is the session's (``METEOR_LITE_CACHE_DIR``, tests/conftest.py); its lines are signed with the
+    key of the test process, so that a bundle verified once in the session is not hashed again by every page (a
+    user's key stays the same from run to run; a scratch home per page would give each page a new one).
+    """
+    from meteor_lite.resources.integrity import ENV_KEY_FILE, key_file
+
     env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "METEOR_LITE_BUNDLE_PATH"))}
+    env[ENV_KEY_FILE] = str(key_file())
     env["HOME"] = str(work.parent / "home")
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env["PYTHONPATH"] = ""
