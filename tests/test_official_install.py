@@ -17,6 +17,17 @@ needs_release = pytest.mark.skipif(
 )
 
 
+@pytest.fixture()
+def no_java(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Java is not found (``find_java`` raises, as on a machine without it)."""
+    import meteor_lite_builders.jar as jar
+
+    def missing() -> str:
+        raise jar.JavaNotFoundError("java not found")
+
+    monkeypatch.setattr(jar, "find_java", missing)
+
+
 @needs_release
 def test_install_en_places_what_import_official_builds(user_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``bundle install en`` is ``meteor-build import-official --lang en`` (make demo's bundle) put in the user directory.
@@ -50,13 +61,7 @@ def test_install_en_places_what_import_official_builds(user_dir: Path, tmp_path:
 
 
 @needs_release
-def test_install_cz_needs_no_java(user_dir: Path, bundle_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import meteor_lite_builders.jar as jar
-
-    def no_java() -> str:
-        raise jar.JavaNotFoundError("java not found")
-
-    monkeypatch.setattr(jar, "find_java", no_java)
+def test_install_cz_needs_no_java(user_dir: Path, bundle_dir: Path, no_java: None) -> None:
     r = run("bundle", "install", "cz")
     assert r.exit_code == 0, r.stderr
     with Bundle.open(user_dir / "cz.sqlite") as b:
@@ -67,14 +72,8 @@ def test_install_cz_needs_no_java(user_dir: Path, bundle_dir: Path, monkeypatch:
 
 
 @needs_release
-def test_install_de_is_make_bundles_bundle_without_java(user_dir: Path, bundle_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_install_de_is_make_bundles_bundle_without_java(user_dir: Path, bundle_dir: Path, no_java: None) -> None:
     """No stem-corrections table by default: no Java needed, no line about it, make bundles' checksum."""
-    import meteor_lite_builders.jar as jar
-
-    def no_java() -> str:
-        raise jar.JavaNotFoundError("java not found")
-
-    monkeypatch.setattr(jar, "find_java", no_java)
     r = run("bundle", "install", "de")
     assert r.exit_code == 0, r.stderr
     assert "Java" not in r.stdout + r.stderr and "stem-corrections" not in r.stdout + r.stderr
@@ -86,13 +85,7 @@ def test_install_de_is_make_bundles_bundle_without_java(user_dir: Path, bundle_d
 
 
 @needs_release
-def test_stem_corrections_without_java_is_an_error(user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import meteor_lite_builders.jar as jar
-
-    def no_java() -> str:
-        raise jar.JavaNotFoundError("java not found")
-
-    monkeypatch.setattr(jar, "find_java", no_java)
+def test_stem_corrections_without_java_is_an_error(user_dir: Path, no_java: None) -> None:
     r = run("bundle", "install", "de", "--stem-corrections")
     assert r.exit_code == 1
     assert "German's stem corrections run Meteor 1.5's stemmer from the jar, and java was not found" in r.stderr
@@ -120,13 +113,7 @@ def test_info_and_verify_take_bundle_names(user_dir: Path, tiny_bundle: Path) ->
 
 
 @needs_release
-def test_the_old_snowball_stems_flag_is_still_accepted(user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import meteor_lite_builders.jar as jar
-
-    def no_java() -> str:
-        raise jar.JavaNotFoundError("java not found")
-
-    monkeypatch.setattr(jar, "find_java", no_java)
+def test_the_old_snowball_stems_flag_is_still_accepted(user_dir: Path, no_java: None) -> None:
     r = run("bundle", "install", "da", "--snowball-stems")
     assert r.exit_code == 0, r.stderr
     with Bundle.open(user_dir / "da.sqlite") as b:
