@@ -3,9 +3,9 @@
 The scorer's resource caches, its paraphrase walk state and its SQLite connection are shared by
 whoever holds the object; threads take turns (one lock per object).  Before the lock, 8 threads
 scoring slices of system1/system2 on one object gave wrong segment scores and KeyErrors in about
-half the runs with the pure-Python kernels and a short thread switch interval.  The check runs in
-child processes, so that the switch interval and ``METEOR_LITE_PURE`` apply from the start, for
-both the pure-Python and the compiled kernels, three trials each.
+half the runs with the pure-Python kernels and a short thread switch interval.  The check runs in a
+child process, so that the switch interval and ``METEOR_LITE_PURE`` apply from the start, for
+both the pure-Python and the compiled kernels: three trials each, each with a new shared object.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ hyps = [(h1 if k % 2 else h2)[k * N:(k + 1) * N] for k in range(T)]
 rs = [refs[k * N:(k + 1) * N] for k in range(T)]
 alone = Meteor("en", bundle=bundle)
 want = [[s.score for s in alone.score_corpus(h, [r]).segments] for h, r in zip(hyps, rs)]
-shared = Meteor("en", bundle=bundle)
+TRIALS = int(sys.argv[5])
 problems = []
 def work(k):
     try:
@@ -43,11 +43,13 @@ def work(k):
                 problems.append(f"thread {k}: score_segment({i}) wrong")
     except Exception as exc:
         problems.append(f"thread {k}: {exc!r}")
-threads = [threading.Thread(target=work, args=(k,)) for k in range(T)]
-for t in threads:
-    t.start()
-for t in threads:
-    t.join()
+for trial in range(TRIALS):  # a new shared object each trial: its caches and connection start empty
+    shared = Meteor("en", bundle=bundle)
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(T)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 print("; ".join(problems) or "ok")
 """
 
@@ -56,11 +58,10 @@ print("; ".join(problems) or "ok")
 def test_threads_share_one_meteor(pure: str, en_bundle: Path, shared_data: Path) -> None:
     d = shared_data / "meteor-example"
     env = {**os.environ, "METEOR_LITE_PURE": pure}
-    for _trial in range(3):
-        out = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(en_bundle), str(d / "system1.hyp"), str(d / "system2.hyp"),
-             str(d / "reference")],
-            capture_output=True, text=True, env=env, timeout=300,
-        )
-        assert out.returncode == 0, out.stderr[-2000:]
-        assert out.stdout.strip() == "ok", out.stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(en_bundle), str(d / "system1.hyp"), str(d / "system2.hyp"),
+         str(d / "reference"), "3"],
+        capture_output=True, text=True, env=env, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "ok", out.stdout
