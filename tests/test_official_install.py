@@ -119,3 +119,29 @@ def test_the_old_snowball_stems_flag_is_still_accepted(user_dir: Path, no_java: 
     with Bundle.open(user_dir / "da.sqlite") as b:
         assert b.language == "da" and b.verify() == []
         assert json.loads(b.meta["build_params"])["stem_corrections"] is None
+
+
+@needs_release
+@pytest.mark.java
+def test_an_installed_bundle_with_stem_corrections_is_named(user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A de bundle installed with the jar's table (earlier default where Java was found): kept, and a line says why."""
+    import functools
+
+    import meteor_lite_builders.official.importer as importer
+    from meteor_lite_builders.official.stems import stem_corrections
+
+    monkeypatch.setattr(importer, "stem_corrections", functools.partial(stem_corrections, size=2000))  # not 200,000
+    first = run("bundle", "install", "de", "--stem-corrections")
+    assert first.exit_code == 0, first.stderr
+    with Bundle.open(user_dir / "de.sqlite") as b:
+        with_table = b.checksum
+        assert json.loads(b.meta["build_params"])["stem_corrections"]["words_checked"] > 3000
+    again = run("bundle", "install", "de")
+    assert again.exit_code == 1
+    assert "has the jar's stem-corrections table" in again.stderr and "--force replaces it" in again.stderr
+    with Bundle.open(user_dir / "de.sqlite") as b:
+        assert b.checksum == with_table
+    forced = run("bundle", "install", "de", "--force")
+    assert forced.exit_code == 0, forced.stderr
+    with Bundle.open(user_dir / "de.sqlite") as b:
+        assert json.loads(b.meta["build_params"])["stem_corrections"] is None and b.checksum != with_table

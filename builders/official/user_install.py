@@ -71,6 +71,23 @@ def _stems_choice(lang: str, stem_corrections: bool) -> str:
     return "jar"
 
 
+def _has_stem_corrections(path: Path) -> bool:
+    """Whether ``path`` is a readable official import that holds the jar's stem corrections."""
+    import json
+
+    from meteor_lite.errors import BundleError
+    from meteor_lite.resources.bundle import Bundle
+
+    if not path.is_file():
+        return False
+    try:
+        with Bundle.open(path) as b:
+            params = json.loads(b.meta.get("build_params") or "{}")
+    except (BundleError, ValueError, OSError):
+        return False
+    return isinstance(params, dict) and bool(params.get("stem_corrections"))
+
+
 def install_official(
     lang: str,
     *,
@@ -118,6 +135,10 @@ def install_official(
         how = " (Meteor 1.5's own stemmer runs with Java on 400,000 words: about half a minute)"
     table = f", with the paraphrase table {para.name}" if para is not None else ""
     say(f"importing Meteor 1.5's {lname} resources from pycocoevalcap {package_version('pycocoevalcap')}{table} into {target}{how}")
+    if stems == "snowball" and not force and _has_stem_corrections(target):
+        say(f"note: the {lname} bundle installed at {target} has the jar's stem-corrections table (earlier meteor-lite added "
+            "it where Java was found; the scorer does not read it): --stem-corrections builds that bundle again, "
+            "--force replaces it by the one without")
     start = time.monotonic()
     options: dict = {"stems": stems}
     if para is not None:
