@@ -17,7 +17,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import List
+from typing import List, Optional, Tuple
 
 import pytest
 
@@ -35,6 +35,7 @@ from meteor_lite_builders.checks.stem_words import (  # noqa: E402
 )
 from meteor_lite_builders.checks.stems import (  # noqa: E402
     STEM_FIXTURE_DIR,
+    StemCheck,
     check_language_against_fixture,
     decode_outputs,
     encode_outputs,
@@ -82,8 +83,38 @@ def _stem_part() -> int:
     return int(chosen)
 
 
+#: The languages whose last :data:`PROGRAM_WORDS` words (generated forms, odd Unicode, numbers) also go through
+#: ``meteor-jar-stemmer``, output compared byte for byte with the jar's.
+PROGRAM_LANGS = ("de", "fi", "hu", "ru")
+PROGRAM_WORDS = 20_000
+
+
+def _program_difference(lang: str, words: List[str]) -> Optional[str]:
+    """``meteor-jar-stemmer LANG`` on the last words of the list against the jar's lines: None, or what differs."""
+    header, lines = read_fixture(STEM_FIXTURE_DIR / f"{lang}.txt.xz")
+    part = slice(len(words) - PROGRAM_WORDS, None)
+    expected: List[str] = decode_outputs(words[part], lines[part])
+    proc = subprocess.run([sys.executable, "-m", "meteor_lite.jarcli.stemmer", lang],
+                          input=java_utf8_encode("\n".join(words[part]) + "\n"), capture_output=True, check=False)
+    if proc.returncode != 0:
+        return f"meteor-jar-stemmer {lang}: exit {proc.returncode}: {proc.stderr[-500:]!r}"
+    if proc.stdout != java_utf8_encode("\n".join(expected) + "\n"):
+        got = proc.stdout.decode("utf-8", "replace").split("\n")
+        first = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+        return f"meteor-jar-stemmer {lang}: the output differs from the jar's from line {first + 1} of the last {PROGRAM_WORDS}"
+    return None
+
+
+def _check_language(lang: str, data: Path, part: Tuple[int, int]) -> Tuple[StemCheck, Optional[str]]:
+    """One language's part against the fixture, and the stemmer program on its last words (one word list for both)."""
+    words = stem_check_words(lang, data)
+    result = check_language_against_fixture(lang, data, STEM_FIXTURE_DIR, part, words=words)
+    return result, (_program_difference(lang, words) if lang in PROGRAM_LANGS else None)
+
+
 def test_a_part_of_every_languages_stems_equals_the_jars(shared_data: Path) -> None:
-    """All languages, two at a time: every word of this run's part has the jar's stem (program and scorer)."""
+    """All languages, two at a time: every word of this run's part has the jar's stem (program and scorer), and
+    ``meteor-jar-stemmer`` prints the jar's lines for the last 20,000 words of four languages."""
     from concurrent.futures import ProcessPoolExecutor
 
     _need(shared_data)
@@ -92,12 +123,14 @@ def test_a_part_of_every_languages_stems_equals_the_jars(shared_data: Path) -> N
     shared_tokens(shared_data)  # made once here; the workers are forked with it
     n = len(LANGS)
     with ProcessPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(check_language_against_fixture, LANGS, [shared_data] * n, [STEM_FIXTURE_DIR] * n,
-                                [(part, STEM_PARTS)] * n))
-    for r in results:
+        results = list(pool.map(_check_language, LANGS, [shared_data] * n, [(part, STEM_PARTS)] * n))
+    for r, _ in results:
         assert r.words >= 1_000_000 // STEM_PARTS, r.lang
-    bad = [(r.lang, r.program_differences, r.scorer_differences, r.examples[:5]) for r in results if not r.ok]
+    bad = [(r.lang, r.program_differences, r.scorer_differences, r.examples[:5]) for r, _ in results if not r.ok]
     assert not bad, f"part {part} of {STEM_PARTS} (METEOR_LITE_STEM_PART={part} repeats it): {bad}"
+    programs = [problem for _, problem in results if problem is not None]
+    assert not programs, programs
+    assert sum(1 for lang in LANGS if lang in PROGRAM_LANGS) == len(PROGRAM_LANGS)
 
 
 def test_the_parts_cover_every_word_once() -> None:
@@ -131,18 +164,3 @@ def test_the_word_lists_name_their_files(tmp_path: Path) -> None:
     shared_tokens.cache_clear()
     with pytest.raises(FileNotFoundError, match="missing"):
         shared_tokens(tmp_path)
-
-
-@pytest.mark.parametrize("lang", ["de", "fi", "hu", "ru"])
-def test_the_stemmer_program_prints_the_jars_lines(lang: str, shared_data: Path) -> None:
-    """``meteor-jar-stemmer`` on 20,000 of the words (the last ones: generated forms, odd Unicode, numbers)."""
-    _need(shared_data)
-    header, lines = read_fixture(STEM_FIXTURE_DIR / f"{lang}.txt.xz")
-    words = stem_check_words(lang, shared_data)
-    assert len(words) == len(lines)
-    part = slice(len(words) - 20_000, None)
-    expected: List[str] = decode_outputs(words[part], lines[part])
-    proc = subprocess.run([sys.executable, "-m", "meteor_lite.jarcli.stemmer", lang],
-                          input=java_utf8_encode("\n".join(words[part]) + "\n"), capture_output=True, check=False)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == java_utf8_encode("\n".join(expected) + "\n")

@@ -169,14 +169,16 @@ def scorer_stems(lang: str, words: Sequence[str]) -> List[str]:
 
 def check_language_against_fixture(
     lang: str, data: Path, fixture_dir: Path = STEM_FIXTURE_DIR, part: Optional[Tuple[int, int]] = None,
+    words: Optional[Sequence[str]] = None,
 ) -> StemCheck:
     """Make ``lang``'s words again and compare meteor-lite with the jar's recorded stems (no Java).
 
-    The whole word list is always made and checked against the fixture's SHA-256; ``part=(k, n)`` compares
-    only the words whose position ``i`` has ``i % n == k`` (one n-th of them: the ``n`` parts cover every word).
+    The whole word list is always made (or ``words``, made by the caller with :func:`stem_check_words`) and
+    checked against the fixture's SHA-256; ``part=(k, n)`` compares only the words whose position ``i`` has
+    ``i % n == k`` (one n-th of them: the ``n`` parts cover every word).
     """
     header, lines = read_fixture(fixture_dir / f"{lang}.txt.xz")
-    words = stem_check_words(lang, data)
+    words = stem_check_words(lang, data) if words is None else list(words)
     digest = words_digest(words)
     if digest != header.get("words_sha256") or len(words) != len(lines):
         raise ValueError(
