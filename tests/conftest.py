@@ -36,6 +36,21 @@ def java_missing_reason() -> Optional[str]:
     return None
 
 
+#: The test files that take longest (tens of seconds each on two cores), longest first.  They are run before the
+#: others, so that the workers of ``make test`` (pytest-xdist, one file to a worker) share out the short files at
+#: the end instead of one worker finishing a long file alone.  Only the order of files changes.
+LONG_FILES = (
+    "test_stem_fixtures.py", "test_spark.py", "test_docs.py", "test_bad_inputs.py", "test_tune_shipped.py",
+    "test_accel.py", "test_recipes.py", "test_official_install.py", "test_spark_executors.py",
+)
+
+
+def pytest_collection_modifyitems(items: "list[pytest.Item]") -> None:
+    """Put the tests of :data:`LONG_FILES` first (a stable sort: every file keeps its own order)."""
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Skip ``java``-marked tests, saying why, where the jar cannot run."""
     if item.get_closest_marker("java") is not None:
