@@ -80,6 +80,7 @@ def test_tune_norm_search_into_scorer_then_score(tmp_path: Path, shared_data: Pa
         Meteor("de", task="nope", quiet=True)
     again = typer_testing.CliRunner().invoke(app, args)
     assert again.exit_code == 1 and "already ships a task 'mqm'" in again.output
+    assert "exact stem" not in again.output  # refused before aligning and tuning anything
 
 
 def test_fallback_default(tmp_path: Path, shared_data: Path, bundle_dir: Path, shipped_file: Path) -> None:
