@@ -73,8 +73,6 @@ def _stems_choice(lang: str, stem_corrections: bool) -> str:
 
 def _has_stem_corrections(path: Path) -> bool:
     """Whether ``path`` is a readable official import that holds the jar's stem corrections."""
-    import json
-
     from meteor_lite.errors import BundleError
     from meteor_lite.resources.bundle import Bundle
 
@@ -82,10 +80,9 @@ def _has_stem_corrections(path: Path) -> bool:
         return False
     try:
         with Bundle.open(path) as b:
-            params = json.loads(b.meta.get("build_params") or "{}")
-    except (BundleError, ValueError, OSError):
+            return bool(b.build_params.get("stem_corrections"))
+    except (BundleError, OSError):
         return False
-    return isinstance(params, dict) and bool(params.get("stem_corrections"))
 
 
 def install_official(
