@@ -144,10 +144,13 @@ def tune_cmd(
             check_task_name(name)
         if into_scorer is not None:
             check_task_name(into_scorer)
-            if lang is not None and not replace:
+            if lang is not None and not replace:  # before aligning and tuning, not after
                 from meteor_lite.languages import canonical_language
+                from meteor_lite.tuned import SHIPPED_FILE
 
-                _refuse_shipped_task(shipped_file, canonical_language(lang), into_scorer)
+                from ..tune.tasks import refuse_shipped
+
+                refuse_shipped(shipped_file or str(SHIPPED_FILE), canonical_language(lang), into_scorer)
         files = [judgments, *(add or [])]
         j = _read_all(files, human_column)
         if scores is not None:
@@ -363,20 +366,6 @@ def _provenance(files: List[str], r: Any, cv: str, folds: int, seed: int, sample
             for p in parts
         }
     return prov
-
-
-def _refuse_shipped_task(path: Optional[str], lang: str, name: str) -> None:
-    """Stop before tuning when the shipped sets already hold ``lang``'s task ``name`` (without --replace)."""
-    from meteor_lite.errors import ConfigError
-    from meteor_lite.tuned import SHIPPED_FILE, read_shipped
-
-    target = path or str(SHIPPED_FILE)
-    try:
-        current = read_shipped(Path(target))
-    except ConfigError:  # reported, with the file and the problem, when the set is written
-        return
-    if name in current.get(lang, {}):
-        raise fail(f"{target} already ships a task {name!r} for {lang!r} (replace it with --replace)")
 
 
 def _write_shipped(path: Optional[str], name: str, r: Any, prov: Dict[str, Any], replace: bool, norm: str,

@@ -22,7 +22,7 @@ import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
-from typing import Dict
+from typing import Dict, Optional
 
 from meteor_lite.config import TASKS_META_KEY, TunedTask, check_task_name, read_tuned_tasks
 from meteor_lite.errors import ConfigError
@@ -140,6 +140,25 @@ def _update(tmp: Path, tasks: Dict[str, TunedTask]) -> str:
     return checksum
 
 
+def _shipped_sets(path: "os.PathLike[str] | str") -> Dict[str, Dict[str, TunedTask]]:
+    """The sets of the shipped-sets file ``path``; a malformed file is an :class:`InvalidParameterError`."""
+    from meteor_lite.tuned import read_shipped
+
+    try:
+        return read_shipped(Path(path))
+    except ConfigError as exc:
+        raise InvalidParameterError(str(exc)) from None
+
+
+def refuse_shipped(path: "os.PathLike[str] | str", lang: str, name: str,
+                   current: Optional[Dict[str, Dict[str, TunedTask]]] = None) -> None:
+    """:class:`InvalidParameterError` when the shipped sets at ``path`` (``current``: as read already) hold a set
+    ``name`` for ``lang``: replacing one is asked for with ``--replace``."""
+    sets = _shipped_sets(path) if current is None else current
+    if name in sets.get(lang, {}):
+        raise InvalidParameterError(f"{path} already ships a task {name!r} for {lang!r} (replace it with --replace)")
+
+
 def add_shipped(path: "os.PathLike[str] | str", lang: str, task: TunedTask, replace: bool = False) -> None:
     """Write ``task`` as language ``lang``'s set into the scorer's shipped sets file (``meteor_lite/tuned_tasks.json``,
     :mod:`meteor_lite.tuned`), atomically; ``replace``: over a set of the same name.
@@ -147,17 +166,16 @@ def add_shipped(path: "os.PathLike[str] | str", lang: str, task: TunedTask, repl
     The file is JSON with sorted keys and one level of indentation, so a re-tuned set shows as a small diff.
     """
     from meteor_lite.atomicfile import atomic_path
-    from meteor_lite.tuned import read_shipped, shipped_from_dict
+    from meteor_lite.tuned import shipped_from_dict
 
     try:
         shipped_from_dict(lang, task.name, task.to_dict(), "new task")
-        current = read_shipped(Path(path))
     except ConfigError as exc:
         raise InvalidParameterError(str(exc)) from None
-    sets = current.setdefault(lang, {})
-    if task.name in sets and not replace:
-        raise InvalidParameterError(f"{path} already ships a task {task.name!r} for {lang!r} (replace it with --replace)")
-    sets[task.name] = task
+    current = _shipped_sets(path)
+    if not replace:
+        refuse_shipped(path, lang, task.name, current)
+    current.setdefault(lang, {})[task.name] = task
     data = {
         "format": 1,
         "languages": {code: {name: current[code][name].to_dict() for name in sorted(current[code])} for code in sorted(current)},
