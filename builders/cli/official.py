@@ -121,26 +121,28 @@ def import_official(
         _import_in_parallel(todo, options, jobs)
         return
     for code, path in todo:
-        started = time.perf_counter()
         with library_errors(code):
             try:
-                build_official_bundle(code, path, progress=progress, **options)
+                line = _build_one(code, path, options, progress)
             except KeyboardInterrupt:
                 typer.echo(f"meteor-build: interrupted: {code}: no bundle written", err=True)
                 raise typer.Exit(130) from None
-            summary = bundle_summary(path)
-        typer.echo(f"{code}: wrote {path} ({summary}) in {time.perf_counter() - started:.1f} s")
+        typer.echo(line)
+
+
+def _build_one(code: str, path: Path, options: Dict[str, object], progress: bool) -> str:
+    """Import one language; its summary line (what was written, how long it took)."""
+    started = time.perf_counter()
+    build_official_bundle(code, path, progress=progress, **options)
+    return f"{code}: wrote {path} ({bundle_summary(path)}) in {time.perf_counter() - started:.1f} s"
 
 
 def _import_one(code: str, path: Path, options: Dict[str, object]) -> Tuple[bool, str]:
     """One language's import in a worker process: (True, the summary line) or (False, the error line)."""
-    started = time.perf_counter()
     try:
-        build_official_bundle(code, path, progress=False, **options)
-        summary = bundle_summary(path)
+        return True, _build_one(code, path, options, progress=False)
     except LIBRARY_ERRORS as exc:
         return False, f"{code}: {error_message(exc)}"
-    return True, f"{code}: wrote {path} ({summary}) in {time.perf_counter() - started:.1f} s"
 
 
 def _import_in_parallel(todo: List[Tuple[str, Path]], options: Dict[str, object], jobs: int) -> None:
