@@ -18,7 +18,7 @@ from .inputs import check_options, checked_text, hypothesis_list, references_per
 from .languages import TASKS
 from .parallel import MIN_SHARD, batches, can_fork, default_jobs, map_blocks, map_shards
 from .resources.bundle import Bundle
-from .resources.lookups import Resources
+from .resources.lookups import RECENT_SENTENCES, Resources
 from .scores import CorpusScore, RunningTotal, SegmentScore
 from .scoring import best_reference, config_metrics
 from .signature import make_signature
@@ -33,10 +33,6 @@ __all__ = ["Meteor", "SegmentScore", "CorpusScore", "jar_norm_meteor"]
 BLOCK = 4096
 #: The same in forked workers, which hold their blocks at the same time: a smaller block bounds the sum.
 WORKER_BLOCK = 1024
-#: Sentences whose tokens a scorer keeps (emptied when full): a sentence scored again soon, as the
-#: reference of an n-best list or of a loop over candidates, is not normalised again.  A few hundred
-#: short tuples: memory does not grow with the corpus.
-RECENT_SENTENCES = 256
 #: Segments per task handed to a worker by :meth:`Meteor.iter_segments` (a stream longer than ``jobs`` tasks).
 STREAM_TASK = 4096
 
@@ -119,7 +115,8 @@ class Meteor:
         self.bundle: Optional[Bundle] = setup.bundle
         self.resources: Resources = setup.resources
         self.config: MeteorConfig = setup.config
-        #: The tokens of the sentences prepared last (at most :data:`RECENT_SENTENCES`), by their text.
+        #: The tokens of the sentences prepared last, by their text (at most RECENT_SENTENCES, as the paraphrase
+        #: walk keeps: a sentence scored again soon, as the reference of an n-best list, is not normalised again).
         self._recent_tokens: Dict[str, Tuple[str, ...]] = {}
         if not quiet:
             for w in self.warnings:

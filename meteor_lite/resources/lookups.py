@@ -30,7 +30,8 @@ EMPTY: FrozenSet[int] = frozenset()
 #: Words (or phrases) a per-word cache holds before it is emptied: memory bounded on any corpus.
 CACHE_MAX = 1_000_000
 #: Sentences whose table phrases are kept beyond the call that looked them up (see
-#: :meth:`Resources.paraphrase_table`); a call's own sentences are always kept until the next call.
+#: :meth:`Resources.paraphrase_table`; a call's own sentences are always kept until the next call), and whose
+#: tokens :class:`~meteor_lite.Meteor` keeps: a few hundred short tuples, memory does not grow with the corpus.
 RECENT_SENTENCES = 256
 _START_LENGTH = itemgetter(0, 1)
 
