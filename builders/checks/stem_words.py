@@ -169,14 +169,13 @@ def stem_check_words(lang: str, data: Path, size: int = WORDS_PER_LANGUAGE, gene
     algorithm, code = STEM_LANGUAGES[lang]
     seen: Set[str] = set()
     words: List[str] = []
-    bad = _BAD.search
 
     def take(candidates: Iterable[str], limit: int) -> None:
         add, append, n = seen.add, words.append, len(words)
         for w in candidates:
             if n >= limit:
                 return
-            if w not in seen and w and w[0] > " " and w[-1] > " " and bad(w) is None:  # usable(w), inlined
+            if w not in seen and usable(w):
                 add(w)
                 append(w)
                 n += 1
