@@ -45,7 +45,7 @@ typedef struct {
     int64_t gk, d;     /* gain in key units, distance */
     int32_t hs, hend, rs, rend;  /* the words it covers: tested and set in a path's bits as ranges (no mask per
                                   * step: 1,224 repeats of a word have 1.5 million steps of 2 x 20 words each) */
-    PyObject *match;   /* borrowed from cands */
+    Py_ssize_t cand;   /* its candidate's index in State.mi */
 } Step;
 
 typedef struct {
@@ -152,7 +152,7 @@ typedef struct {
     MatchInts *mi;        /* every candidate, in cands order */
     Py_ssize_t *first;    /* index of position j's first candidate in mi */
     int *cov_h, *cov_r;
-    PyObject **fixed;     /* per reference position: the fixed match or NULL */
+    Py_ssize_t *fixed;    /* per reference position: 1 + the index of its fixed candidate in mi, 0 for none */
     int64_t *f_gk, *f_d;
     int32_t *f_hs, *f_rend, *f_hend;
     int32_t *st_first;    /* per position: first step, steps of position j are st_first[j]..st_first[j+1] */
@@ -246,91 +246,95 @@ static int keep_best(State *s, int W) {
     return 0;
 }
 
-static PyObject *build_result(State *s, int n2, const Path *best) {
-    /* The fixed matches and the chain's, ordered by reference start: (start, tag) pairs, a tag >= 0 being a
-     * step and -1 - j the fixed match at position j. */
+/* The chosen candidates (indices into mi): the fixed matches and the best path's, ordered by reference start
+ * (no two share one).  *out is malloc'd, *count its length; 0, or -1 with an exception set. */
+static int chosen_order(State *s, int n2, const Path *best, Py_ssize_t **out, size_t *count) {
     const Node *nodes = (const Node *)s->nodes.data;
-    size_t count = 0;
-    for (int j = 0; j < n2; j++) count += s->fixed[j] != NULL;
-    for (int32_t c = best->chain; c >= 0; c = nodes[c].parent) count++;
-    long *order = (long *)malloc((count ? count : 1) * 2 * sizeof(long));
-    if (!order) return PyErr_NoMemory();
+    size_t n = 0;
+    for (int j = 0; j < n2; j++) n += s->fixed[j] != 0;
+    for (int32_t c = best->chain; c >= 0; c = nodes[c].parent) n++;
+    long *order = (long *)malloc((n ? n : 1) * 2 * sizeof(long));
+    Py_ssize_t *res = (Py_ssize_t *)malloc((n ? n : 1) * sizeof(Py_ssize_t));
+    if (!order || !res) { free(order); free(res); PyErr_NoMemory(); return -1; }
     size_t k = 0;
     for (int j = 0; j < n2; j++)
-        if (s->fixed[j]) { order[2 * k] = j; order[2 * k + 1] = -1 - j; k++; }
+        if (s->fixed[j]) { order[2 * k] = j; order[2 * k + 1] = (long)(s->fixed[j] - 1); k++; }
     for (int32_t c = best->chain; c >= 0; c = nodes[c].parent) {
         order[2 * k] = s->steps[nodes[c].step].rs;
-        order[2 * k + 1] = nodes[c].step;
+        order[2 * k + 1] = (long)s->steps[nodes[c].step].cand;
         k++;
     }
-    qsort(order, count, 2 * sizeof(long), cmp_rstart);
-    PyObject *res = PyList_New((Py_ssize_t)count);
-    if (!res) { free(order); return NULL; }
-    for (size_t i = 0; i < count; i++) {
-        long tag = order[2 * i + 1];
-        PyObject *m = tag >= 0 ? s->steps[tag].match : s->fixed[-1 - tag];
-        Py_INCREF(m);
-        PyList_SET_ITEM(res, (Py_ssize_t)i, m);
-    }
+    qsort(order, n, 2 * sizeof(long), cmp_rstart);
+    for (size_t i = 0; i < n; i++) res[i] = (Py_ssize_t)order[2 * i + 1];
     free(order);
-    return res;
+    *out = res;
+    *count = n;
+    return 0;
 }
 
-static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam) {
-    int nmax = n1 > n2 ? n1 : n2;
-    int W = nmax / 64 + 1;
-    if (PyList_GET_SIZE(cands) != n2) {
-        PyErr_Format(PyExc_ValueError, "cands has %zd reference positions, the reference %d words", PyList_GET_SIZE(cands), n2);
-        return NULL;
-    }
-    if (beam < 1) { PyErr_SetString(PyExc_ValueError, "the beam must be at least 1"); return NULL; }
-    if (nmax > MAX_WORDS) Py_RETURN_NONE;
-
-    /* Every candidate's numbers, and how many candidates cover each word. */
+/* Fill s->mi and s->first from cands (lists of Match objects by reference start), checked; 0 or -1. */
+static int load_cands(State *s, PyObject *cands, int n1, int n2, Py_ssize_t *total_out) {
     Py_ssize_t total = 0;
     for (int j = 0; j < n2; j++) {
         PyObject *lst = PyList_GET_ITEM(cands, j);
-        if (!PyList_Check(lst)) { PyErr_SetString(PyExc_TypeError, "cands must be a list of lists"); return NULL; }
+        if (!PyList_Check(lst)) { PyErr_SetString(PyExc_TypeError, "cands must be a list of lists"); return -1; }
         total += PyList_GET_SIZE(lst);
     }
     s->mi = (MatchInts *)malloc((total ? total : 1) * sizeof(MatchInts));
     s->first = (Py_ssize_t *)malloc((n2 + 1) * sizeof(Py_ssize_t));
-    s->cov_h = (int *)calloc(n1 + 1, sizeof(int));
-    s->cov_r = (int *)calloc(n2 + 1, sizeof(int));
-    s->fixed = (PyObject **)calloc(n2 + 1, sizeof(PyObject *));
-    s->f_gk = (int64_t *)calloc(n2 + 1, sizeof(int64_t));
-    s->f_d = (int64_t *)calloc(n2 + 1, sizeof(int64_t));
-    s->f_hs = (int32_t *)calloc(n2 + 1, sizeof(int32_t));
-    s->f_rend = (int32_t *)calloc(n2 + 1, sizeof(int32_t));
-    s->f_hend = (int32_t *)calloc(n2 + 1, sizeof(int32_t));
-    s->st_first = (int32_t *)calloc(n2 + 2, sizeof(int32_t));
-    if (!s->mi || !s->first || !s->cov_h || !s->cov_r || !s->fixed || !s->f_gk || !s->f_d || !s->f_hs || !s->f_rend
-        || !s->f_hend || !s->st_first)
-        return PyErr_NoMemory();
-    uint64_t dist_sum = 0;
+    if (!s->mi || !s->first) { PyErr_NoMemory(); return -1; }
     Py_ssize_t t = 0;
     for (int j = 0; j < n2; j++) {
         PyObject *lst = PyList_GET_ITEM(cands, j);
         s->first[j] = t;
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lst); i++, t++) {
             MatchInts *mi = &s->mi[t];
-            if (read_match(PyList_GET_ITEM(lst, i), mi)) return NULL;
+            if (read_match(PyList_GET_ITEM(lst, i), mi)) return -1;
             if (mi->hstart < 0 || mi->hlen < 1 || mi->hstart + mi->hlen > n1 || mi->rstart != j || mi->rlen < 1
                 || mi->rstart + mi->rlen > n2 || mi->dist < 0 || mi->gain < 0) {
                 PyErr_SetString(PyExc_ValueError, "a candidate match lies outside the segment");
-                return NULL;
+                return -1;
             }
-            for (long k = mi->hstart; k < mi->hstart + mi->hlen; k++) s->cov_h[k]++;
-            for (long k = mi->rstart; k < mi->rstart + mi->rlen; k++) s->cov_r[k]++;
-            dist_sum += (uint64_t)mi->dist;
         }
     }
     s->first[n2] = t;
+    *total_out = total;
+    return 0;
+}
+
+/* The search over the candidates in s->mi (s->first[j]..s->first[j + 1] at reference position j, checked to lie
+ * in the segment).  0 with the chosen candidates in out and count (chosen_order), 1 when the segment is out of
+ * this module's range (a key could overflow: the caller runs the pure-Python search), -1 with an exception. */
+static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_ssize_t **out, size_t *count) {
+    int nmax = n1 > n2 ? n1 : n2;
+    int W = nmax / 64 + 1;
+    s->cov_h = (int *)calloc(n1 + 1, sizeof(int));
+    s->cov_r = (int *)calloc(n2 + 1, sizeof(int));
+    s->fixed = (Py_ssize_t *)calloc(n2 + 1, sizeof(Py_ssize_t));
+    s->f_gk = (int64_t *)calloc(n2 + 1, sizeof(int64_t));
+    s->f_d = (int64_t *)calloc(n2 + 1, sizeof(int64_t));
+    s->f_hs = (int32_t *)calloc(n2 + 1, sizeof(int32_t));
+    s->f_rend = (int32_t *)calloc(n2 + 1, sizeof(int32_t));
+    s->f_hend = (int32_t *)calloc(n2 + 1, sizeof(int32_t));
+    s->st_first = (int32_t *)calloc(n2 + 2, sizeof(int32_t));
+    if (!s->cov_h || !s->cov_r || !s->fixed || !s->f_gk || !s->f_d || !s->f_hs || !s->f_rend || !s->f_hend
+        || !s->st_first) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    /* How many candidates cover each word, and the distances' sum (for the key units). */
+    uint64_t dist_sum = 0;
+    for (Py_ssize_t t = 0; t < total; t++) {
+        const MatchInts *mi = &s->mi[t];
+        for (long k = mi->hstart; k < mi->hstart + mi->hlen; k++) s->cov_h[k]++;
+        for (long k = mi->rstart; k < mi->rstart + mi->rlen; k++) s->cov_r[k]++;
+        dist_sum += (uint64_t)mi->dist;
+    }
 
     /* Key units, as in Plan: distances never spill into chunks, nor chunks into gains. */
     int dist_bits = bitlen(dist_sum + 1);
     int len_bits = bitlen((uint64_t)(n1 + n2 + 2));
-    if (dist_bits + len_bits + bitlen((uint64_t)(n1 + n2 + 1)) + 1 > 62) Py_RETURN_NONE;
+    if (dist_bits + len_bits + bitlen((uint64_t)(n1 + n2 + 1)) + 1 > 62) return 1;
     int64_t cu = (int64_t)1 << dist_bits;
     int64_t gu = cu << len_bits;
 
@@ -346,7 +350,7 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
         for (long k = mi->rstart; ok && k < mi->rstart + mi->rlen; k++) ok = s->cov_r[k] == 1;
         for (long k = mi->hstart; ok && k < mi->hstart + mi->hlen; k++) ok = s->cov_h[k] == 1;
         if (!ok) { open++; continue; }
-        s->fixed[j] = PyList_GET_ITEM(PyList_GET_ITEM(cands, j), 0);
+        s->fixed[j] = s->first[j] + 1;
         s->f_hs[j] = (int32_t)mi->hstart;
         s->f_gk[j] = (int64_t)mi->gain * gu;
         s->f_d[j] = mi->dist;
@@ -357,19 +361,18 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
     }
     if (!open) {
         Path none = {0, 0, -1, -1, -1, 0, 0};
-        return build_result(s, n2, &none);
+        return chosen_order(s, n2, &none, out, count);
     }
 
     /* Steps: the candidates of the positions left open. */
     s->steps = (Step *)malloc((total ? total : 1) * sizeof(Step));
-    if (!s->steps) return PyErr_NoMemory();
+    if (!s->steps) { PyErr_NoMemory(); return -1; }
     int32_t ns = 0;
     for (int j = 0; j < n2; j++) {
         s->st_first[j] = ns;
         if (s->fixed[j]) continue;
-        PyObject *lst = PyList_GET_ITEM(cands, j);
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lst); i++) {
-            MatchInts *mi = &s->mi[s->first[j] + i];
+        for (Py_ssize_t c = s->first[j]; c < s->first[j + 1]; c++) {
+            MatchInts *mi = &s->mi[c];
             Step *st = &s->steps[ns];
             st->gk = (int64_t)mi->gain * gu;
             st->d = mi->dist;
@@ -377,7 +380,7 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
             st->hend = (int32_t)(mi->hstart + mi->hlen);
             st->rs = (int32_t)mi->rstart;
             st->rend = (int32_t)(mi->rstart + mi->rlen);
-            st->match = PyList_GET_ITEM(lst, i);
+            st->cand = c;
             ns++;
         }
     }
@@ -388,7 +391,7 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
     s->pool.size = s->npool.size = sizeof(uint64_t);
     s->nodes.size = sizeof(Node);
     if (vec_reserve(&s->paths, 1) || vec_reserve(&s->pool, 2 * (size_t)W) || vec_reserve(&s->nxt, (size_t)(beam < 64 ? beam : 64)))
-        return NULL;
+        return -1;
     Path start = {0, 0, -1, -1, -1, 0, 0};
     ((Path *)s->paths.data)[0] = start;
     memcpy(s->pool.data, used, 2 * (size_t)W * sizeof(uint64_t));
@@ -409,13 +412,13 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
             const uint64_t *m = (const uint64_t *)s->pool.data + p.moff;
             if (m[W + blk] & bit) {
                 if (cur < p.idx) {
-                    if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL)) return NULL;
+                    if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL)) return -1;
                 } else if (p.idx < n2 && s->fixed[p.idx]) {
                     int64_t key = p.key;
                     if (p.last != -1 && s->f_hs[p.idx] != p.last) key += cu;
                     if (push_path(s, W, beam, key - s->f_gk[p.idx] + s->f_d[p.idx], s->f_rend[p.idx], s->f_hend[p.idx],
                                   p.chain, -1, m, NULL))
-                        return NULL;
+                        return -1;
                 }
                 continue;
             }
@@ -426,19 +429,19 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
                 if (collides(m, st, W)) continue;
                 if (push_path(s, W, beam, (st->hs == p.last ? key : keyc) - st->gk, st->rend, st->hend, p.chain,
                               s->st_first[cur] + k, m, st))
-                    return NULL;
+                    return -1;
                 key += st->d;
                 keyc += st->d;
             }
-            if (push_path(s, W, beam, keyc, p.idx + 1, -1, p.chain, -1, m, NULL)) return NULL;
+            if (push_path(s, W, beam, keyc, p.idx + 1, -1, p.chain, -1, m, NULL)) return -1;
         }
         if (s->nxt.len == 0) {
             /* Every path ended: keep the best one (the paths are sorted). */
             Path p = ((Path *)s->paths.data)[0];
             const uint64_t *m = (const uint64_t *)s->pool.data + p.moff;
-            if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL)) return NULL;
+            if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL)) return -1;
         }
-        if (keep_best(s, W)) return NULL;
+        if (keep_best(s, W)) return -1;
     }
 
     /* Close the open chunk of each kept path; the first best wins. */
@@ -449,7 +452,7 @@ static PyObject *run_search(State *s, PyObject *cands, int n1, int n2, int beam)
         int64_t k = paths[i].key + (paths[i].last != -1 ? cu : 0);
         if (k < best_key) { best_key = k; best = &paths[i]; }
     }
-    return build_result(s, n2, best);
+    return chosen_order(s, n2, best, out, count);
 }
 
 static PyObject *search(PyObject *self, PyObject *args) {
@@ -458,9 +461,30 @@ static PyObject *search(PyObject *self, PyObject *args) {
     (void)self;
     if (!PyArg_ParseTuple(args, "iiO!i:search", &n1, &n2, &PyList_Type, &cands, &beam)) return NULL;
     if (n1 < 0 || n2 < 0) { PyErr_SetString(PyExc_ValueError, "negative segment length"); return NULL; }
+    if (PyList_GET_SIZE(cands) != n2) {
+        PyErr_Format(PyExc_ValueError, "cands has %zd reference positions, the reference %d words", PyList_GET_SIZE(cands), n2);
+        return NULL;
+    }
+    if (beam < 1) { PyErr_SetString(PyExc_ValueError, "the beam must be at least 1"); return NULL; }
+    if ((n1 > n2 ? n1 : n2) > MAX_WORDS) Py_RETURN_NONE;
     State s;
     memset(&s, 0, sizeof(s));
-    PyObject *res = run_search(&s, cands, n1, n2, beam);
+    Py_ssize_t total = 0, *chosen = NULL;
+    size_t count = 0;
+    PyObject *res = NULL;
+    int rc = load_cands(&s, cands, n1, n2, &total);
+    if (rc == 0) rc = run_search(&s, n1, n2, beam, total, &chosen, &count);
+    if (rc == 1) { res = Py_None; Py_INCREF(res); }
+    else if (rc == 0 && (res = PyList_New((Py_ssize_t)count)) != NULL) {
+        for (size_t i = 0; i < count; i++) {  /* candidate index -> its Match object */
+            Py_ssize_t c = chosen[i];
+            int j = (int)s.mi[c].rstart;
+            PyObject *m = PyList_GET_ITEM(PyList_GET_ITEM(cands, j), c - s.first[j]);
+            Py_INCREF(m);
+            PyList_SET_ITEM(res, (Py_ssize_t)i, m);
+        }
+    }
+    free(chosen);
     state_free(&s);
     return res;
 }
@@ -681,6 +705,411 @@ static PyObject *synonym_pairs(PyObject *self, PyObject *args) {
 done:
     free(h); free(vh); free(vr); free(sh); free(sr);
     return out;
+}
+
+/* ---- one pair, aligned and counted ------------------------------------------------------- */
+
+/* One sentence as align_stats reads it, packed once by pack_side from its kernel view (scoring.kernel_view):
+ * Java hashes of its words and of their stems, sorted synset ids per word, function-word flags, length
+ * units, its words as spans chained by hash (ascending positions), and its paraphrase-table phrases with
+ * each paraphrase's words as spans of the table entry (the view is kept alive by the capsule). */
+typedef struct {
+    Py_ssize_t n;
+    long long *hash, *stem, *syn_vals;   /* stem, syn_vals: NULL without the module */
+    Py_ssize_t *syn_start;
+    long long (*syn_at)[2];              /* every (synset, position) of the sentence, sorted; nsyn of them */
+    Py_ssize_t nsyn;
+    char *func;
+    long *len;
+    Span *w;
+    Py_ssize_t size, *head, *next;       /* hash chains of the words: head[hash & (size - 1)], next[i] */
+    Py_ssize_t nhits, npara, *hit_para;  /* phrase h: paraphrases hit_para[h]..hit_para[h + 1] */
+    long *hit_start, *hit_len;
+    Py_ssize_t *para_word;               /* paraphrase q: words para_word[q]..para_word[q + 1] of pw */
+    Span *pw;
+    int has_hits;
+    PyObject *view;
+} Packed;
+
+static const char *const PACKED_NAME = "meteor_lite._accel.Packed";
+
+static void packed_free(Packed *p) {
+    if (!p) return;
+    free(p->hash); free(p->stem); free(p->syn_vals); free(p->syn_start); free(p->syn_at); free(p->func);
+    free(p->len); free(p->w); free(p->head); free(p->next); free(p->hit_para); free(p->hit_start); free(p->hit_len);
+    free(p->para_word); free(p->pw);
+    Py_XDECREF(p->view);
+    free(p);
+}
+
+static void packed_destroy(PyObject *capsule) {
+    packed_free((Packed *)PyCapsule_GetPointer(capsule, PACKED_NAME));
+}
+
+/* Index a table entry's paraphrases (tab-separated, words space-separated) into p->pw; 0 or -1. */
+static int pack_entry(Packed *p, PyObject *entry, size_t *cap_para, size_t *cap_pw, Py_ssize_t *nw) {
+    int kind = PyUnicode_KIND(entry);
+    const void *data = PyUnicode_DATA(entry);
+    Py_ssize_t end = PyUnicode_GET_LENGTH(entry);
+    for (Py_ssize_t q = 0; q <= end;) {  /* one paraphrase: entry[q:e], as phrase_matches reads it */
+        Py_ssize_t e = find_char(kind, data, q, end, '\t');
+        if ((size_t)p->npara + 2 > *cap_para) {
+            *cap_para *= 2;
+            Py_ssize_t *x = (Py_ssize_t *)realloc(p->para_word, *cap_para * sizeof(Py_ssize_t));
+            if (!x) { PyErr_NoMemory(); return -1; }
+            p->para_word = x;
+        }
+        p->para_word[p->npara++] = *nw;
+        for (Py_ssize_t a = q;;) {
+            Py_ssize_t b = find_char(kind, data, a, e, ' ');
+            if ((size_t)*nw + 1 > *cap_pw) {
+                *cap_pw *= 2;
+                Span *x = (Span *)realloc(p->pw, *cap_pw * sizeof(Span));
+                if (!x) { PyErr_NoMemory(); return -1; }
+                p->pw = x;
+            }
+            p->pw[(*nw)++] = entry_span(kind, data, a, b);
+            if (b >= e) break;
+            a = b + 1;
+        }
+        q = e + 1;
+    }
+    return 0;
+}
+
+static int cmp_pair(const void *a, const void *b) {
+    const long long *x = (const long long *)a, *y = (const long long *)b;
+    if (x[0] != y[0]) return (x[0] > y[0]) - (x[0] < y[0]);
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* pack_side(view) -> capsule: a kernel view (hashes, stem hashes or None, synsets or None, phrase hits or
+ * None, words, function flags, lengths) packed for align_stats. */
+static PyObject *pack_side(PyObject *self, PyObject *args) {
+    PyObject *view;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!:pack_side", &PyTuple_Type, &view)) return NULL;
+    if (PyTuple_GET_SIZE(view) != 7) {
+        PyErr_SetString(PyExc_TypeError, "a kernel view is a 7-tuple (scoring.kernel_view)");
+        return NULL;
+    }
+    PyObject *hash = PyTuple_GET_ITEM(view, 0), *stem = PyTuple_GET_ITEM(view, 1), *syn = PyTuple_GET_ITEM(view, 2);
+    PyObject *hits = PyTuple_GET_ITEM(view, 3), *words = PyTuple_GET_ITEM(view, 4);
+    PyObject *func = PyTuple_GET_ITEM(view, 5), *len = PyTuple_GET_ITEM(view, 6);
+    if (!PyList_Check(hash) || !PyTuple_Check(words) || !PyList_Check(func) || !PyList_Check(len)
+        || (stem != Py_None && !PyList_Check(stem)) || (syn != Py_None && !PyList_Check(syn))
+        || (hits != Py_None && !PyList_Check(hits))) {
+        PyErr_SetString(PyExc_TypeError, "a kernel view's parts have the wrong types (scoring.kernel_view)");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(hash);
+    if (PyTuple_GET_SIZE(words) != n || PyList_GET_SIZE(func) != n || PyList_GET_SIZE(len) != n
+        || (stem != Py_None && PyList_GET_SIZE(stem) != n) || (syn != Py_None && PyList_GET_SIZE(syn) != n)) {
+        PyErr_SetString(PyExc_ValueError, "a kernel view's parts differ in length");
+        return NULL;
+    }
+    Packed *p = (Packed *)calloc(1, sizeof(Packed));
+    if (!p) return PyErr_NoMemory();
+    p->n = n;
+    p->size = 8;
+    while (p->size < 2 * n) p->size *= 2;
+    p->hash = (long long *)malloc((n + 1) * sizeof(long long));
+    p->func = (char *)malloc((size_t)n + 1);
+    p->len = (long *)malloc((n + 1) * sizeof(long));
+    p->w = (Span *)malloc((n + 1) * sizeof(Span));
+    p->head = (Py_ssize_t *)malloc(p->size * sizeof(Py_ssize_t));
+    p->next = (Py_ssize_t *)malloc((n + 1) * sizeof(Py_ssize_t));
+    if (!p->hash || !p->func || !p->len || !p->w || !p->head || !p->next) { PyErr_NoMemory(); goto fail; }
+    if (long_array(hash, p->hash, n)) goto fail;
+    for (Py_ssize_t b = 0; b < p->size; b++) p->head[b] = -1;
+    for (Py_ssize_t i = n - 1; i >= 0; i--) {  /* from the back: every chain then runs in ascending position */
+        PyObject *o = PyTuple_GET_ITEM(words, i);
+        if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); goto fail; }
+        int kind = PyUnicode_KIND(o);
+        const void *data = PyUnicode_DATA(o);
+        Py_ssize_t wl = PyUnicode_GET_LENGTH(o);
+        Span sp = {kind, data, 0, wl, span_hash(kind, data, 0, wl)};
+        p->w[i] = sp;
+        p->next[i] = p->head[sp.hash & (p->size - 1)];
+        p->head[sp.hash & (p->size - 1)] = i;
+        int f = PyObject_IsTrue(PyList_GET_ITEM(func, i));
+        if (f < 0) goto fail;
+        p->func[i] = (char)f;
+        p->len[i] = PyLong_AsLong(PyList_GET_ITEM(len, i));
+        if (p->len[i] == -1 && PyErr_Occurred()) goto fail;
+    }
+    if (stem != Py_None) {
+        p->stem = (long long *)malloc((n + 1) * sizeof(long long));
+        if (!p->stem) { PyErr_NoMemory(); goto fail; }
+        if (long_array(stem, p->stem, n)) goto fail;
+    }
+    if (syn != Py_None) {
+        if (sorted_runs(syn, &p->syn_vals, &p->syn_start)) goto fail;
+        p->nsyn = p->syn_start[n];
+        p->syn_at = (long long (*)[2])malloc(((size_t)p->nsyn + 1) * sizeof(*p->syn_at));
+        if (!p->syn_at) { PyErr_NoMemory(); goto fail; }
+        for (Py_ssize_t i = 0; i < n; i++)
+            for (Py_ssize_t k = p->syn_start[i]; k < p->syn_start[i + 1]; k++) {
+                p->syn_at[k][0] = p->syn_vals[k];
+                p->syn_at[k][1] = i;
+            }
+        qsort(p->syn_at, (size_t)p->nsyn, sizeof(*p->syn_at), cmp_pair);
+    }
+    if (hits != Py_None) {
+        p->has_hits = 1;
+        Py_ssize_t nh = PyList_GET_SIZE(hits), nw = 0;
+        size_t cap_para = 16, cap_pw = 64;
+        p->nhits = nh;
+        p->hit_para = (Py_ssize_t *)malloc((nh + 1) * sizeof(Py_ssize_t));
+        p->hit_start = (long *)malloc((nh + 1) * sizeof(long));
+        p->hit_len = (long *)malloc((nh + 1) * sizeof(long));
+        p->para_word = (Py_ssize_t *)malloc(cap_para * sizeof(Py_ssize_t));
+        p->pw = (Span *)malloc(cap_pw * sizeof(Span));
+        if (!p->hit_para || !p->hit_start || !p->hit_len || !p->para_word || !p->pw) { PyErr_NoMemory(); goto fail; }
+        for (Py_ssize_t h = 0; h < nh; h++) {
+            PyObject *hit = PyList_GET_ITEM(hits, h);
+            if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
+                PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, table entry) tuple");
+                goto fail;
+            }
+            p->hit_start[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 0));
+            p->hit_len[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 1));
+            if (PyErr_Occurred()) goto fail;
+            p->hit_para[h] = p->npara;
+            if (pack_entry(p, PyTuple_GET_ITEM(hit, 2), &cap_para, &cap_pw, &nw)) goto fail;
+        }
+        p->hit_para[nh] = p->npara;
+        p->para_word[p->npara] = nw;
+    }
+    Py_INCREF(view);
+    p->view = view;
+    PyObject *cap = PyCapsule_New(p, PACKED_NAME, packed_destroy);
+    if (!cap) goto fail;
+    return cap;
+fail:
+    packed_free(p);
+    return NULL;
+}
+
+/* Candidates as they are found (module order, then each module's order), before grouping by reference start. */
+typedef struct {
+    MatchInts *m;
+    int *mod;
+    size_t len, cap;
+} Found;
+
+static int found_add(Found *f, int mod, long rs, long rl, long hs, long hl, int exact) {
+    if (f->len == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 64;
+        MatchInts *m = (MatchInts *)realloc(f->m, cap * sizeof(MatchInts));
+        if (m) f->m = m;
+        int *md = m ? (int *)realloc(f->mod, cap * sizeof(int)) : NULL;
+        if (md) f->mod = md;
+        if (!m || !md) { PyErr_NoMemory(); return -1; }
+        f->cap = cap;
+    }
+    MatchInts *x = &f->m[f->len];
+    x->rstart = rs; x->rlen = rl; x->hstart = hs; x->hlen = hl;
+    x->gain = exact ? hl + rl : hl / 2 + rl / 2;  /* as Match.__init__ */
+    x->dist = rs > hs ? rs - hs : hs - rs;
+    f->mod[f->len] = mod;
+    f->len++;
+    return 0;
+}
+
+/* The one-word candidates of a module: exact (0), stem (1) or synonym (2), as collect_matches finds them. */
+static int word_candidates(Found *f, int mi, int kind, const Packed *h, const Packed *r) {
+    for (Py_ssize_t j = 0; j < r->n; j++) {
+        long long rw = r->hash[j];
+        if (kind == 2 && r->syn_start[j + 1] == r->syn_start[j]) continue;
+        for (Py_ssize_t i = 0; i < h->n; i++) {
+            int hit;
+            if (kind == 0) hit = h->hash[i] == rw;
+            else if (kind == 1) hit = h->stem[i] == r->stem[j] && h->hash[i] != rw;
+            else {
+                Py_ssize_t ni = h->syn_start[i + 1] - h->syn_start[i];
+                hit = ni && h->hash[i] != rw
+                      && runs_meet(h->syn_vals + h->syn_start[i], ni, r->syn_vals + r->syn_start[j],
+                                   r->syn_start[j + 1] - r->syn_start[j]);
+            }
+            if (hit && found_add(f, mi, (long)j, 1, (long)i, 1, kind == 0)) return -1;
+        }
+    }
+    return 0;
+}
+
+/* The synonym candidates: the word pairs sharing a synset, found by merging the two sentences' sorted
+ * (synset, position) lists into a reference-by-hypothesis table, then read as collect_matches finds them
+ * (by reference word, hypothesis positions ascending, other words only). */
+static int synonym_candidates(Found *f, int mi, const Packed *h, const Packed *r) {
+    Py_ssize_t n1 = h->n, n2 = r->n;
+    if ((size_t)n1 * (size_t)n2 > ((size_t)1 << 24)) return word_candidates(f, mi, 2, h, r);
+    unsigned char *meet = (unsigned char *)calloc((size_t)n1 * (size_t)n2 + 1, 1);
+    if (!meet) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t a = 0, b = 0; a < h->nsyn && b < r->nsyn;) {
+        long long v = h->syn_at[a][0], w = r->syn_at[b][0];
+        if (v < w) { a++; continue; }
+        if (w < v) { b++; continue; }
+        Py_ssize_t a2 = a, b2 = b;
+        while (a2 < h->nsyn && h->syn_at[a2][0] == v) a2++;
+        while (b2 < r->nsyn && r->syn_at[b2][0] == v) b2++;
+        for (Py_ssize_t y = b; y < b2; y++)
+            for (Py_ssize_t x = a; x < a2; x++) meet[r->syn_at[y][1] * n1 + h->syn_at[x][1]] = 1;
+        a = a2;
+        b = b2;
+    }
+    int rc = 0;
+    for (Py_ssize_t j = 0; j < n2 && !rc; j++) {
+        const unsigned char *row = meet + j * n1;
+        for (Py_ssize_t i = 0; i < n1; i++)
+            if (row[i] && h->hash[i] != r->hash[j] && found_add(f, mi, (long)j, 1, (long)i, 1, 0)) { rc = -1; break; }
+    }
+    free(meet);
+    return rc;
+}
+
+/* The paraphrase candidates: where the paraphrases of the reference's phrases occur in the hypothesis, then
+ * the other way round; phrase by phrase, paraphrases in table order, positions ascending (phrase_matches). */
+static int paraphrase_candidates(Found *f, int mi, const Packed *h, const Packed *r) {
+    for (int side = 0; side < 2; side++) {
+        const Packed *from = side == 0 ? r : h, *to = side == 0 ? h : r;
+        for (Py_ssize_t t = 0; t < from->nhits; t++) {
+            for (Py_ssize_t q = from->hit_para[t]; q < from->hit_para[t + 1]; q++) {
+                const Span *pw = from->pw + from->para_word[q];
+                Py_ssize_t pl = from->para_word[q + 1] - from->para_word[q];
+                for (Py_ssize_t o = to->head[pw[0].hash & (to->size - 1)]; o >= 0; o = to->next[o]) {
+                    if (o + pl > to->n || !span_equal(&to->w[o], &pw[0])) continue;
+                    int same = 1;
+                    for (Py_ssize_t k = 1; same && k < pl; k++) same = span_equal(&to->w[o + k], &pw[k]);
+                    if (!same) continue;
+                    long st = from->hit_start[t], kl = from->hit_len[t];
+                    if (side == 0 ? found_add(f, mi, st, kl, (long)o, (long)pl, 0)
+                                  : found_add(f, mi, (long)o, (long)pl, st, kl, 0))
+                        return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static PyObject *float_list(const double *v, int n) {
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *x = PyFloat_FromDouble(v[k]);
+        if (!x) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, k, x);
+    }
+    return l;
+}
+
+/* The statistics of the chosen candidates (ordered by reference start), as scoring._side_stats counts them. */
+static PyObject *pair_stats(const State *s, const int *mod, const Py_ssize_t *chosen, size_t count,
+                            const Packed *h, const Packed *r, int nmod) {
+    double tc[4] = {0}, rc[4] = {0}, tf[4] = {0}, rf[4] = {0};
+    long chunks = 0, pos = 0, last = -1, twm = 0, rwm = 0;
+    PyObject *matches = PyList_New((Py_ssize_t)count);
+    if (!matches) return NULL;
+    for (size_t c = 0; c < count; c++) {
+        const MatchInts *m = &s->mi[chosen[c]];
+        int md = mod[chosen[c]];
+        for (long k = m->hstart; k < m->hstart + m->hlen; k++) {
+            if (h->func[k]) tf[md] += (double)h->len[k]; else tc[md] += (double)h->len[k];
+        }
+        for (long k = m->rstart; k < m->rstart + m->rlen; k++) {
+            if (r->func[k]) rf[md] += (double)r->len[k]; else rc[md] += (double)r->len[k];
+        }
+        /* chunks, as align.search.count_chunks */
+        if (m->rstart > pos && last != -1) { chunks++; last = -1; }
+        if (last != -1 && m->hstart != last) chunks++;
+        pos = m->rstart + m->rlen;
+        last = m->hstart + m->hlen;
+        twm += m->hlen;
+        rwm += m->rlen;
+        PyObject *t = Py_BuildValue("(illll)", md, m->rstart, m->rlen, m->hstart, m->hlen);
+        if (!t) { Py_DECREF(matches); return NULL; }
+        PyList_SET_ITEM(matches, (Py_ssize_t)c, t);
+    }
+    if (last != -1) chunks++;
+    PyObject *ltc = float_list(tc, nmod), *lrc = float_list(rc, nmod), *ltf = float_list(tf, nmod);
+    PyObject *lrf = float_list(rf, nmod);
+    PyObject *res = ltc && lrc && ltf && lrf
+        ? Py_BuildValue("(OOOOdddO)", ltc, lrc, ltf, lrf, (double)chunks, (double)twm, (double)rwm, matches) : NULL;
+    Py_XDECREF(ltc); Py_XDECREF(lrc); Py_XDECREF(ltf); Py_XDECREF(lrf);
+    Py_DECREF(matches);
+    return res;
+}
+
+/* align_stats(hyp, ref, modules, beam): collect_matches, the search and scoring._side_stats's counts of one
+ * pair in one call.  hyp and ref are pack_side capsules; modules the module codes in the configuration's order
+ * (0 exact, 1 stem, 2 synonym, 3 paraphrase).  Returns (test_content, ref_content, test_function,
+ * ref_function, chunks, test_word_matches, ref_word_matches, matches) with matches the chosen (module, rstart,
+ * rlen, hstart, hlen) by reference start, or None when the segment is out of the search's range (the caller
+ * then takes the Python path). */
+static PyObject *align_stats(PyObject *self, PyObject *args) {
+    PyObject *hv, *rv, *modules;
+    int beam;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!i:align_stats", &hv, &rv, &PyTuple_Type, &modules, &beam)) return NULL;
+    const Packed *h = (const Packed *)PyCapsule_GetPointer(hv, PACKED_NAME);
+    const Packed *r = h ? (const Packed *)PyCapsule_GetPointer(rv, PACKED_NAME) : NULL;
+    if (!h || !r) return NULL;
+    int nmod = (int)PyTuple_GET_SIZE(modules);
+    if (nmod < 1 || nmod > 4) { PyErr_SetString(PyExc_ValueError, "one to four modules"); return NULL; }
+    if (beam < 1) { PyErr_SetString(PyExc_ValueError, "the beam must be at least 1"); return NULL; }
+    int kinds[4];
+    for (int k = 0; k < nmod; k++) {
+        kinds[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(modules, k));
+        if (kinds[k] < 0 || kinds[k] > 3) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a module code is 0 to 3");
+            return NULL;
+        }
+        if ((kinds[k] == 1 && (!h->stem || !r->stem)) || (kinds[k] == 2 && (!h->syn_vals || !r->syn_vals))
+            || (kinds[k] == 3 && (!h->has_hits || !r->has_hits))) {
+            PyErr_SetString(PyExc_ValueError, "a side lacks what one of the modules needs");
+            return NULL;
+        }
+    }
+    int n1 = (int)h->n, n2 = (int)r->n;
+    if ((n1 > n2 ? n1 : n2) > MAX_WORDS) Py_RETURN_NONE;
+    Found f;
+    memset(&f, 0, sizeof(f));
+    State s;
+    memset(&s, 0, sizeof(s));
+    int *mod = NULL;
+    Py_ssize_t *chosen = NULL, *fill = NULL;
+    size_t count = 0;
+    PyObject *res = NULL;
+    /* modules_used: a reference identical to the hypothesis is matched by the first module only */
+    int same = n1 == n2;
+    for (int i = 0; same && i < n1; i++) same = h->hash[i] == r->hash[i];
+    int used = same ? 1 : nmod;
+    for (int mi = 0; mi < used; mi++)
+        if (kinds[mi] == 3 ? paraphrase_candidates(&f, mi, h, r)
+            : kinds[mi] == 2 ? synonym_candidates(&f, mi, h, r) : word_candidates(&f, mi, kinds[mi], h, r))
+            goto done;
+    /* Grouped by reference start, in the order found (the search's tie-breaking order). */
+    s.mi = (MatchInts *)malloc((f.len ? f.len : 1) * sizeof(MatchInts));
+    s.first = (Py_ssize_t *)calloc((size_t)n2 + 2, sizeof(Py_ssize_t));
+    mod = (int *)malloc((f.len ? f.len : 1) * sizeof(int));
+    fill = (Py_ssize_t *)malloc(((size_t)n2 + 1) * sizeof(Py_ssize_t));
+    if (!s.mi || !s.first || !mod || !fill) { PyErr_NoMemory(); goto done; }
+    for (size_t c = 0; c < f.len; c++) s.first[f.m[c].rstart + 1]++;
+    for (int j = 0; j < n2; j++) s.first[j + 1] += s.first[j];
+    memcpy(fill, s.first, ((size_t)n2 + 1) * sizeof(Py_ssize_t));
+    for (size_t c = 0; c < f.len; c++) {
+        Py_ssize_t at = fill[f.m[c].rstart]++;
+        s.mi[at] = f.m[c];
+        mod[at] = f.mod[c];
+    }
+    int rc = run_search(&s, n1, n2, beam, (Py_ssize_t)f.len, &chosen, &count);
+    if (rc == 1) { res = Py_None; Py_INCREF(res); }
+    else if (rc == 0) res = pair_stats(&s, mod, chosen, count, h, r, nmod);
+done:
+    free(f.m); free(f.mod); free(mod); free(chosen); free(fill);
+    state_free(&s);
+    return res;
 }
 
 /* ---- the paraphrase table's walk ------------------------------------------------------ */
@@ -915,6 +1344,10 @@ static PyMethodDef methods[] = {
      "word_matches(cands, positions, module, exact, Match): append the one-word matches of a module to cands."},
     {"search", search, METH_VARARGS,
      "search(n1, n2, cands, beam) -> list of Match, or None when out of range: the compiled alignment search."},
+    {"pack_side", pack_side, METH_VARARGS,
+     "pack_side(view) -> capsule: one sentence's kernel view packed for align_stats."},
+    {"align_stats", align_stats, METH_VARARGS,
+     "align_stats(hyp, ref, modules, beam) -> the statistics and chosen matches of one pair, or None out of range."},
     {"phrase_matches", phrase_matches, METH_VARARGS,
      "phrase_matches(hits, words) -> list of (start, length, other start, other length): table entries read as stored."},
     {"synonym_pairs", synonym_pairs, METH_VARARGS,

@@ -37,6 +37,14 @@ class Kernels(Protocol):
     def search(self, n1: int, n2: int, cands: List[List[Any]], beam: int, /) -> Optional[List[Any]]:
         """The alignment search (:func:`meteor_lite.align.search.search_alignment_pure`), or None out of range."""
 
+    def pack_side(self, view: Tuple[Any, ...], /) -> object:
+        """One sentence's kernel view (:func:`meteor_lite.scoring.kernel_view`) packed for :meth:`align_stats`."""
+
+    def align_stats(
+        self, hyp: object, ref: object, modules: Tuple[int, ...], beam: int, /
+    ) -> Optional[Tuple[List[float], List[float], List[float], List[float], float, float, float, List[Tuple[int, int, int, int, int]]]]:
+        """One pair's candidates, search and statistics (:func:`meteor_lite.scoring._pair_stats`), or None out of range."""
+
     def phrase_matches(self, hits: List[Tuple[int, int, str]], words: Tuple[str, ...], /) -> List[Tuple[int, int, int, int]]:
         """:func:`meteor_lite.align.matches.iter_phrase_matches` without a cap, as a list (entries read unsplit)."""
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
+from . import accel
 from .align.bounded import BOUNDED_CAP, SMALL_SEGMENT, bounded_alignment, work_limit
 from .align.budget import count_candidates
 from .align.matches import Match, collect_matches
 from .align.search import count_chunks, search_alignment
 from .config import MeteorConfig
-from .jarcompat import java_length
+from .jarcompat import java_length, java_string_hashes
+from .languages import MODULES
 from .resources.lookups import Resources
 from .scores import SegmentScore
 from .stats import Metrics, Stats, compute
@@ -35,21 +37,69 @@ def align_segment(
 
 
 #: One sentence as the statistics read it: its words, each word's function-word flag and length
-#: (1, or its Java length with ``char_based``), and the sums of the lengths (all words, function words).
-Side = Tuple[List[str], List[bool], List[int], float, float]
+#: (1, or its Java length with ``char_based``), the sums of the lengths (all words, function words), and
+#: its :func:`kernel_view` (None when the compiled pair kernel does not run).
+Side = Tuple[List[str], List[bool], List[int], float, float, Optional[object]]
+
+#: The module codes of the compiled pair kernel (``_accel.align_stats``).
+_MODULE_CODES = {name: code for code, name in enumerate(MODULES)}
 
 
 def prepare_side(words: List[str], config: MeteorConfig, resources: Resources) -> Side:
     """The function-word flags and unit lengths of ``words`` (computed once per sentence, not per pair)."""
     lengths = [java_length(w) for w in words] if config.char_based else [1] * len(words)
     func = resources.function_flags(words)
-    return words, func, lengths, float(sum(lengths)), float(sum(n for n, f in zip(lengths, func) if f))
+    return (
+        words, func, lengths, float(sum(lengths)), float(sum(n for n, f in zip(lengths, func) if f)),
+        kernel_view(words, func, lengths, config, resources),
+    )
+
+
+def kernel_view(
+    words: List[str], func: List[bool], lengths: List[int], config: MeteorConfig, resources: Resources
+) -> Optional[object]:
+    """What the compiled pair kernel reads of one sentence (packed by ``_accel.pack_side``), or None when it
+    does not run (pure Python, the case-aware modes).  Looked up once per sentence: Java hashes of the words
+    and of their stems, synsets, paraphrase-table phrases, as :func:`~meteor_lite.align.matches.collect_matches`
+    would per pair."""
+    kernels = accel.compiled
+    if kernels is None or config.case_aware:
+        return None
+    mods = config.modules
+    paraphrases = "paraphrase" in mods
+    return kernels.pack_side((
+        java_string_hashes(words),
+        java_string_hashes(resources.stems(words)) if "stem" in mods else None,
+        resources.synsets(words) if "synonym" in mods else None,
+        (resources.phrase_hits(words) if resources.paraphrase_max_len > 0 else []) if paraphrases else None,
+        tuple(words),
+        func,
+        lengths,
+    ))
 
 
 def _align_sides(h: Side, r: Side, config: MeteorConfig, resources: Resources) -> Tuple[Stats, List[Match], bool]:
     """:func:`align_segment` of two prepared sides."""
     matches, bounded = _align(h[0], r[0], config, resources)
     return _side_stats(h, r, matches, config), matches, bounded
+
+
+def _pair_stats(
+    h: Side, r: Side, config: MeteorConfig, resources: Resources
+) -> Tuple[Stats, List[Tuple[int, int, int, int, int]], bool]:
+    """The statistics, the chosen matches as (module, rstart, rlen, hstart, hlen) and the bounded flag of two
+    prepared sides: in one call of the compiled pair kernel when both have a kernel view and the pair is in
+    its range (no bounded mode, within the search's limits), else by :func:`_align_sides`."""
+    kernels = accel.compiled
+    hv, rv = h[5], r[5]
+    if kernels is not None and hv is not None and rv is not None and len(h[0]) * len(r[0]) <= SMALL_SEGMENT:
+        got = kernels.align_stats(hv, rv, tuple(_MODULE_CODES[m] for m in config.modules), config.beam)
+        if got is not None:
+            tc, rc, tf, rf, chunks, twm, rwm, chosen = got
+            st = Stats(h[3], r[3], h[4], r[4], tc, rc, tf, rf, chunks, twm, rwm)
+            return st, chosen, False
+    st, matches, bounded = _align_sides(h, r, config, resources)
+    return st, [x.as_tuple() for x in matches], bounded
 
 
 def alignment_stats(hyp: List[str], ref: List[str], matches: Sequence[Match], config: MeteorConfig,
@@ -60,8 +110,8 @@ def alignment_stats(hyp: List[str], ref: List[str], matches: Sequence[Match], co
 
 def _side_stats(h: Side, r: Side, matches: Sequence[Match], config: MeteorConfig) -> Stats:
     """:func:`alignment_stats` of two prepared sides."""
-    _, func_h, hl, h_total, h_func = h
-    _, func_r, rl, r_total, r_func = r
+    _, func_h, hl, h_total, h_func, _ = h
+    _, func_r, rl, r_total, r_func, _ = r
     n = len(config.modules)
     tc, tf = _stage_counts(matches, func_h, hl, n, hyp_side=True)
     rc, rf = _stage_counts(matches, func_r, rl, n, hyp_side=False)
@@ -129,14 +179,11 @@ def best_of(hyp: Side, refs: Sequence[Side], config: MeteorConfig, resources: Re
     best: Optional[SegmentScore] = None
     any_bounded = False
     for k, ref in enumerate(refs):
-        st, matches, bounded = _align_sides(hyp, ref, config, resources)
+        st, chosen, bounded = _pair_stats(hyp, ref, config, resources)
         any_bounded = any_bounded or bounded
         m = config_metrics(config, st)
         if best is None or m.score > best.score:
-            best = SegmentScore(
-                m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, k,
-                [x.as_tuple() for x in matches],
-            )
+            best = SegmentScore(m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, k, chosen)
     assert best is not None
     best.bounded = any_bounded  # a bounded reference may have lost to the one that won
     return best

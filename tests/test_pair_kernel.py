@@ -1,0 +1,164 @@
+"""The compiled pair kernel (``_accel.pack_side`` / ``_accel.align_stats``) against the Python path it replaces.
+
+``scoring.best_of`` scores a pair in one call of the kernel when the compiled kernels are in use: candidate
+matches of every module, the search and the statistics.  It must give exactly what the Python path
+(``collect_matches``, ``search_alignment``, ``_side_stats``) gives: the same statistics, bit for bit, and the
+same chosen matches, on real segments with every English module and with other module sets, in the
+character-based mode, on crowded segments and on random sentences over a small vocabulary.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import List, Sequence, Tuple
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from meteor_lite import Meteor, accel
+from meteor_lite.scoring import _align_sides, _pair_stats, prepare_side
+from test_accel import _segments
+
+try:
+    from meteor_lite import _accel
+except ImportError:  # pragma: no cover - depends on `make accel`
+    _accel = None  # type: ignore[assignment]
+
+pytestmark = pytest.mark.skipif(
+    _accel is None, reason="the compiled kernels are not built (make accel; `make test` builds them)"
+)
+
+Pair = Tuple[List[str], List[str]]
+
+
+def _python_path(m: Meteor, hyp: List[str], ref: List[str]) -> Tuple[str, List[Tuple[int, ...]]]:
+    """The statistics line and chosen matches of the Python path (the sides prepared without a kernel view)."""
+    h, r = prepare_side(hyp, m.config, m.resources), prepare_side(ref, m.config, m.resources)
+    st_, matches, bounded = _align_sides(h[:5] + (None,), r[:5] + (None,), m.config, m.resources)
+    assert not bounded
+    return st_.to_ss_line(), [x.as_tuple() for x in matches]
+
+
+def _kernel_path(m: Meteor, hyp: List[str], ref: List[str]) -> Tuple[str, List[Tuple[int, ...]]]:
+    h, r = prepare_side(hyp, m.config, m.resources), prepare_side(ref, m.config, m.resources)
+    assert h[5] is not None and r[5] is not None, "the sides have no kernel view"
+    st_, chosen, _ = _pair_stats(h, r, m.config, m.resources)
+    return st_.to_ss_line(), list(chosen)
+
+
+def _compare(m: Meteor, pairs: Sequence[Pair]) -> int:
+    """Assert both paths agree on every pair; return how many words were matched in all."""
+    m.prefetch([s for pair in pairs for s in pair])
+    matched = 0
+    for hyp, ref in pairs:
+        want = _python_path(m, hyp, ref)
+        assert _kernel_path(m, hyp, ref) == want, (hyp, ref)
+        matched += sum(t[2] for t in want[1])
+    return matched
+
+
+@pytest.fixture(scope="module")
+def real_pairs(shared_data: Path) -> List[Tuple[str, str]]:
+    """1,800 real (hypothesis, reference) pairs: system1, system2 and WMT21 de-en against both references."""
+    return [(h, r) for h, refs in _segments(shared_data, 300) for r in refs]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"norm": True},
+        {"norm": True, "modules": ["exact", "stem"]},
+        {"norm": True, "modules": ["exact", "paraphrase", "synonym"]},
+        {"norm": True, "modules": ["paraphrase", "exact"]},
+        {"lower": True, "char_based": True},
+        {"norm": True, "no_punct": True, "modules": ["synonym", "stem", "exact"]},
+    ],
+    ids=["all-modules", "exact-stem", "exact-para-syn", "para-first", "char-based", "syn-stem-exact"],
+)
+def test_real_pairs_get_the_same_statistics_and_alignment(
+    real_pairs: List[Tuple[str, str]], en_bundle: Path, options: dict
+) -> None:
+    m = Meteor("en", quiet=True, **options)
+    pairs = [(m.tokens(h), m.tokens(r)) for h, r in real_pairs]
+    assert _compare(m, pairs) > 10 * len(pairs)
+
+
+def test_identical_and_empty_sides(en_bundle: Path) -> None:
+    """A reference identical to the hypothesis (the first module only), empty sides, one-word sides."""
+    m = Meteor("en", norm=True, quiet=True)
+    same = m.tokens("The house is big , and the houses are bigger .")
+    pairs: List[Pair] = [(same, list(same)), ([], same), (same, []), ([], []), (["house"], ["houses"])]
+    _compare(m, pairs)
+    assert _kernel_path(m, same, list(same))[1] == [(0, k, 1, k, 1) for k in range(len(same))]
+
+
+def test_crowded_segments(en_bundle: Path) -> None:
+    """Many repeats of a few words (many candidates per position, the beam cut at every step)."""
+    m = Meteor("en", norm=True, quiet=True)
+    vocab = m.tokens("the a of house houses home big large great , . is are was be")
+    rng = random.Random(11)
+    pairs = [([rng.choice(vocab) for _ in range(rng.randint(20, 120))], [rng.choice(vocab) for _ in range(rng.randint(20, 120))])
+             for _ in range(40)]
+    assert _compare(m, pairs) > 40
+
+
+_VOCAB = ["the", "a", "house", "houses", "home", "building", "big", "large", "great", "in", "of", "on", "united",
+          "states", "us", "america", "president", "said", "says", "say", ",", ".", "'s"]
+
+
+_SCORERS: List[Meteor] = []
+
+
+# en_bundle is only a path (checked to exist): the same for every example
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(_VOCAB), max_size=30), st.lists(st.sampled_from(_VOCAB), max_size=30))
+def test_random_sentences(en_bundle: Path, hyp: List[str], ref: List[str]) -> None:
+    if not _SCORERS:
+        _SCORERS.append(Meteor("en", norm=True, quiet=True))
+    _compare(_SCORERS[0], [(hyp, ref)])
+
+
+def test_the_kernel_is_used_and_can_be_turned_off(en_bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the kernels on, best_of scores through align_stats (counted); with them off, no kernel view."""
+    assert _accel is not None
+    calls = []
+    real = _accel.align_stats
+
+    class Counting:
+        def __getattr__(self, name: str) -> object:
+            return getattr(_accel, name)
+
+        def align_stats(self, *args: object) -> object:
+            calls.append(1)
+            return real(*args)
+
+    monkeypatch.setattr(accel, "compiled", Counting())
+    m = Meteor("en", norm=True, quiet=True)
+    fast = m.score_segment("the big house", ["a large home"])
+    assert len(calls) == 1
+    monkeypatch.setattr(accel, "compiled", None)
+    assert prepare_side(["x"], m.config, m.resources)[5] is None
+    slow = Meteor("en", norm=True, quiet=True).score_segment("the big house", ["a large home"])
+    assert (fast.score, fast.alignment) == (slow.score, slow.alignment)
+
+
+def test_malformed_arguments_are_refused(en_bundle: Path) -> None:
+    assert _accel is not None
+    with pytest.raises(TypeError, match="7-tuple"):
+        _accel.pack_side(([1],))
+    with pytest.raises(ValueError, match="differ in length"):
+        _accel.pack_side(([1, 2], None, None, None, ("a",), [False], [1]))
+    with pytest.raises(TypeError, match="wrong types"):
+        _accel.pack_side(([1], None, None, None, ["a"], [False], [1]))
+    bare = _accel.pack_side(([1], None, None, None, ("a",), [False], [1]))
+    assert _accel.align_stats(bare, bare, (0,), 40)[-1] == [(0, 0, 1, 0, 1)]
+    with pytest.raises(ValueError, match="lacks what one of the modules needs"):
+        _accel.align_stats(bare, bare, (0, 1), 40)
+    with pytest.raises(ValueError, match="module code"):
+        _accel.align_stats(bare, bare, (7,), 40)
+    with pytest.raises(ValueError, match="beam"):
+        _accel.align_stats(bare, bare, (0,), 0)
+    with pytest.raises(ValueError):
+        _accel.align_stats("not a capsule", bare, (0,), 40)
