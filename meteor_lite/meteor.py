@@ -78,6 +78,11 @@ class Meteor:
     :attr:`warnings` and, unless ``quiet``, issued as :class:`MeteorLiteWarning`.
     An option of the wrong type (``params="0.85 0.2 0.6 0.75"``, ``modules="exact"``,
     ``beam="5"``) is a :class:`TypeError` naming it.
+
+    ``preload=True`` reads the bundle's tables that the modules use (stem map, synonyms, paraphrase table)
+    into memory at construction (English: about 1.5 s and 250 MB), so that new sentences cost no look-up
+    query: for a process that scores new pairs one call at a time for a long while (MBR decoding, rewards,
+    a tuning loop).  The scores are the same either way (:mod:`meteor_lite.resources.memory`).
     """
 
     def __init__(
@@ -99,6 +104,7 @@ class Meteor:
         allow_other_language: bool = False,
         case_aware: bool = False,
         strict_modules: bool = False,
+        preload: bool = False,
     ):
         check_options(lang, task, params, modules, weights, beam)
         setup = setup_scorer(
@@ -118,6 +124,10 @@ class Meteor:
         #: The tokens of the sentences prepared last, by their text (at most RECENT_SENTENCES, as the paraphrase
         #: walk keeps: a sentence scored again soon, as the reference of an n-best list, is not normalised again).
         self._recent_tokens: Dict[str, Tuple[str, ...]] = {}
+        if not isinstance(preload, bool):
+            raise TypeError(f"preload takes True or False, not {preload!r}")
+        if preload:
+            self.resources.hold_in_memory(self.config.modules)
         if not quiet:
             for w in self.warnings:
                 warnings.warn(w, MeteorLiteWarning, stacklevel=2)

@@ -400,6 +400,19 @@ class Bundle:
             if paras is not None:
                 yield phrase, paras, probs
 
+    def table_rows(self, table: str) -> Iterator[Tuple[Any, ...]]:
+        """Every row of one of the scorer's look-up tables (``stems``: word, stem; ``synsets``: word, synset;
+        ``synonym_exceptions``: form, base; ``paraphrases``: phrase, prefix, entry), in key order, streamed
+        (for :class:`~meteor_lite.resources.memory.TablesInMemory`)."""
+        sql = _WHOLE_TABLES.get(table)
+        if sql is None:
+            raise ValueError(f"not a look-up table: {table!r} (one of {', '.join(_WHOLE_TABLES)})")
+        for row in self._conn.execute(sql):
+            if table == "synsets" and type(row[1]) is not int:  # as synsets(): verification refuses such a bundle
+                raise BundleError(f"{self.path}: the synset id of {row[0]!r} is not an integer ({row[1]!r}): the "
+                                  "bundle is damaged; check it with 'meteor-lite bundle verify'")
+            yield row
+
     def paraphrase_max_length(self) -> int:
         """Longest phrase (in words) on the left side of the paraphrase table."""
         return int(self.meta.get("paraphrase_max_length", "0") or 0)
@@ -413,6 +426,14 @@ class Bundle:
                 rows.extend(self._conn.execute(sql.format(",".join("?" * len(part))), part).fetchall())
         return rows
 
+
+#: The queries of :meth:`Bundle.table_rows`.
+_WHOLE_TABLES = {
+    "stems": "SELECT word, stem FROM stems ORDER BY word",
+    "synsets": "SELECT word, synset FROM synsets ORDER BY word, synset",
+    "synonym_exceptions": "SELECT form, base FROM synonym_exceptions ORDER BY form, base",
+    "paraphrases": "SELECT phrase, prefix, paraphrases FROM paraphrases ORDER BY phrase",
+}
 
 #: ``IN (...)`` lists up to this long are queried as they are (one cached statement per length and table);
 #: longer ones are padded to a multiple of :data:`_PAD_STEP`.

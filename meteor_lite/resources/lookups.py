@@ -2,7 +2,8 @@
 
 Every lookup is batched per segment (one indexed query for the words not yet
 seen) and cached for the rest of the run, so a corpus costs a handful of
-queries per new word and no whole table is ever loaded into memory.
+queries per new word and no whole table is loaded into memory, unless the scorer
+asks for it (:meth:`Resources.hold_in_memory`, ``Meteor(..., preload=True)``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 from .. import accel
 from ..text.normalize import java_lower
 from .bundle import Bundle
+from .memory import LookupTables, TablesInMemory
 from .schema import PARAPHRASE_SEPARATOR
 from .stemming import stem_function
 
@@ -90,11 +92,34 @@ class Resources:
         self._hits: Dict[Tuple[str, ...], List[PhraseHit]] = {}
         #: word -> whether it is a function word (its Java lower case in :attr:`function_words`).
         self._func: Dict[str, bool] = {}
+        #: The bundle's tables read whole (:meth:`hold_in_memory`), or None: look-ups query the bundle.
+        self._tables: Optional[LookupTables] = None
 
-    def _db(self) -> Bundle:
-        """The bundle (only called when a resource flag says there is one)."""
+    def _db(self) -> LookupTables:
+        """Where look-ups go: the tables held in memory, else the bundle (only called when a resource flag
+        says there is one)."""
+        if self._tables is not None:
+            return self._tables
         assert self.bundle is not None
         return self.bundle
+
+    def hold_in_memory(self, modules: Sequence[str]) -> None:
+        """Read the bundle's tables that ``modules`` use (the stem map, the synonym tables, the paraphrase table)
+        into memory once: later look-ups of new words and phrases make no query, with the same results (see
+        :mod:`meteor_lite.resources.memory`).  Nothing happens without a bundle or when they are held already."""
+        if self.bundle is None or self._tables is not None:
+            return
+        self._tables = TablesInMemory(
+            self.bundle,
+            stems=self.has_stem_map and "stem" in modules,
+            synonyms=self.has_synonyms and "synonym" in modules,
+            paraphrases=self.has_paraphrases and "paraphrase" in modules,
+        )
+
+    @property
+    def held_in_memory(self) -> bool:
+        """Whether the bundle's tables are held in memory (:meth:`hold_in_memory`)."""
+        return self._tables is not None
 
     @property
     def can_stem(self) -> bool:
