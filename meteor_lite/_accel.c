@@ -528,8 +528,24 @@ static Span entry_span(int kind, const void *data, Py_ssize_t a, Py_ssize_t b) {
 
 /* First index >= a and < b holding code point c, or b. */
 static Py_ssize_t find_char(int kind, const void *data, Py_ssize_t a, Py_ssize_t b, Py_UCS4 c) {
+    if (kind == PyUnicode_1BYTE_KIND && c < 256) {
+        const Py_UCS1 *at = a < b ? (const Py_UCS1 *)memchr((const Py_UCS1 *)data + a, (int)c, (size_t)(b - a)) : NULL;
+        return at ? at - (const Py_UCS1 *)data : b;
+    }
     while (a < b && PyUnicode_READ(kind, data, a) != c) a++;
     return a;
+}
+
+/* Do two spans hold the same code points?  (:func:`span_equal` without the hashes, which only the first word
+ * of a packed paraphrase has.) */
+static int span_same_text(const Span *x, const Span *y) {
+    if (x->len != y->len) return 0;
+    if (x->kind == y->kind)
+        return memcmp((const char *)x->data + x->start * x->kind, (const char *)y->data + y->start * y->kind,
+                      (size_t)(x->len * x->kind)) == 0;
+    for (Py_ssize_t i = 0; i < x->len; i++)
+        if (PyUnicode_READ(x->kind, x->data, x->start + i) != PyUnicode_READ(y->kind, y->data, y->start + i)) return 0;
+    return 1;
 }
 
 /* Where the paraphrases of table entries occur in `words`.  hits: (start, length, entry) with entry the
@@ -619,9 +635,9 @@ static int cmp_ll(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The elements of each set of `sets` (ints), sorted, one after another in *values; set k's run is
- * start[k]..start[k+1].  0, or -1 with an exception set. */
-static int sorted_runs(PyObject *sets, long long **values, Py_ssize_t **start) {
+/* The elements of each set of `sets` (ints), one after another in *values (each set's sorted when `sort`); set
+ * k's run is start[k]..start[k+1].  0, or -1 with an exception set. */
+static int set_runs(PyObject *sets, long long **values, Py_ssize_t **start, int sort) {
     Py_ssize_t n = PyList_GET_SIZE(sets), total = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *x = PyList_GET_ITEM(sets, k);
@@ -644,7 +660,7 @@ static int sorted_runs(PyObject *sets, long long **values, Py_ssize_t **start) {
         }
         Py_DECREF(it);
         if (PyErr_Occurred()) return -1;
-        qsort(*values + (*start)[k], (size_t)(t - (*start)[k]), sizeof(long long), cmp_ll);
+        if (sort) qsort(*values + (*start)[k], (size_t)(t - (*start)[k]), sizeof(long long), cmp_ll);
     }
     (*start)[n] = t;
     return 0;
@@ -684,7 +700,7 @@ static PyObject *synonym_pairs(PyObject *self, PyObject *args) {
     Py_ssize_t *sh = NULL, *sr = NULL;
     PyObject *out = NULL;
     if (!h) return PyErr_NoMemory();
-    if (long_array(hk, h, n1) || long_array(rk, h + n1, n2) || sorted_runs(yh, &vh, &sh) || sorted_runs(yr, &vr, &sr))
+    if (long_array(hk, h, n1) || long_array(rk, h + n1, n2) || set_runs(yh, &vh, &sh, 1) || set_runs(yr, &vr, &sr, 1))
         goto done;
     out = PyList_New(n2);
     if (!out) goto done;
@@ -716,9 +732,8 @@ done:
 typedef struct {
     Py_ssize_t n;
     long long *hash, *stem, *syn_vals;   /* stem, syn_vals: NULL without the module */
-    Py_ssize_t *syn_start;
-    long long (*syn_at)[2];              /* every (synset, position) of the sentence, sorted; nsyn of them */
-    Py_ssize_t nsyn;
+    Py_ssize_t *syn_start;               /* word i's synsets: syn_vals[syn_start[i]..syn_start[i + 1]] */
+    Py_ssize_t *syn_pos, *syn_head, *syn_next, syn_size;  /* by synset: chains of syn_vals' indices (hash table) */
     char *func;
     long *len;
     Span *w;
@@ -735,8 +750,8 @@ static const char *const PACKED_NAME = "meteor_lite._accel.Packed";
 
 static void packed_free(Packed *p) {
     if (!p) return;
-    free(p->hash); free(p->stem); free(p->syn_vals); free(p->syn_start); free(p->syn_at); free(p->func);
-    free(p->len); free(p->w); free(p->head); free(p->next); free(p->hit_para); free(p->hit_start); free(p->hit_len);
+    free(p->hash); free(p->stem); free(p->syn_vals); free(p->syn_start); free(p->syn_pos); free(p->syn_head);
+    free(p->syn_next); free(p->func); free(p->len); free(p->w); free(p->head); free(p->next); free(p->hit_para); free(p->hit_start); free(p->hit_len);
     free(p->para_word); free(p->pw);
     Py_XDECREF(p->view);
     free(p);
@@ -768,7 +783,9 @@ static int pack_entry(Packed *p, PyObject *entry, size_t *cap_para, size_t *cap_
                 if (!x) { PyErr_NoMemory(); return -1; }
                 p->pw = x;
             }
-            p->pw[(*nw)++] = entry_span(kind, data, a, b);
+            /* only a paraphrase's first word is looked up by its hash; the others are compared as text */
+            Span sp = {kind, data, a, b - a, a == q ? span_hash(kind, data, a, b) : 0};
+            p->pw[(*nw)++] = sp;
             if (b >= e) break;
             a = b + 1;
         }
@@ -777,10 +794,9 @@ static int pack_entry(Packed *p, PyObject *entry, size_t *cap_para, size_t *cap_
     return 0;
 }
 
-static int cmp_pair(const void *a, const void *b) {
-    const long long *x = (const long long *)a, *y = (const long long *)b;
-    if (x[0] != y[0]) return (x[0] > y[0]) - (x[0] < y[0]);
-    return (x[1] > y[1]) - (x[1] < y[1]);
+/* The bucket of a synset id in a hash table of `size` (a power of two) buckets. */
+static size_t synset_bucket(long long v, Py_ssize_t size) {
+    return (size_t)(((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 32) & (size_t)(size - 1);
 }
 
 /* pack_side(view) -> capsule: a kernel view (hashes, stem hashes or None, synsets or None, phrase hits or
@@ -844,16 +860,22 @@ static PyObject *pack_side(PyObject *self, PyObject *args) {
         if (long_array(stem, p->stem, n)) goto fail;
     }
     if (syn != Py_None) {
-        if (sorted_runs(syn, &p->syn_vals, &p->syn_start)) goto fail;
-        p->nsyn = p->syn_start[n];
-        p->syn_at = (long long (*)[2])malloc(((size_t)p->nsyn + 1) * sizeof(*p->syn_at));
-        if (!p->syn_at) { PyErr_NoMemory(); goto fail; }
+        if (set_runs(syn, &p->syn_vals, &p->syn_start, 0)) goto fail;
+        Py_ssize_t total = p->syn_start[n];
+        p->syn_size = 8;
+        while (p->syn_size < 2 * total) p->syn_size *= 2;
+        p->syn_pos = (Py_ssize_t *)malloc(((size_t)total + 1) * sizeof(Py_ssize_t));
+        p->syn_next = (Py_ssize_t *)malloc(((size_t)total + 1) * sizeof(Py_ssize_t));
+        p->syn_head = (Py_ssize_t *)malloc((size_t)p->syn_size * sizeof(Py_ssize_t));
+        if (!p->syn_pos || !p->syn_next || !p->syn_head) { PyErr_NoMemory(); goto fail; }
+        for (Py_ssize_t b = 0; b < p->syn_size; b++) p->syn_head[b] = -1;
         for (Py_ssize_t i = 0; i < n; i++)
             for (Py_ssize_t k = p->syn_start[i]; k < p->syn_start[i + 1]; k++) {
-                p->syn_at[k][0] = p->syn_vals[k];
-                p->syn_at[k][1] = i;
+                size_t bucket = synset_bucket(p->syn_vals[k], p->syn_size);
+                p->syn_pos[k] = i;
+                p->syn_next[k] = p->syn_head[bucket];
+                p->syn_head[bucket] = k;
             }
-        qsort(p->syn_at, (size_t)p->nsyn, sizeof(*p->syn_at), cmp_pair);
     }
     if (hits != Py_None) {
         p->has_hits = 1;
@@ -917,54 +939,40 @@ static int found_add(Found *f, int mod, long rs, long rl, long hs, long hl, int 
     return 0;
 }
 
-/* The one-word candidates of a module: exact (0), stem (1) or synonym (2), as collect_matches finds them. */
+/* The one-word candidates of the exact (0) or stem (1) module, as collect_matches finds them. */
 static int word_candidates(Found *f, int mi, int kind, const Packed *h, const Packed *r) {
     for (Py_ssize_t j = 0; j < r->n; j++) {
         long long rw = r->hash[j];
-        if (kind == 2 && r->syn_start[j + 1] == r->syn_start[j]) continue;
         for (Py_ssize_t i = 0; i < h->n; i++) {
-            int hit;
-            if (kind == 0) hit = h->hash[i] == rw;
-            else if (kind == 1) hit = h->stem[i] == r->stem[j] && h->hash[i] != rw;
-            else {
-                Py_ssize_t ni = h->syn_start[i + 1] - h->syn_start[i];
-                hit = ni && h->hash[i] != rw
-                      && runs_meet(h->syn_vals + h->syn_start[i], ni, r->syn_vals + r->syn_start[j],
-                                   r->syn_start[j + 1] - r->syn_start[j]);
-            }
+            int hit = kind == 0 ? h->hash[i] == rw : h->stem[i] == r->stem[j] && h->hash[i] != rw;
             if (hit && found_add(f, mi, (long)j, 1, (long)i, 1, kind == 0)) return -1;
         }
     }
     return 0;
 }
 
-/* The synonym candidates: the word pairs sharing a synset, found by merging the two sentences' sorted
- * (synset, position) lists into a reference-by-hypothesis table, then read as collect_matches finds them
- * (by reference word, hypothesis positions ascending, other words only). */
+/* The synonym candidates: for each reference word, the hypothesis words sharing a synset with it (found through
+ * the hypothesis's synset table, marked in a row of flags), read as collect_matches finds them: hypothesis
+ * positions ascending, other words only. */
 static int synonym_candidates(Found *f, int mi, const Packed *h, const Packed *r) {
-    Py_ssize_t n1 = h->n, n2 = r->n;
-    if ((size_t)n1 * (size_t)n2 > ((size_t)1 << 24)) return word_candidates(f, mi, 2, h, r);
-    unsigned char *meet = (unsigned char *)calloc((size_t)n1 * (size_t)n2 + 1, 1);
-    if (!meet) { PyErr_NoMemory(); return -1; }
-    for (Py_ssize_t a = 0, b = 0; a < h->nsyn && b < r->nsyn;) {
-        long long v = h->syn_at[a][0], w = r->syn_at[b][0];
-        if (v < w) { a++; continue; }
-        if (w < v) { b++; continue; }
-        Py_ssize_t a2 = a, b2 = b;
-        while (a2 < h->nsyn && h->syn_at[a2][0] == v) a2++;
-        while (b2 < r->nsyn && r->syn_at[b2][0] == v) b2++;
-        for (Py_ssize_t y = b; y < b2; y++)
-            for (Py_ssize_t x = a; x < a2; x++) meet[r->syn_at[y][1] * n1 + h->syn_at[x][1]] = 1;
-        a = a2;
-        b = b2;
-    }
+    Py_ssize_t n1 = h->n;
+    unsigned char *row = (unsigned char *)malloc((size_t)n1 + 1);
+    if (!row) { PyErr_NoMemory(); return -1; }
     int rc = 0;
-    for (Py_ssize_t j = 0; j < n2 && !rc; j++) {
-        const unsigned char *row = meet + j * n1;
+    for (Py_ssize_t j = 0; j < r->n && !rc; j++) {
+        if (r->syn_start[j + 1] == r->syn_start[j]) continue;
+        memset(row, 0, (size_t)n1 + 1);
+        int any = 0;
+        for (Py_ssize_t k = r->syn_start[j]; k < r->syn_start[j + 1]; k++) {
+            long long v = r->syn_vals[k];
+            for (Py_ssize_t e = h->syn_head[synset_bucket(v, h->syn_size)]; e >= 0; e = h->syn_next[e])
+                if (h->syn_vals[e] == v) { row[h->syn_pos[e]] = 1; any = 1; }
+        }
+        if (!any) continue;
         for (Py_ssize_t i = 0; i < n1; i++)
             if (row[i] && h->hash[i] != r->hash[j] && found_add(f, mi, (long)j, 1, (long)i, 1, 0)) { rc = -1; break; }
     }
-    free(meet);
+    free(row);
     return rc;
 }
 
@@ -980,7 +988,7 @@ static int paraphrase_candidates(Found *f, int mi, const Packed *h, const Packed
                 for (Py_ssize_t o = to->head[pw[0].hash & (to->size - 1)]; o >= 0; o = to->next[o]) {
                     if (o + pl > to->n || !span_equal(&to->w[o], &pw[0])) continue;
                     int same = 1;
-                    for (Py_ssize_t k = 1; same && k < pl; k++) same = span_equal(&to->w[o + k], &pw[k]);
+                    for (Py_ssize_t k = 1; same && k < pl; k++) same = span_same_text(&to->w[o + k], &pw[k]);
                     if (!same) continue;
                     long st = from->hit_start[t], kl = from->hit_len[t];
                     if (side == 0 ? found_add(f, mi, st, kl, (long)o, (long)pl, 0)
@@ -1065,7 +1073,7 @@ static PyObject *align_stats(PyObject *self, PyObject *args) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a module code is 0 to 3");
             return NULL;
         }
-        if ((kinds[k] == 1 && (!h->stem || !r->stem)) || (kinds[k] == 2 && (!h->syn_vals || !r->syn_vals))
+        if ((kinds[k] == 1 && (!h->stem || !r->stem)) || (kinds[k] == 2 && (!h->syn_head || !r->syn_head))
             || (kinds[k] == 3 && (!h->has_hits || !r->has_hits))) {
             PyErr_SetString(PyExc_ValueError, "a side lacks what one of the modules needs");
             return NULL;
