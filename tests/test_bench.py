@@ -161,6 +161,24 @@ def test_nbest_transcript_groups_each_reference_s_outputs(shared_data: Path) -> 
     assert "60-request nbest transcript" in rates.rows(stdio, None)[0].name
 
 
+def test_mbr_transcript_is_each_output_against_each(shared_data: Path) -> None:
+    """--transcript mbr: whole groups of the 20 outputs of one source, every output against every output, in
+    score_matrix's order (row by row), as many groups as --requests needs."""
+    a = BenchOptions(data=shared_data, requests=500, transcript="mbr")
+    groups = rates.mbr_groups(a)
+    pairs = rates.transcript_pairs(a)
+    assert len(groups) == 2 and all(len(g) == 20 for g in groups) and len(pairs) == 800
+    assert pairs[:20] == [(groups[0][0], r) for r in groups[0]] and pairs[400] == (groups[1][0], groups[1][0])
+    api = {"calls_per_s": 1.0, "construct_s": 0.1, "first_call_s": 0.2, "matrix": {"groups": 2, "pairs_per_s": 5000.0},
+           "preload": {"construct_s": 1.5, "calls_per_s": 700.0, "batch": {"pairs_per_s": 900.0}}}
+    rows = rates.rows({"jar": {"requests_per_s": 100.0}}, api)
+    named = {r.name: r for r in rows}
+    assert named["API score_matrix pairs/s, 2 MBR groups of 20 (jar: stdio req/s)"].ok is True
+    assert named["API score_segment calls/s, preload=True (jar: stdio req/s)"].ok is True
+    assert named["API score_pairs pairs/s, preload=True (jar: stdio req/s)"].ok is False
+    assert "built in 1.50 s" in named["API score_segment calls/s, preload=True (jar: stdio req/s)"].note
+
+
 def test_pivot_rows_without_the_pivot_benchmark(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(extras, "PIVOT_MODULES", ("meteor_lite_builders.no_such_module",))
     res = extras.run_pivot(BenchOptions(), 1000)
@@ -222,5 +240,8 @@ def test_bench_end_to_end_against_the_jar(tmp_path: Path, shared_data: Path, en_
     assert [r.name for r in table_rows(results)] == [  # 60 tokens, the longest run, stands in for 2,000 and 5,000
         "60-token segment, exact+stem", "stdio SCORE requests/s (5-request transcript)", "stdio time to first answer (start-up)",
         "stdio SCORE requests/s, pure Python", "API score_segment calls/s (jar: stdio req/s)",
-        "API score_pairs pairs/s, 4 pairs in one call (jar: stdio req/s)"]
+        "API score_pairs pairs/s, 4 pairs in one call (jar: stdio req/s)",
+        "API score_segment calls/s, preload=True (jar: stdio req/s)", "API score_pairs pairs/s, preload=True (jar: stdio req/s)"]
     assert results["api"]["batch"]["comparison_with_jar"]["different_lines"] == 0
+    assert results["api"]["preload"]["comparison_with_jar"]["different_lines"] == 0
+    assert results["api"]["preload"]["batch"]["comparison_with_jar"]["different_lines"] == 0

@@ -225,8 +225,9 @@ def bench_cmd(
     requests: int = typer.Option(1000, "--requests", help="stdio/api: SCORE requests in the transcript"),
     transcript: str = typer.Option(
         "system1", "--transcript",
-        help="stdio/api: system1 (new sentence pairs, the goal's) or nbest (WMT21 de-en, 20 systems' outputs per "
-        "reference in turn, as a tuning loop's n-best list)"),
+        help="stdio/api: system1 (new sentence pairs, the goal's), nbest (WMT21 de-en, 20 systems' outputs per "
+        "reference in turn, as a tuning loop's n-best list) or mbr (the 20 outputs of a source each against each, "
+        "whole groups of 400; the API also runs score_matrix on them)"),
     pivot_lines: int = typer.Option(1_000_000, "--pivot-lines", help="pivot: lines of the synthetic phrase table"),
     plot: Optional[Path] = typer.Option(None, "--plot", help="scaling plot (default docs/img/length-scaling.png)"),
     no_plot: bool = typer.Option(False, "--no-plot", help="do not draw the scaling plot"),

@@ -17,6 +17,10 @@ The API rate: ``Meteor("en", norm=True).score_segment(hyp, [ref])`` in this
 process over the same pairs (construction and the first call reported apart),
 its statistics compared with the jar's answers; and the batch rate: the same pairs
 but the first in one ``Meteor.score_pairs`` call by a fresh scorer (see docs/pairwise.md).
+Both again with ``preload=True`` (the bundle's tables read into memory at construction,
+as the jar reads its own).  With ``--transcript mbr`` (minimum-Bayes-risk groups: the
+20 WMT21 de-en outputs of a source segment, each against each), also
+``Meteor.score_matrix`` of each group, on the very pairs the jar answered.
 """
 
 from __future__ import annotations
@@ -45,19 +49,22 @@ STDIO_ARGS = ["-", "-", "-stdio", "-l", "en", "-norm"]
 
 #: ``--transcript``: system1 (the issue's: every request a new sentence pair) or nbest (what a
 #: tuning loop's n-best list sends: many hypotheses of one source in turn against the same reference).
-TRANSCRIPTS = ("system1", "nbest")
+TRANSCRIPTS = ("system1", "nbest", "mbr")
 #: Systems per source segment in the n-best transcript (WMT21 de-en has 20).
 NBEST_SYSTEMS = 20
 
 
 def transcript_pairs(a: BenchOptions) -> List[Tuple[str, str]]:
-    """The (hypothesis, reference) pairs of ``a.transcript``, ``a.requests`` of them."""
+    """The (hypothesis, reference) pairs of ``a.transcript``, ``a.requests`` of them (``mbr``: whole groups,
+    ``a.requests`` rounded up)."""
+    if a.transcript == "mbr":
+        return [p for group in mbr_groups(a) for p in _each_against_each(group)]
     return nbest_pairs(a) if a.transcript == "nbest" else system1_pairs(a)
 
 
-def nbest_pairs(a: BenchOptions) -> List[Tuple[str, str]]:
-    """WMT21 de-en like an n-best list: the 20 systems' outputs of each source segment (those that have
-    all 20, in segment order, systems by name) against its reference A, the first ``a.requests``."""
+def _nbest_lists(a: BenchOptions) -> List[List[Tuple[str, str]]]:
+    """WMT21 de-en segments that have the outputs of all 20 systems (segment order): each one's
+    (output, reference A) pairs, systems by name."""
     try:
         rows = wmt21_rows(a.data, "de-en")
     except (OSError, SharedDataError) as e:
@@ -66,8 +73,29 @@ def nbest_pairs(a: BenchOptions) -> List[Tuple[str, str]]:
     for r in rows:
         if "|||" not in r["hyp"] + r["ref_A"]:
             by_segment.setdefault(r["seg_id"], {}).setdefault(r["system"], (r["hyp"], r["ref_A"]))
-    pairs = [p for seg in sorted(by_segment, key=int) if len(by_segment[seg]) == NBEST_SYSTEMS
-             for _, p in sorted(by_segment[seg].items())]
+    return [[p for _, p in sorted(by_segment[seg].items())] for seg in sorted(by_segment, key=int)
+            if len(by_segment[seg]) == NBEST_SYSTEMS]
+
+
+def mbr_groups(a: BenchOptions) -> List[List[str]]:
+    """Minimum-Bayes-risk groups: the 20 outputs of a WMT21 de-en source segment (:func:`_nbest_lists`), as
+    many groups as ``a.requests`` pairs need (each group gives 400: every output against every output)."""
+    lists = _nbest_lists(a)
+    wanted = -(-a.requests // (NBEST_SYSTEMS * NBEST_SYSTEMS))
+    if len(lists) < wanted:
+        raise BenchError(f"the MBR transcript has {len(lists)} groups, fewer than --requests {a.requests:,} needs")
+    return [[hyp for hyp, _ in pairs] for pairs in lists[:wanted]]
+
+
+def _each_against_each(group: List[str]) -> List[Tuple[str, str]]:
+    """(hypothesis, pseudo-reference) in :meth:`Meteor.score_matrix`'s order: row by row."""
+    return [(h, r) for h in group for r in group]
+
+
+def nbest_pairs(a: BenchOptions) -> List[Tuple[str, str]]:
+    """WMT21 de-en like an n-best list: the 20 systems' outputs of each source segment (those that have
+    all 20, in segment order, systems by name) against its reference A, the first ``a.requests``."""
+    pairs = [p for pairs in _nbest_lists(a) for p in pairs]
     if len(pairs) < a.requests:
         raise BenchError(f"the n-best transcript has {len(pairs):,} requests, fewer than --requests {a.requests:,}")
     return pairs[:a.requests]
@@ -190,15 +218,58 @@ def run_api(a: BenchOptions, jar_answers: Optional[List[str]]) -> Dict[str, Any]
     if jar_answers:
         res["comparison_with_jar"] = _compare(jar_answers[:len(stats)], stats)
     res["batch"] = _batch_rate(pairs, jar_answers)
+    res["preload"] = _preload_rates(pairs, jar_answers)
+    if a.transcript == "mbr":
+        res["matrix"] = _matrix_rate(mbr_groups(a), jar_answers)
     return res
 
 
-def _batch_rate(pairs: List[Tuple[str, str]], jar_answers: Optional[List[str]]) -> Dict[str, Any]:
+def _preload_rates(pairs: List[Tuple[str, str]], jar_answers: Optional[List[str]]) -> Dict[str, Any]:
+    """The per-call and batch rates again with ``Meteor(..., preload=True)``: construction (the tables read
+    into memory) reported apart, then ``score_segment`` over the pairs but the first, then ``score_pairs``
+    of them by a second such scorer."""
+    from meteor_lite import Meteor
+
+    t0 = time.perf_counter()
+    m = Meteor("en", norm=True, quiet=True, preload=True)
+    construct = time.perf_counter() - t0
+    stats = [m.score_segment(pairs[0][0], [pairs[0][1]]).stats.to_ss_line()]
+    t1 = time.perf_counter()
+    for hyp, ref in pairs[1:]:
+        stats.append(m.score_segment(hyp, [ref]).stats.to_ss_line())
+    elapsed = time.perf_counter() - t1
+    out: Dict[str, Any] = {"construct_s": construct,
+                           "calls_per_s": (len(pairs) - 1) / elapsed if len(pairs) > 1 and elapsed > 0 else None}
+    if jar_answers:
+        out["comparison_with_jar"] = _compare(jar_answers[:len(stats)], stats)
+    out["batch"] = _batch_rate(pairs, jar_answers, preload=True)
+    return out
+
+
+def _matrix_rate(groups: List[List[str]], jar_answers: Optional[List[str]]) -> Dict[str, Any]:
+    """``Meteor.score_matrix(group, group)`` of each MBR group by a fresh scorer (the first pair scored
+    apart, as for the other rates): pairs per second, statistics compared with the jar's answers."""
+    from meteor_lite import Meteor
+
+    m = Meteor("en", norm=True, quiet=True)
+    m.score_segment(groups[0][0], [groups[0][0]])
+    t0 = time.perf_counter()
+    matrices = [m.score_matrix(g, g) for g in groups]
+    elapsed = time.perf_counter() - t0
+    n = sum(len(g) * len(g) for g in groups)
+    out: Dict[str, Any] = {"pairs": n, "groups": len(groups), "pairs_per_s": n / elapsed if elapsed > 0 else None}
+    if jar_answers:
+        lines = [s.stats.to_ss_line() for mat in matrices for row in mat for s in row]
+        out["comparison_with_jar"] = _compare(jar_answers[:len(lines)], lines)
+    return out
+
+
+def _batch_rate(pairs: List[Tuple[str, str]], jar_answers: Optional[List[str]], preload: bool = False) -> Dict[str, Any]:
     """``Meteor.score_pairs`` over the same pairs (but the first) in one call, by a fresh scorer (cold
     caches, as the per-call rate): pairs per second, statistics compared with the jar's answers."""
     from meteor_lite import Meteor
 
-    m = Meteor("en", norm=True, quiet=True)
+    m = Meteor("en", norm=True, quiet=True, preload=preload)
     # the first pair apart, as the per-call rate leaves out the first call (one-time costs)
     first = m.score_segment(pairs[0][0], [pairs[0][1]])
     t0 = time.perf_counter()
@@ -252,4 +323,25 @@ def rows(stdio: Optional[Dict[str, Any]], api: Optional[Dict[str, Any]]) -> List
             out.append(Row(f"API score_pairs pairs/s, {batch['pairs']:,} pairs in one call (jar: stdio req/s)", "pairs/s",
                            jar.get("requests_per_s"), batch.get("pairs_per_s"), (">=", BATCH_RATE_MIN),
                            note=_agreement(batch.get("comparison_with_jar"))))
+        out.extend(_preload_rows(api.get("preload"), jar))
+        matrix = api.get("matrix")
+        if matrix is not None:
+            out.append(Row(f"API score_matrix pairs/s, {matrix['groups']} MBR groups of {NBEST_SYSTEMS} (jar: stdio req/s)",
+                           "pairs/s", jar.get("requests_per_s"), matrix.get("pairs_per_s"), (">=", BATCH_RATE_MIN),
+                           note=_agreement(matrix.get("comparison_with_jar"))))
+    return out
+
+
+def _preload_rows(pre: Optional[Dict[str, Any]], jar: Dict[str, Any]) -> List[Row]:
+    """The rows of :func:`_preload_rates` (none in older bench.json files)."""
+    if pre is None:
+        return []
+    note = _agreement(pre.get("comparison_with_jar"))
+    note = (note + "; " if note else "") + f"Meteor(..., preload=True) built in {pre['construct_s']:.2f} s"
+    out = [Row("API score_segment calls/s, preload=True (jar: stdio req/s)", "calls/s", jar.get("requests_per_s"),
+               pre.get("calls_per_s"), (">=", RATE_MIN), note=note)]
+    batch = pre.get("batch")
+    if batch is not None:
+        out.append(Row("API score_pairs pairs/s, preload=True (jar: stdio req/s)", "pairs/s", jar.get("requests_per_s"),
+                       batch.get("pairs_per_s"), (">=", BATCH_RATE_MIN), note=_agreement(batch.get("comparison_with_jar"))))
     return out
