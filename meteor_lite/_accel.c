@@ -910,6 +910,368 @@ fail:
     return NULL;
 }
 
+/* ---- Meteor's -norm for ASCII lines of a western language ---------------------------- */
+
+/* prepare_western(line, apostrophes, keep_punct, lower, nonbreaking): the tokens that
+ * meteor_lite.text.normalize.prepare(line, lang, norm=True, ...) returns with the white-space tokeniser, for a
+ * line of ASCII characters only and a language of WESTERN_LANGS; None for any other line (the caller then runs
+ * the pure-Python code).  `apostrophes` is 0 for English's rules, 1 for French's, 2 for the generic rule
+ * (every apostrophe split off); `nonbreaking` is the dict of non-breaking prefixes (prefix -> numeric only).
+ *
+ * Each pass below rewrites the whole line as one re.sub / str.replace of the Python code does, in the same
+ * order and with the same left-to-right scan: after a match the scan goes on after the characters it consumed
+ * (so in "a,b,c" the first comma rule takes "a,b" and leaves ",c" alone).  On ASCII the patterns' letter
+ * classes are A-Z a-z and their digits 0-9. */
+
+typedef struct {
+    char *p;
+    Py_ssize_t n, cap;
+} NormBuf;
+
+/* Empty `b` with room for `need` characters. */
+static int nb_fresh(NormBuf *b, Py_ssize_t need) {
+    b->n = 0;
+    if (b->p && need <= b->cap) return 0;
+    char *p = PyMem_Realloc(b->p, (size_t)need);
+    if (!p) { PyErr_NoMemory(); return -1; }
+    b->p = p;
+    b->cap = need;
+    return 0;
+}
+
+static void nb_swap(NormBuf *a, NormBuf *b) {
+    NormBuf t = *a;
+    *a = *b;
+    *b = t;
+}
+
+enum { NC_DIGIT, NC_NOT_DIGIT, NC_ALPHA, NC_NOT_ALPHA, NC_ALNUM, NC_NOT_ALNUM, NC_ALNUM_DOT, NC_S };
+
+static inline int nc_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static inline int nc_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+static inline int nc_alnum(unsigned char c) { return nc_alpha(c) || nc_digit(c); }
+/* StringTokenizer's delimiters (not \x0b). */
+static inline int nc_tokensep(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+static inline int nc_in(int cls, unsigned char c) {
+    switch (cls) {
+    case NC_DIGIT: return nc_digit(c);
+    case NC_NOT_DIGIT: return !nc_digit(c);
+    case NC_ALPHA: return nc_alpha(c);
+    case NC_NOT_ALPHA: return !nc_alpha(c);
+    case NC_ALNUM: return nc_alnum(c);
+    case NC_NOT_ALNUM: return !nc_alnum(c);
+    case NC_ALNUM_DOT: return nc_alnum(c) || c == '.';
+    default: return c == 's';
+    }
+}
+
+/* re.sub("(A)<mid>(B)", r"\1<repl>\2", s) for one-character classes A and B into `out`: 1, or 0 when nothing
+ * matches (`out` then untouched), -1 on error.  Candidates are found by memchr on <mid>; a match at j needs
+ * j >= the end of the previous match, as re.sub's scan does. */
+static int nb_sub3(const NormBuf *in, NormBuf *out, int ca, char mid, int cb, const char *repl) {
+    Py_ssize_t rl = (Py_ssize_t)strlen(repl), n = in->n, done = 0, from = 1;
+    const unsigned char *s = (const unsigned char *)in->p;
+    char *o = NULL;
+    while (from < n) {
+        const unsigned char *p = memchr(s + from, mid, (size_t)(n - from));
+        if (!p) break;
+        Py_ssize_t m = p - s;
+        if (m + 1 < n && nc_in(ca, s[m - 1]) && nc_in(cb, s[m + 1])) {
+            if (!o) {
+                if (nb_fresh(out, n + (n / 3 + 1) * rl) < 0) return -1;
+                o = out->p;
+            }
+            memcpy(o, s + done, (size_t)(m - done));  /* up to and with the first character */
+            o += m - done;
+            memcpy(o, repl, (size_t)rl);
+            o += rl;
+            *o++ = (char)s[m + 1];
+            done = m + 2;
+            from = done + 1;
+        } else {
+            from = m + 1;
+        }
+    }
+    if (!o) return 0;
+    memcpy(o, s + done, (size_t)(n - done));
+    out->n = (o - out->p) + (n - done);
+    return 1;
+}
+
+/* Where `pat` first occurs in s[from:n], or -1. */
+static Py_ssize_t nb_find(const char *s, Py_ssize_t n, Py_ssize_t from, const char *pat, Py_ssize_t pl) {
+    while (from + pl <= n) {
+        const char *p = memchr(s + from, pat[0], (size_t)(n - from - pl + 1));
+        if (!p) return -1;
+        Py_ssize_t i = p - s;
+        if (memcmp(p, pat, (size_t)pl) == 0) return i;
+        from = i + 1;
+    }
+    return -1;
+}
+
+/* s.replace(pat, rep) into `out`: 1, or 0 when `pat` does not occur (`out` untouched), -1 on error. */
+static int nb_replace(const NormBuf *in, NormBuf *out, const char *pat, const char *rep) {
+    Py_ssize_t pl = (Py_ssize_t)strlen(pat), rl = (Py_ssize_t)strlen(rep), n = in->n, i = 0;
+    if (nb_find(in->p, n, 0, pat, pl) < 0) return 0;
+    if (nb_fresh(out, n + (n / pl + 1) * rl) < 0) return -1;
+    char *o = out->p;
+    for (;;) {
+        Py_ssize_t at = nb_find(in->p, n, i, pat, pl);
+        if (at < 0) break;
+        memcpy(o, in->p + i, (size_t)(at - i));
+        o += at - i;
+        memcpy(o, rep, (size_t)rl);
+        o += rl;
+        i = at + pl;
+    }
+    memcpy(o, in->p + i, (size_t)(n - i));
+    out->n = (o - out->p) + (n - i);
+    return 1;
+}
+
+#define NB_HAS(buf, pat) (nb_find((buf)->p, (buf)->n, 0, (pat), (Py_ssize_t)sizeof(pat) - 1) >= 0)
+
+/* " " + line + " " with every character other than letters, digits, Java's \s and . ' ` , - set off by spaces. */
+static int nb_separate(const char *line, Py_ssize_t n, NormBuf *out) {
+    if (nb_fresh(out, 3 * n + 2) < 0) return -1;
+    char *o = out->p;
+    *o++ = ' ';
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (nc_alnum(c) || c == ' ' || (c >= '\t' && c <= '\r') || c == '.' || c == '\'' || c == '`' || c == ','
+            || c == '-') {
+            *o++ = (char)c;
+        } else {
+            *o++ = ' ';
+            *o++ = (char)c;
+            *o++ = ' ';
+        }
+    }
+    *o++ = ' ';
+    out->n = o - out->p;
+    return 0;
+}
+
+/* re.sub(r"\.(\.+)", r" DOTMULTI\1", s) into `out`: 1, or 0 when there is no ".." (`out` untouched). */
+static int nb_mark_dots(const NormBuf *in, NormBuf *out) {
+    Py_ssize_t n = in->n, i = 0;
+    if (nb_find(in->p, n, 0, "..", 2) < 0) return 0;
+    if (nb_fresh(out, 5 * n + 16) < 0) return -1;
+    const char *s = in->p;
+    char *o = out->p;
+    while (i < n) {
+        if (s[i] == '.' && i + 1 < n && s[i + 1] == '.') {
+            Py_ssize_t j = i + 1;
+            while (j < n && s[j] == '.') j++;
+            memcpy(o, " DOTMULTI", 9);
+            o += 9;
+            memcpy(o, s + i + 1, (size_t)(j - i - 1));
+            o += j - i - 1;
+            i = j;
+        } else {
+            *o++ = s[i++];
+        }
+    }
+    out->n = o - out->p;
+    return 1;
+}
+
+/* re.sub(r"DOTMULTI\.([^.])", r"DOTDOTMULTI \1", s). */
+static int nb_dotmulti_space(const NormBuf *in, NormBuf *out) {
+    Py_ssize_t n = in->n, i = 0;
+    if (nb_fresh(out, 2 * n + 16) < 0) return -1;
+    const char *s = in->p;
+    char *o = out->p;
+    while (i < n) {
+        if (i + 9 < n && s[i + 8] == '.' && s[i + 9] != '.' && memcmp(s + i, "DOTMULTI", 8) == 0) {
+            memcpy(o, "DOTDOTMULTI ", 12);
+            o += 12;
+            *o++ = s[i + 9];
+            i += 10;
+        } else {
+            *o++ = s[i++];
+        }
+    }
+    out->n = o - out->p;
+    return 1;
+}
+
+/* Start and length of each run of non-delimiters (StringTokenizer's tokens) of s[0:n], into `spans`
+ * (pairs); returns how many, or -1 (an exception set).  *spans is PyMem-allocated (the caller frees it). */
+static Py_ssize_t nb_spans(const char *s, Py_ssize_t n, Py_ssize_t **spans) {
+    Py_ssize_t k = 0, i = 0;
+    Py_ssize_t *sp = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 2));  /* at most n / 2 + 1 tokens */
+    if (!sp) { PyErr_NoMemory(); return -1; }
+    while (i < n) {
+        while (i < n && nc_tokensep((unsigned char)s[i])) i++;
+        if (i >= n) break;
+        Py_ssize_t start = i;
+        while (i < n && !nc_tokensep((unsigned char)s[i])) i++;
+        sp[2 * k] = start;
+        sp[2 * k + 1] = i - start;
+        k++;
+    }
+    *spans = sp;
+    return k;
+}
+
+/* Whether `pre` (a token less its final dot, followed by a token starting with `nxt`, 0 for none) keeps its
+ * dot as a non-breaking prefix: 1 yes, 0 no, -1 error. */
+static int nb_keeps_dot(PyObject *nonbreaking, const char *pre, Py_ssize_t len, char nxt) {
+    if (nxt >= 'a' && nxt <= 'z') return 1;  /* before a lower-case word a dot always stays */
+    if (PyDict_GET_SIZE(nonbreaking) == 0) return 0;
+    PyObject *key = PyUnicode_DecodeASCII(pre, len, NULL);
+    if (!key) return -1;
+    PyObject *kind = PyDict_GetItemWithError(nonbreaking, key);  /* borrowed */
+    Py_DECREF(key);
+    if (!kind) return PyErr_Occurred() ? -1 : 0;
+    if (kind == Py_None) return 0;
+    int numeric_only = PyObject_IsTrue(kind);
+    if (numeric_only < 0) return -1;
+    return !numeric_only || (nxt >= '0' && nxt <= '9');
+}
+
+/* _split_final_dots: tokens joined by single spaces plus a final space; a final dot split off a token unless it
+ * is an abbreviation with letters (its dots dropped: U.S. -> US) or a non-breaking prefix. */
+static int nb_final_dots(const NormBuf *in, NormBuf *out, PyObject *nonbreaking) {
+    Py_ssize_t *sp = NULL;
+    Py_ssize_t k = nb_spans(in->p, in->n, &sp);
+    if (k < 0) return -1;
+    if (nb_fresh(out, 2 * in->n + 2) < 0) { PyMem_Free(sp); return -1; }
+    char *o = out->p;
+    for (Py_ssize_t t = 0; t < k; t++) {
+        const char *tok = in->p + sp[2 * t];
+        Py_ssize_t len = sp[2 * t + 1];
+        int mode = 0;  /* 0 as is, 1 dots dropped, 2 final dot split off */
+        if (len > 1 && tok[len - 1] == '.') {
+            int dot = 0, alpha = 0;
+            for (Py_ssize_t c = 0; c < len - 1; c++) {
+                dot |= tok[c] == '.';
+                alpha |= nc_alpha((unsigned char)tok[c]);
+            }
+            if (dot && alpha) {
+                mode = 1;
+            } else {
+                char nxt = t + 1 < k ? in->p[sp[2 * t + 2]] : 0;
+                int keeps = nb_keeps_dot(nonbreaking, tok, len - 1, nxt);
+                if (keeps < 0) { PyMem_Free(sp); return -1; }
+                mode = keeps ? 0 : 2;
+            }
+        }
+        if (mode == 1) {
+            for (Py_ssize_t c = 0; c < len; c++)
+                if (tok[c] != '.') *o++ = tok[c];
+        } else if (mode == 2) {
+            memcpy(o, tok, (size_t)(len - 1));
+            o += len - 1;
+            *o++ = ' ';
+            *o++ = '.';
+        } else {
+            memcpy(o, tok, (size_t)len);
+            o += len;
+        }
+        if (t + 1 < k) *o++ = ' ';
+    }
+    *o++ = ' ';
+    out->n = o - out->p;
+    PyMem_Free(sp);
+    return 1;
+}
+
+/* The passes of _normalize_western, leaving the result (before _finish) in *a (b is scratch).  Each pass
+ * writes into b and returns 1 (then a and b swap), or 0 when it changes nothing. */
+static int nb_western(NormBuf *a, NormBuf *b, int apostrophes, int keep_punct, PyObject *nonbreaking) {
+#define PASS(call) do { int r_ = (call); if (r_ < 0) return -1; if (r_) nb_swap(a, b); } while (0)
+    PASS(nb_mark_dots(a, b));
+    while (NB_HAS(a, "DOTMULTI.")) {
+        PASS(nb_dotmulti_space(a, b));
+        PASS(nb_replace(a, b, "DOTMULTI.", "DOTDOTMULTI"));
+    }
+    PASS(nb_sub3(a, b, NC_NOT_DIGIT, ',', NC_NOT_DIGIT, " , "));
+    PASS(nb_sub3(a, b, NC_DIGIT, ',', NC_NOT_DIGIT, " , "));
+    PASS(nb_sub3(a, b, NC_NOT_DIGIT, ',', NC_DIGIT, " , "));
+    for (Py_ssize_t i = 0; i < a->n; i++)
+        if (a->p[i] == '`') a->p[i] = '\'';
+    PASS(nb_replace(a, b, "''", " \" "));
+    PASS(nb_replace(a, b, "--", "-"));
+    PASS(nb_sub3(a, b, NC_ALNUM_DOT, '-', NC_ALNUM, " "));
+    if (apostrophes == 0) {
+        PASS(nb_sub3(a, b, NC_NOT_ALPHA, '\'', NC_NOT_ALPHA, " ' "));
+        PASS(nb_sub3(a, b, NC_NOT_ALNUM, '\'', NC_ALPHA, " ' "));
+        PASS(nb_sub3(a, b, NC_ALPHA, '\'', NC_NOT_ALPHA, " ' "));
+        PASS(nb_sub3(a, b, NC_ALPHA, '\'', NC_ALPHA, " '"));
+        PASS(nb_sub3(a, b, NC_DIGIT, '\'', NC_S, " '"));
+    } else if (apostrophes == 1) {
+        PASS(nb_sub3(a, b, NC_NOT_ALPHA, '\'', NC_NOT_ALPHA, " ' "));
+        PASS(nb_sub3(a, b, NC_NOT_ALPHA, '\'', NC_ALPHA, " ' "));
+        PASS(nb_sub3(a, b, NC_ALPHA, '\'', NC_NOT_ALPHA, " ' "));
+        PASS(nb_sub3(a, b, NC_ALPHA, '\'', NC_ALPHA, "' "));
+    } else {
+        PASS(nb_replace(a, b, "'", " ' "));
+    }
+    PASS(nb_final_dots(a, b, nonbreaking));
+    while (NB_HAS(a, "DOTDOTMULTI")) PASS(nb_replace(a, b, "DOTDOTMULTI", "DOTMULTI."));
+    PASS(nb_replace(a, b, "DOTMULTI", "."));
+    if (!keep_punct)
+        for (Py_ssize_t i = 0; i < a->n; i++)
+            if (!nc_alnum((unsigned char)a->p[i])) a->p[i] = ' ';
+    return 0;
+#undef PASS
+}
+
+/* _finish (runs of spaces collapsed, String.trim()), the ASCII lower-casing, then StringTokenizer's tokens. */
+static PyObject *nb_tokens(NormBuf *a, int lower) {
+    Py_ssize_t w = 0;
+    for (Py_ssize_t i = 0; i < a->n; i++)  /* collapse runs of ' ' (only the space character) */
+        if (!(a->p[i] == ' ' && w > 0 && a->p[w - 1] == ' ')) a->p[w++] = a->p[i];
+    Py_ssize_t start = 0, end = w;
+    while (start < end && (unsigned char)a->p[start] <= 0x20) start++;
+    while (end > start && (unsigned char)a->p[end - 1] <= 0x20) end--;
+    if (lower)
+        for (Py_ssize_t i = start; i < end; i++)
+            if (a->p[i] >= 'A' && a->p[i] <= 'Z') a->p[i] = (char)(a->p[i] + 32);
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    Py_ssize_t i = start;
+    while (i < end) {
+        while (i < end && nc_tokensep((unsigned char)a->p[i])) i++;
+        if (i >= end) break;
+        Py_ssize_t s = i;
+        while (i < end && !nc_tokensep((unsigned char)a->p[i])) i++;
+        PyObject *tok = PyUnicode_New(i - s, 127);
+        if (!tok) { Py_DECREF(out); return NULL; }
+        memcpy(PyUnicode_1BYTE_DATA(tok), a->p + s, (size_t)(i - s));
+        int bad = PyList_Append(out, tok) < 0;
+        Py_DECREF(tok);
+        if (bad) { Py_DECREF(out); return NULL; }
+    }
+    return out;
+}
+
+static PyObject *prepare_western(PyObject *self, PyObject *args) {
+    PyObject *line, *nonbreaking;
+    int apostrophes, keep_punct, lower;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "UippO!:prepare_western", &line, &apostrophes, &keep_punct, &lower, &PyDict_Type,
+                          &nonbreaking))
+        return NULL;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(line) < 0) return NULL;
+#endif
+    Py_ssize_t n = PyUnicode_GET_LENGTH(line);
+    if (!PyUnicode_IS_ASCII(line) || apostrophes < 0 || apostrophes > 2 || n > PY_SSIZE_T_MAX / 16) Py_RETURN_NONE;
+    NormBuf a = {NULL, 0, 0}, b = {NULL, 0, 0};
+    PyObject *res = NULL;
+    if (nb_separate((const char *)PyUnicode_1BYTE_DATA(line), n, &a) == 0
+        && nb_western(&a, &b, apostrophes, keep_punct, nonbreaking) == 0)
+        res = nb_tokens(&a, lower);
+    PyMem_Free(a.p);
+    PyMem_Free(b.p);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"word_matches", word_matches, METH_VARARGS,
      "word_matches(cands, positions, module, exact, Match): append the one-word matches of a module to cands."},
@@ -924,6 +1286,9 @@ static PyMethodDef methods[] = {
     {"positions_of", positions_of, METH_VARARGS, "positions_of(words) -> item -> ascending positions."},
     {"walk_level", walk_level, METH_VARARGS,
      "walk_level(active, paras, prefix, sentences, n, grow, hits) -> (longer, unknown): one length of the walk."},
+    {"prepare_western", prepare_western, METH_VARARGS,
+     "prepare_western(line, apostrophes, keep_punct, lower, nonbreaking) -> Meteor's -norm tokens of an ASCII line "
+     "of a western language (apostrophes: 0 en, 1 fr, 2 split all), or None out of range."},
     {NULL, NULL, 0, NULL},
 };
 

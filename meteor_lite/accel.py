@@ -63,6 +63,12 @@ class Kernels(Protocol):
     ) -> Tuple[List[Tuple[int, int, str]], Set[str]]:
         """One length of :meth:`meteor_lite.resources.lookups.Resources._walk`."""
 
+    def prepare_western(
+        self, line: str, apostrophes: int, keep_punct: bool, lower: bool, nonbreaking: Dict[str, bool], /
+    ) -> Optional[List[str]]:
+        """:func:`meteor_lite.text.normalize.prepare` with ``norm`` and Meteor's tokeniser for an ASCII line of a
+        western language (apostrophes: 0 English, 1 French, 2 generic), or None for a line out of its range."""
+
 
 def _pure_requested() -> bool:
     return os.environ.get("METEOR_LITE_PURE", "").strip().lower() not in ("", "0", "false", "no")
