@@ -493,7 +493,8 @@ def _compiled_mode(lang: str, tokenizer: Optional[str]) -> int:
     """The apostrophe rule of the compiled ``-norm`` twin for ``lang``: 0 English, 1 French, 2 generic; -1 out of its range.
 
     The twin (``prepare_western`` of ``meteor_lite/_accel.c``) covers the western rules followed by
-    Meteor's white-space tokeniser, for ASCII lines; anything else runs the pure-Python code.
+    Meteor's white-space tokeniser (and declines a line to lower-case that holds a capital sigma);
+    anything else runs the pure-Python code.
     """
     code = _canon_lang(lang)
     name = tokenizer if tokenizer is not None else default_tokenizer(lang)
@@ -540,16 +541,12 @@ def prepare(
     """
     if norm:
         kernels = accel.compiled
-        if (
-            kernels is not None
-            and isinstance(line, str)
-            and line.isascii()
-            and (nonbreaking is None or type(nonbreaking) is dict)
-        ):
+        if kernels is not None and isinstance(line, str) and (nonbreaking is None or type(nonbreaking) is dict):
             mode = _compiled_mode(lang, tokenizer)
             if mode >= 0:
                 words = kernels.prepare_western(
-                    line, mode, keep_punct, not keep_case, _NO_PREFIXES if nonbreaking is None else nonbreaking
+                    line, mode, keep_punct, not keep_case, _NO_PREFIXES if nonbreaking is None else nonbreaking,
+                    _LOWER_TABLE,
                 )
                 if words is not None:
                     return words
