@@ -540,6 +540,8 @@ def prepare(
         The tokens.
     """
     if norm:
+        # The compiled twin (meteor_lite/_accel.c) does normalize + java_lower + tokenize in one call, with the
+        # same tokens (tests/test_accel_normalize.py); it returns None for a line it leaves to this code.
         kernels = accel.compiled
         if kernels is not None and isinstance(line, str) and (nonbreaking is None or type(nonbreaking) is dict):
             mode = _compiled_mode(lang, tokenizer)
