@@ -23,3 +23,7 @@ def walk_level(
 def word_matches(
     cands: List[List[Any]], positions: Sequence[Sequence[int]], module: int, exact: bool, match_type: type, /
 ) -> None: ...
+def prepare_western(
+    line: str, apostrophes: int, keep_punct: bool, lower: bool, nonbreaking: Dict[str, bool],
+    lower_table: Dict[int, str], /,
+) -> Optional[List[str]]: ...

@@ -71,6 +71,14 @@ class Kernels(Protocol):
     ) -> Tuple[List[Tuple[int, int, str]], Set[str]]:
         """One length of :meth:`meteor_lite.resources.lookups.Resources._walk`."""
 
+    def prepare_western(
+        self, line: str, apostrophes: int, keep_punct: bool, lower: bool, nonbreaking: Dict[str, bool],
+        lower_table: Dict[int, str], /,
+    ) -> Optional[List[str]]:
+        """:func:`meteor_lite.text.normalize.prepare` with ``norm`` and Meteor's tokeniser for a western language
+        (apostrophes: 0 English, 1 French, 2 generic), or None for a line out of its range (a capital sigma to
+        lower-case)."""
+
 
 def _pure_requested() -> bool:
     return os.environ.get("METEOR_LITE_PURE", "").strip().lower() not in ("", "0", "false", "no")

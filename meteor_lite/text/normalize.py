@@ -38,10 +38,12 @@ e.g. from a resource bundle; ``None`` means an empty list.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Dict, List, Mapping, Optional, Tuple
 
+from .. import accel
 from ..languages import LANGUAGES, default_tokenizer, language_alias
 
 __all__ = ["WESTERN_LANGS", "NON_WESTERN_LANGS", "normalize", "java_lower", "tokenize", "prepare"]
@@ -482,6 +484,25 @@ def tokenize(line: str) -> List[str]:
     return [t for t in line.split(" ") if t]
 
 
+#: The empty prefix list the compiled twin is given for ``nonbreaking=None`` (never modified).
+_NO_PREFIXES: Dict[str, bool] = {}
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled_mode(lang: str, tokenizer: Optional[str]) -> int:
+    """The apostrophe rule of the compiled ``-norm`` twin for ``lang``: 0 English, 1 French, 2 generic; -1 out of its range.
+
+    The twin (``prepare_western`` of ``meteor_lite/_accel.c``) covers the western rules followed by
+    Meteor's white-space tokeniser (and declines a line to lower-case that holds a capital sigma);
+    anything else runs the pure-Python code.
+    """
+    code = _canon_lang(lang)
+    name = tokenizer if tokenizer is not None else default_tokenizer(lang)
+    if code not in WESTERN_LANGS or name != "meteor":
+        return -1
+    return {"en": 0, "fr": 1}.get(code, 2)
+
+
 def prepare(
     line: str,
     lang: str,
@@ -519,6 +540,18 @@ def prepare(
         The tokens.
     """
     if norm:
+        # The compiled twin (meteor_lite/_accel.c) does normalize + java_lower + tokenize in one call, with the
+        # same tokens (tests/test_accel_normalize.py); it returns None for a line it leaves to this code.
+        kernels = accel.compiled
+        if kernels is not None and isinstance(line, str) and (nonbreaking is None or type(nonbreaking) is dict):
+            mode = _compiled_mode(lang, tokenizer)
+            if mode >= 0:
+                words = kernels.prepare_western(
+                    line, mode, keep_punct, not keep_case, _NO_PREFIXES if nonbreaking is None else nonbreaking,
+                    _LOWER_TABLE,
+                )
+                if words is not None:
+                    return words
         line = normalize(line, lang, keep_punct=keep_punct, nonbreaking=nonbreaking)
     else:
         line = line.strip(_TRIM_CHARS)  # Meteor String.trim()s the raw line
