@@ -11,6 +11,10 @@
  *   java_hashes    meteor_lite.jarcompat.java_string_hashes
  *   positions_of   meteor_lite.align.matches.positions_of
  *   word_matches   the loop of meteor_lite.align.matches.collect_matches that makes one-word Match objects
+ *   pack_side,     one pair scored: collect_matches, the search and scoring._side_stats's counts
+ *   align_stats    (scoring._align_sides), on sentences packed once each (scoring.kernel_view)
+ *   prepare_western  meteor_lite.text.normalize.prepare with -norm for a western language (normalize,
+ *                  java_lower and Meteor's white-space split in one pass)
  *
  * The search: the same as meteor_lite/align/search.py: fix the matches that are the only candidate for every word
  * they cover, then a left-to-right beam search over reference positions.  Partial

@@ -3,7 +3,10 @@
 ``meteor_lite._accel`` (``meteor_lite/_accel.c``) holds compiled twins of pure-Python
 loops: the alignment search, the paraphrase matching (on the table entries as stored,
 never split into token tuples), the pairwise synonym test of a sentence, one length of
-the paraphrase table's walk, Java's string hash of words and their positions.  Building a
+the paraphrase table's walk, Java's string hash of words and their positions, a whole pair
+(candidates, search and statistics in one call on sentences packed once: ``pack_side``,
+``align_stats``) and Meteor's ``-norm`` preparation of a western language's line
+(``prepare_western``).  Building a
 wheel or installing from source compiles it when a C compiler and the Python headers are
 there (setup.py; ``make accel`` in a checkout), and installs pure Python when they are not.
 When it is installed it is used, unless the environment sets
