@@ -13,6 +13,7 @@
  *   word_matches   the loop of meteor_lite.align.matches.collect_matches that makes one-word Match objects
  *   pack_side,     one pair scored: collect_matches, the search and scoring._side_stats's counts
  *   align_stats    (scoring._align_sides), on sentences packed once each (scoring.kernel_view)
+ *   walk_held      meteor_lite.resources.lookups.Resources._walk over a table held in memory (preload=True)
  *   prepare_western  meteor_lite.text.normalize.prepare with -norm for a western language (normalize,
  *                  java_lower and Meteor's white-space split in one pass)
  *
@@ -1124,6 +1125,71 @@ done:
     return res;
 }
 
+/* walk_held(sentences, entries, beginnings, max_len): Resources._walk over a paraphrase table held in memory
+ * (resources.memory.TablesInMemory: `entries` maps a phrase to its table entry, `beginnings` is the set of
+ * phrases that begin a longer one).  For each start, the n-gram grows one word at a time while it begins a
+ * longer phrase (and is shorter than max_len words and the sentence goes on); each n-gram with a non-empty
+ * entry is a hit (start, n, entry).  Returns each sentence's hits by start, then length: what the level-by-level
+ * walk returns, without the caches it fills for the bundle's queries. */
+static PyObject *walk_held(PyObject *self, PyObject *args) {
+    PyObject *sentences, *entries, *beginnings;
+    Py_ssize_t max_len;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!On:walk_held", &PyList_Type, &sentences, &PyDict_Type, &entries, &beginnings,
+                          &max_len))
+        return NULL;
+    if (!PyAnySet_Check(beginnings)) { PyErr_SetString(PyExc_TypeError, "beginnings must be a set"); return NULL; }
+    PyObject *space = PyUnicode_FromString(" ");
+    PyObject *out = space ? PyList_New(PyList_GET_SIZE(sentences)) : NULL;
+    if (!out) { Py_XDECREF(space); return NULL; }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(sentences); k++) {
+        PyObject *hits = PyList_New(0);
+        if (!hits) goto fail;
+        PyList_SET_ITEM(out, k, hits);
+        PyObject *seq = PySequence_Fast(PyList_GET_ITEM(sentences, k), "a sentence must be a sequence of words");
+        if (!seq) goto fail;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            PyObject *g = PySequence_Fast_GET_ITEM(seq, i);
+            if (!PyUnicode_Check(g)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); Py_DECREF(seq); goto fail; }
+            Py_INCREF(g);
+            for (Py_ssize_t n = 1;; n++) {
+                PyObject *entry = PyDict_GetItemWithError(entries, g);  /* borrowed */
+                int has = entry ? PyObject_IsTrue(entry) : (PyErr_Occurred() ? -1 : 0);
+                if (has > 0) {
+                    PyObject *t = Py_BuildValue("(nnO)", i, n, entry);
+                    if (!t || PyList_Append(hits, t) < 0) has = -1;
+                    Py_XDECREF(t);
+                }
+                int grow = has < 0 ? -1 : (n < max_len && i + n < len) ? PySet_Contains(beginnings, g) : 0;
+                if (grow <= 0) {
+                    Py_DECREF(g);
+                    if (has < 0 || grow < 0) { Py_DECREF(seq); goto fail; }
+                    break;
+                }
+                PyObject *w = PySequence_Fast_GET_ITEM(seq, i + n);
+                PyObject *gs = PyUnicode_Check(w) ? PyUnicode_Concat(g, space) : NULL;
+                PyObject *ng = gs ? PyUnicode_Concat(gs, w) : NULL;
+                Py_XDECREF(gs);
+                Py_DECREF(g);
+                if (!ng) {
+                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "words must be strings");
+                    Py_DECREF(seq);
+                    goto fail;
+                }
+                g = ng;
+            }
+        }
+        Py_DECREF(seq);
+    }
+    Py_DECREF(space);
+    return out;
+fail:
+    Py_DECREF(space);
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* ---- the paraphrase table's walk ------------------------------------------------------ */
 
 /* The truth of a value just looked up under `key` (NULL: missing, a KeyError unless another error is set):
@@ -1844,6 +1910,8 @@ static PyMethodDef methods[] = {
      "search(n1, n2, cands, beam) -> list of Match, or None when out of range: the compiled alignment search."},
     {"pack_side", pack_side, METH_VARARGS,
      "pack_side(view) -> capsule: one sentence's kernel view packed for align_stats."},
+    {"walk_held", walk_held, METH_VARARGS,
+     "walk_held(sentences, entries, beginnings, max_len) -> each sentence's phrase hits, from a table held in memory."},
     {"align_stats", align_stats, METH_VARARGS,
      "align_stats(hyp, ref, modules, beam) -> the statistics and chosen matches of one pair, or None out of range."},
     {"phrase_matches", phrase_matches, METH_VARARGS,

@@ -40,6 +40,11 @@ class Kernels(Protocol):
     def search(self, n1: int, n2: int, cands: List[List[Any]], beam: int, /) -> Optional[List[Any]]:
         """The alignment search (:func:`meteor_lite.align.search.search_alignment_pure`), or None out of range."""
 
+    def walk_held(
+        self, sentences: List[Sequence[str]], entries: Dict[str, str], beginnings: Set[str], max_len: int, /
+    ) -> List[List[Tuple[int, int, str]]]:
+        """:meth:`meteor_lite.resources.lookups.Resources._walk` over a paraphrase table held in memory."""
+
     def pack_side(self, view: Tuple[Any, ...], /) -> object:
         """One sentence's kernel view (:func:`meteor_lite.scoring.kernel_view`) packed for :meth:`align_stats`."""
 

@@ -56,6 +56,24 @@ def test_preloaded_scores_are_the_default_ones(
     assert held.score_pairs(pairs[:300]) == default.score_pairs(pairs[:300])
 
 
+def test_the_compiled_walk_of_the_held_table_finds_the_bundle_walks_phrases(
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """walk_held (the paraphrase table held in memory, one compiled call) against the walk that queries the
+    bundle, and against the pure-Python walk over the held table: the same hits for every sentence."""
+    if accel.compiled is None:
+        pytest.skip("the compiled kernels are not built (make accel; `make test` builds them)")
+    default = Meteor("en", norm=True, quiet=True)
+    sentences = [default.tokens(t) for pair in _pairs(shared_data)[:1500] for t in pair]
+    sentences += [["the", "united", "states"] * 30, [], ["a"], ["of", "the", "of", "the"]]
+    want = default.resources._walk(sentences)
+    held = _held().resources
+    assert held._walk(sentences) == want
+    assert sum(map(len, want)) > 10 * len(sentences)
+    monkeypatch.setattr(accel, "compiled", None)
+    assert held._walk(sentences[:200]) == want[:200]
+
+
 def test_no_query_once_the_tables_are_held(en_bundle: Path) -> None:
     held = _held()
     assert held.bundle is not None

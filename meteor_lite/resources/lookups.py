@@ -257,12 +257,15 @@ class Resources:
         at a time for all sentences, looking up the n-grams not yet cached in one query per length."""
         if not self.has_paraphrases:
             return [[] for _ in sentences]
+        kernels = accel.compiled
+        held = self._tables
+        if kernels is not None and isinstance(held, TablesInMemory) and held.has_paraphrases:
+            return held.paraphrase_walk(kernels, sentences, self.paraphrase_max_len)  # one compiled call, no query
         paras, prefix = self._para, self._para_prefix
         hits: List[List[PhraseHit]] = [[] for _ in sentences]
         # (sentence, start, n-gram) of the n-grams still walked, one length at a time.
         active = [(k, i, w) for k, s in enumerate(sentences) for i, w in enumerate(s)]
         unknown = {g for _, _, g in active if g not in paras}
-        kernels = accel.compiled
         listed = list(sentences)
         n = 1
         while active:

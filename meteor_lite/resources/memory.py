@@ -12,7 +12,7 @@ from dictionaries (English: about 1.5 s and 250 MB, where the Meteor 1.5 jar loa
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Iterable, List, Protocol, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Protocol, Sequence, Set, Tuple
 
 from .bundle import Bundle
 
@@ -51,6 +51,8 @@ class TablesInMemory:
                 self._exceptions.setdefault(form, []).append(base)
         self._entries: Dict[str, str] = {}
         self._prefixes: Set[str] = set()
+        #: Whether the paraphrase table is held (:meth:`paraphrase_walk` reads it).
+        self.has_paraphrases = paraphrases
         if paraphrases:
             entries, prefixes = self._entries, self._prefixes
             for phrase, prefix, joined in bundle.table_rows("paraphrases"):
@@ -73,6 +75,12 @@ class TablesInMemory:
         """As :meth:`Bundle.synonym_exceptions`."""
         table = self._exceptions
         return {f: list(table[f]) for f in forms if f in table}
+
+    def paraphrase_walk(self, kernels: Any, sentences: Sequence[Sequence[str]], max_len: int) -> List[List[Tuple[int, int, str]]]:
+        """Each sentence's table phrases, by start then length, found by the compiled walk over the held table
+        (``kernels.walk_held``): what :meth:`Resources._walk <meteor_lite.resources.lookups.Resources._walk>` finds."""
+        found: List[List[Tuple[int, int, str]]] = kernels.walk_held(list(sentences), self._entries, self._prefixes, max_len)
+        return found
 
     def paraphrase_entries(self, phrases: Sequence[str]) -> Tuple[Dict[str, str], Set[str]]:
         """As :meth:`Bundle.paraphrase_entries`."""
