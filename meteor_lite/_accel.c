@@ -514,15 +514,21 @@ static uint32_t span_hash(int kind, const void *data, Py_ssize_t a, Py_ssize_t b
     return h;
 }
 
-/* Do two spans hold the same code points (str equality, whatever their storage kinds)? */
-static int span_equal(const Span *x, const Span *y) {
-    if (x->len != y->len || x->hash != y->hash) return 0;
+/* Do two spans hold the same code points (str equality, whatever their storage kinds)?  Their hashes are not
+ * compared: only the first word of a packed paraphrase has one. */
+static int span_same_text(const Span *x, const Span *y) {
+    if (x->len != y->len) return 0;
     if (x->kind == y->kind)
         return memcmp((const char *)x->data + x->start * x->kind, (const char *)y->data + y->start * y->kind,
                       (size_t)(x->len * x->kind)) == 0;
     for (Py_ssize_t i = 0; i < x->len; i++)
         if (PyUnicode_READ(x->kind, x->data, x->start + i) != PyUnicode_READ(y->kind, y->data, y->start + i)) return 0;
     return 1;
+}
+
+/* :func:`span_same_text` of two spans with hashes, which differ for most different words. */
+static int span_equal(const Span *x, const Span *y) {
+    return x->hash == y->hash && span_same_text(x, y);
 }
 
 /* The span of entry[a:b] (entry's kind and data). */
@@ -541,16 +547,23 @@ static Py_ssize_t find_char(int kind, const void *data, Py_ssize_t a, Py_ssize_t
     return a;
 }
 
-/* Do two spans hold the same code points?  (:func:`span_equal` without the hashes, which only the first word
- * of a packed paraphrase has.) */
-static int span_same_text(const Span *x, const Span *y) {
-    if (x->len != y->len) return 0;
-    if (x->kind == y->kind)
-        return memcmp((const char *)x->data + x->start * x->kind, (const char *)y->data + y->start * y->kind,
-                      (size_t)(x->len * x->kind)) == 0;
-    for (Py_ssize_t i = 0; i < x->len; i++)
-        if (PyUnicode_READ(x->kind, x->data, x->start + i) != PyUnicode_READ(y->kind, y->data, y->start + i)) return 0;
-    return 1;
+/* The words of a tuple as spans (w), chained by hash in a table of `size` buckets (a power of two): head[bucket]
+ * is the first position, next[i] the one after i; built from the back, so every chain runs in ascending
+ * position.  0, or -1 with an exception set (a word that is not a string). */
+static int chain_words(PyObject *words, Span *w, Py_ssize_t *head, Py_ssize_t *next, Py_ssize_t size) {
+    for (Py_ssize_t b = 0; b < size; b++) head[b] = -1;
+    for (Py_ssize_t i = PyTuple_GET_SIZE(words) - 1; i >= 0; i--) {
+        PyObject *o = PyTuple_GET_ITEM(words, i);
+        if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); return -1; }
+        int kind = PyUnicode_KIND(o);
+        const void *data = PyUnicode_DATA(o);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(o);
+        Span sp = {kind, data, 0, len, span_hash(kind, data, 0, len)};
+        w[i] = sp;
+        next[i] = head[sp.hash & (size - 1)];
+        head[sp.hash & (size - 1)] = i;
+    }
+    return 0;
 }
 
 /* Where the paraphrases of table entries occur in `words`.  hits: (start, length, entry) with entry the
@@ -573,18 +586,7 @@ static PyObject *phrase_matches(PyObject *self, PyObject *args) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto fail;
     }
-    for (Py_ssize_t b = 0; b < size; b++) head[b] = -1;
-    for (Py_ssize_t i = nw - 1; i >= 0; i--) {  /* from the back: every chain then runs in ascending position */
-        PyObject *o = PyTuple_GET_ITEM(words, i);
-        if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); goto fail; }
-        int kind = PyUnicode_KIND(o);
-        const void *data = PyUnicode_DATA(o);
-        Py_ssize_t len = PyUnicode_GET_LENGTH(o);
-        Span s = {kind, data, 0, len, span_hash(kind, data, 0, len)};
-        w[i] = s;
-        next[i] = head[s.hash & (size - 1)];
-        head[s.hash & (size - 1)] = i;
-    }
+    if (chain_words(words, w, head, next, size)) goto fail;
     for (Py_ssize_t h = 0; h < PyList_GET_SIZE(hits); h++) {
         PyObject *hit = PyList_GET_ITEM(hits, h);
         if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
@@ -841,18 +843,8 @@ static PyObject *pack_side(PyObject *self, PyObject *args) {
     p->head = (Py_ssize_t *)malloc(p->size * sizeof(Py_ssize_t));
     p->next = (Py_ssize_t *)malloc((n + 1) * sizeof(Py_ssize_t));
     if (!p->hash || !p->func || !p->len || !p->w || !p->head || !p->next) { PyErr_NoMemory(); goto fail; }
-    if (long_array(hash, p->hash, n)) goto fail;
-    for (Py_ssize_t b = 0; b < p->size; b++) p->head[b] = -1;
-    for (Py_ssize_t i = n - 1; i >= 0; i--) {  /* from the back: every chain then runs in ascending position */
-        PyObject *o = PyTuple_GET_ITEM(words, i);
-        if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); goto fail; }
-        int kind = PyUnicode_KIND(o);
-        const void *data = PyUnicode_DATA(o);
-        Py_ssize_t wl = PyUnicode_GET_LENGTH(o);
-        Span sp = {kind, data, 0, wl, span_hash(kind, data, 0, wl)};
-        p->w[i] = sp;
-        p->next[i] = p->head[sp.hash & (p->size - 1)];
-        p->head[sp.hash & (p->size - 1)] = i;
+    if (long_array(hash, p->hash, n) || chain_words(words, p->w, p->head, p->next, p->size)) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
         int f = PyObject_IsTrue(PyList_GET_ITEM(func, i));
         if (f < 0) goto fail;
         p->func[i] = (char)f;
