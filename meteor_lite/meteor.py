@@ -82,7 +82,9 @@ class Meteor:
     ``preload=True`` reads the bundle's tables that the modules use (stem map, synonyms, paraphrase table)
     into memory at construction (English: about 1.5 s and 250 MB), so that new sentences cost no look-up
     query: for a process that scores new pairs one call at a time for a long while (MBR decoding, rewards,
-    a tuning loop).  The scores are the same either way (:mod:`meteor_lite.resources.memory`).
+    a tuning loop).  The scores are the same either way (:mod:`meteor_lite.resources.memory`).  The default,
+    ``None``, reads the environment: ``METEOR_LITE_PRELOAD=1`` turns it on for every scorer of the process
+    (a ``meteor-jar -stdio`` server of a tuning loop, which keeps the jar's command line).
     """
 
     def __init__(
@@ -104,7 +106,7 @@ class Meteor:
         allow_other_language: bool = False,
         case_aware: bool = False,
         strict_modules: bool = False,
-        preload: bool = False,
+        preload: Optional[bool] = None,
     ):
         check_options(lang, task, params, modules, weights, beam)
         setup = setup_scorer(
@@ -124,8 +126,10 @@ class Meteor:
         #: The tokens of the sentences prepared last, by their text (at most RECENT_SENTENCES, as the paraphrase
         #: walk keeps: a sentence scored again soon, as the reference of an n-best list, is not normalised again).
         self._recent_tokens: Dict[str, Tuple[str, ...]] = {}
-        if not isinstance(preload, bool):
-            raise TypeError(f"preload takes True or False, not {preload!r}")
+        if preload is None:
+            preload = preload_requested()
+        elif not isinstance(preload, bool):
+            raise TypeError(f"preload takes True, False or None (the environment's METEOR_LITE_PRELOAD), not {preload!r}")
         if preload:
             self.resources.hold_in_memory(self.config.modules)
         if not quiet:
@@ -389,6 +393,16 @@ class Meteor:
     def signature(self) -> str:
         """Everything that changes the number, in one line (sacreBLEU-style)."""
         return make_signature(self.config, self.bundle, self.tokenizer)
+
+
+#: The environment variable that turns ``preload`` on for scorers that do not choose (``preload=None``).
+PRELOAD_ENV = "METEOR_LITE_PRELOAD"
+
+
+def preload_requested() -> bool:
+    """Whether the environment asks scorers to hold their tables in memory (``METEOR_LITE_PRELOAD`` set to
+    anything but empty, ``0``, ``false`` or ``no``, as ``METEOR_LITE_PURE`` is read)."""
+    return os.environ.get(PRELOAD_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
 def jar_norm_meteor(lang: str, norm: Optional[bool] = None, **options: object) -> Meteor:

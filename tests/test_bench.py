@@ -236,10 +236,12 @@ def test_bench_end_to_end_against_the_jar(tmp_path: Path, shared_data: Path, en_
     assert results["scaling"]["modules"]["exact-stem"]["different_answers"] == []
     assert results["stdio"]["comparison"]["different_lines"] == 0 and results["stdio"]["comparison"]["lines"] == 11
     assert results["stdio"]["comparison_pure"]["different_lines"] == 0 and results["stdio"]["comparison_pure"]["lines"] == 11
+    assert results["stdio"]["comparison_preload"]["different_lines"] == 0 and results["stdio"]["comparison_preload"]["lines"] == 11
     assert results["api"]["comparison_with_jar"]["different_lines"] == 0
     assert [r.name for r in table_rows(results)] == [  # 60 tokens, the longest run, stands in for 2,000 and 5,000
         "60-token segment, exact+stem", "stdio SCORE requests/s (5-request transcript)", "stdio time to first answer (start-up)",
-        "stdio SCORE requests/s, pure Python", "API score_segment calls/s (jar: stdio req/s)",
+        "stdio SCORE requests/s, pure Python", "stdio SCORE requests/s, METEOR_LITE_PRELOAD=1",
+        "API score_segment calls/s (jar: stdio req/s)",
         "API score_pairs pairs/s, 4 pairs in one call (jar: stdio req/s)",
         "API score_segment calls/s, preload=True (jar: stdio req/s)", "API score_pairs pairs/s, preload=True (jar: stdio req/s)"]
     assert results["api"]["batch"]["comparison_with_jar"]["different_lines"] == 0

@@ -119,8 +119,31 @@ def test_memory_tables_answer_as_the_bundle(tiny_bundle: Path) -> None:
             list(b.table_rows("meta"))
 
 
-def test_preload_takes_a_bool(tiny_bundle: Path) -> None:
-    with pytest.raises(TypeError, match="preload takes True or False"):
+def test_preload_takes_a_bool_or_the_environment(tiny_bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(TypeError, match="preload takes True, False or None"):
         Meteor("en", bundle=tiny_bundle, preload="yes")  # type: ignore[arg-type]
-    m = Meteor("en", bundle=tiny_bundle, quiet=True, preload=True)
-    assert m.resources.held_in_memory
+    assert Meteor("en", bundle=tiny_bundle, quiet=True, preload=True).resources.held_in_memory
+    monkeypatch.delenv("METEOR_LITE_PRELOAD", raising=False)
+    assert not Meteor("en", bundle=tiny_bundle, quiet=True).resources.held_in_memory
+    for value, held in (("1", True), ("yes", True), ("0", False), ("false", False), ("", False)):
+        monkeypatch.setenv("METEOR_LITE_PRELOAD", value)
+        assert Meteor("en", bundle=tiny_bundle, quiet=True).resources.held_in_memory is held, value
+    monkeypatch.setenv("METEOR_LITE_PRELOAD", "1")
+    assert not Meteor("en", bundle=tiny_bundle, quiet=True, preload=False).resources.held_in_memory
+
+
+def test_a_stdio_server_with_the_tables_held_answers_as_without(shared_data: Path, en_bundle: Path) -> None:
+    """``METEOR_LITE_PRELOAD=1 meteor-jar - - -stdio -l en -norm``: the same answers, SCORE and EVAL."""
+    import os
+    import subprocess
+    import sys
+
+    pairs = _pairs(shared_data)[:40]
+    transcript = "".join(f"SCORE ||| {r} ||| {h}\n" for h, r in pairs if "|||" not in h + r)
+    cmd = [sys.executable, "-m", "meteor_lite.jarcli", "-", "-", "-stdio", "-l", "en", "-norm"]
+    answers = []
+    for value in ("0", "1"):
+        env = {**os.environ, "METEOR_LITE_PRELOAD": value}
+        done = subprocess.run(cmd, input=transcript, capture_output=True, text=True, env=env, timeout=120, check=True)
+        answers.append(done.stdout)
+    assert answers[0] == answers[1] and answers[0].count("\n") == transcript.count("\n") > 30
