@@ -28,7 +28,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Protocol, Sequence, Set, Tuple
 
-__all__ = ["Kernels", "compiled", "description"]
+__all__ = ["Kernels", "compiled", "description", "env_switch"]
 
 
 class Kernels(Protocol):
@@ -88,8 +88,14 @@ class Kernels(Protocol):
         lower-case)."""
 
 
+def env_switch(name: str) -> bool:
+    """Whether the environment variable ``name`` turns a switch on: set to anything but empty, ``0``, ``false`` or
+    ``no`` (``METEOR_LITE_PURE`` here, ``METEOR_LITE_PRELOAD`` for :class:`~meteor_lite.Meteor`)."""
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+
+
 def _pure_requested() -> bool:
-    return os.environ.get("METEOR_LITE_PURE", "").strip().lower() not in ("", "0", "false", "no")
+    return env_switch("METEOR_LITE_PURE")
 
 
 #: Why pure Python runs when the kernels are not loaded (for :func:`description`).

@@ -10,6 +10,7 @@ import warnings
 from itertools import chain, islice
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+from .accel import env_switch
 from .config import MeteorConfig
 from .configure import setup_scorer
 from .errors import BundleError, InputError, MeteorLiteWarning
@@ -400,9 +401,9 @@ PRELOAD_ENV = "METEOR_LITE_PRELOAD"
 
 
 def preload_requested() -> bool:
-    """Whether the environment asks scorers to hold their tables in memory (``METEOR_LITE_PRELOAD`` set to
-    anything but empty, ``0``, ``false`` or ``no``, as ``METEOR_LITE_PURE`` is read)."""
-    return os.environ.get(PRELOAD_ENV, "").strip().lower() not in ("", "0", "false", "no")
+    """Whether the environment asks scorers to hold their tables in memory (``METEOR_LITE_PRELOAD``, read as
+    :func:`meteor_lite.accel.env_switch` reads a switch)."""
+    return env_switch(PRELOAD_ENV)
 
 
 def jar_norm_meteor(lang: str, norm: Optional[bool] = None, **options: object) -> Meteor:

@@ -33,7 +33,8 @@ def align_segment(
     The third result is True when the segment was aligned in bounded mode
     (:mod:`meteor_lite.align.bounded`: too many candidates for the beam search).
     """
-    return _align_sides(prepare_side(hyp, config, resources), prepare_side(ref, config, resources), config, resources)
+    h, r = (prepare_side(w, config, resources, packed=False) for w in (hyp, ref))
+    return _align_sides(h, r, config, resources)
 
 
 #: One sentence as the statistics read it: its words, each word's function-word flag and length
@@ -45,13 +46,14 @@ Side = Tuple[List[str], List[bool], List[int], float, float, Optional[object]]
 _MODULE_CODES = {name: code for code, name in enumerate(MODULES)}
 
 
-def prepare_side(words: List[str], config: MeteorConfig, resources: Resources) -> Side:
-    """The function-word flags and unit lengths of ``words`` (computed once per sentence, not per pair)."""
+def prepare_side(words: List[str], config: MeteorConfig, resources: Resources, *, packed: bool = True) -> Side:
+    """The function-word flags and unit lengths of ``words`` (computed once per sentence, not per pair), and with
+    ``packed`` its :func:`kernel_view` (left out by the callers that align with :func:`_align_sides`)."""
     lengths = [java_length(w) for w in words] if config.char_based else [1] * len(words)
     func = resources.function_flags(words)
     return (
         words, func, lengths, float(sum(lengths)), float(sum(n for n, f in zip(lengths, func) if f)),
-        kernel_view(words, func, lengths, config, resources),
+        kernel_view(words, func, lengths, config, resources) if packed else None,
     )
 
 
@@ -105,7 +107,8 @@ def _pair_stats(
 def alignment_stats(hyp: List[str], ref: List[str], matches: Sequence[Match], config: MeteorConfig,
                     resources: Resources) -> Stats:
     """Meteor's sufficient statistics of an alignment (``matches``: the chosen matches) of two token lists."""
-    return _side_stats(prepare_side(hyp, config, resources), prepare_side(ref, config, resources), matches, config)
+    h, r = (prepare_side(w, config, resources, packed=False) for w in (hyp, ref))
+    return _side_stats(h, r, matches, config)
 
 
 def _side_stats(h: Side, r: Side, matches: Sequence[Match], config: MeteorConfig) -> Stats:

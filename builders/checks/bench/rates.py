@@ -189,25 +189,33 @@ def run_stdio(a: BenchOptions) -> Dict[str, Any]:
             continue
         log.info("stdio %-12s first answer %.2f s, %.1f SCORE requests/s", tool, out[tool]["first_answer_s"],
                  out[tool]["requests_per_s"] or 0.0)
-    if "answers" in out["jar"] and "answers" in out["meteor-lite"]:
-        out["comparison"] = _compare(out["jar"]["answers"], out["meteor-lite"]["answers"])
-    if "answers" in out["jar"] and "answers" in out["pure"]:
-        out["comparison_pure"] = _compare(out["jar"]["answers"], out["pure"]["answers"])
-    if "answers" in out["jar"] and "answers" in out["preload"]:
-        out["comparison_preload"] = _compare(out["jar"]["answers"], out["preload"]["answers"])
+    for tool, key in (("meteor-lite", "comparison"), ("pure", "comparison_pure"), ("preload", "comparison_preload")):
+        if "answers" in out["jar"] and "answers" in out[tool]:
+            out[key] = _compare(out["jar"]["answers"], out[tool]["answers"])
     return out
 
 
 def run_api(a: BenchOptions, jar_answers: Optional[List[str]]) -> Dict[str, Any]:
     """``Meteor.score_segment`` calls per second in this process; statistics compared with the jar's stdio answers."""
-    from meteor_lite import Meteor
-
     try:
         pairs = transcript_pairs(a)
     except BenchError as e:
         return {"error": str(e)}
+    res = _call_rate(pairs, jar_answers)
+    res["batch"] = _batch_rate(pairs, jar_answers)
+    res["preload"] = _preload_rates(pairs, jar_answers)
+    if a.transcript == "mbr":
+        res["matrix"] = _matrix_rate(mbr_groups(a), jar_answers)
+    return res
+
+
+def _call_rate(pairs: List[Tuple[str, str]], jar_answers: Optional[List[str]], preload: bool = False) -> Dict[str, Any]:
+    """``score_segment`` by a fresh scorer, one call per pair: construction and the first call timed apart, then
+    calls per second over the other pairs; statistics compared with the jar's answers."""
+    from meteor_lite import Meteor
+
     t0 = time.perf_counter()
-    m = Meteor("en", norm=True, quiet=True)
+    m = Meteor("en", norm=True, quiet=True, preload=preload)
     construct = time.perf_counter() - t0
     stats = [m.score_segment(pairs[0][0], [pairs[0][1]]).stats.to_ss_line()]
     first = time.perf_counter() - t0
@@ -216,34 +224,16 @@ def run_api(a: BenchOptions, jar_answers: Optional[List[str]]) -> Dict[str, Any]
         stats.append(m.score_segment(hyp, [ref]).stats.to_ss_line())
     elapsed = time.perf_counter() - t1
     res: Dict[str, Any] = {"construct_s": construct, "first_call_s": first, "calls": len(pairs),
-                           "calls_per_s": (len(pairs) - 1) / elapsed if len(pairs) > 1 else None}
+                           "calls_per_s": (len(pairs) - 1) / elapsed if len(pairs) > 1 and elapsed > 0 else None}
     if jar_answers:
         res["comparison_with_jar"] = _compare(jar_answers[:len(stats)], stats)
-    res["batch"] = _batch_rate(pairs, jar_answers)
-    res["preload"] = _preload_rates(pairs, jar_answers)
-    if a.transcript == "mbr":
-        res["matrix"] = _matrix_rate(mbr_groups(a), jar_answers)
     return res
 
 
 def _preload_rates(pairs: List[Tuple[str, str]], jar_answers: Optional[List[str]]) -> Dict[str, Any]:
-    """The per-call and batch rates again with ``Meteor(..., preload=True)``: construction (the tables read
-    into memory) reported apart, then ``score_segment`` over the pairs but the first, then ``score_pairs``
-    of them by a second such scorer."""
-    from meteor_lite import Meteor
-
-    t0 = time.perf_counter()
-    m = Meteor("en", norm=True, quiet=True, preload=True)
-    construct = time.perf_counter() - t0
-    stats = [m.score_segment(pairs[0][0], [pairs[0][1]]).stats.to_ss_line()]
-    t1 = time.perf_counter()
-    for hyp, ref in pairs[1:]:
-        stats.append(m.score_segment(hyp, [ref]).stats.to_ss_line())
-    elapsed = time.perf_counter() - t1
-    out: Dict[str, Any] = {"construct_s": construct,
-                           "calls_per_s": (len(pairs) - 1) / elapsed if len(pairs) > 1 and elapsed > 0 else None}
-    if jar_answers:
-        out["comparison_with_jar"] = _compare(jar_answers[:len(stats)], stats)
+    """The per-call and batch rates again with ``Meteor(..., preload=True)`` (construction, which reads the tables
+    into memory, reported apart; the batch by a second such scorer)."""
+    out = _call_rate(pairs, jar_answers, preload=True)
     out["batch"] = _batch_rate(pairs, jar_answers, preload=True)
     return out
 
