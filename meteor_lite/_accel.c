@@ -14,6 +14,8 @@
  *   pack_side,     one pair scored: collect_matches, the search and scoring._side_stats's counts
  *   align_stats    (scoring._align_sides), on sentences packed once each (scoring.kernel_view)
  *   walk_held      meteor_lite.resources.lookups.Resources._walk over a table held in memory (preload=True)
+ *   mapped_find,   the look-ups of meteor_lite.resources.mapped.MappedTables and its walk (walk_held over a
+ *   mapped_walk    mapped table file)
  *   prepare_western  meteor_lite.text.normalize.prepare with -norm for a western language (normalize,
  *                  java_lower and Meteor's white-space split in one pass)
  *
@@ -36,6 +38,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#ifndef _WIN32
+#include <unistd.h>
+#endif
 
 #define MAX_WORDS 8192
 
@@ -1895,6 +1901,308 @@ static PyObject *prepare_western(PyObject *self, PyObject *args) {
     return res;
 }
 
+/* ---- the mapped table file (meteor_lite/resources/mapped.py) ------------------------------------------------ */
+
+/* The file's layout is described in mapped.py: per table, 8-byte slots (the key's CRC-32 in the high half, its
+ * record's offset in the low half, 0 when empty; probed linearly from crc & (n-1)) and records (key: 2-byte
+ * length and UTF-8 bytes, then the table's value).  Every read is checked against the file's length: a damaged
+ * file raises ValueError, never reads outside the mapping. */
+
+static uint32_t crc_table[256];
+
+static void crc_init(void) {
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t c = n;
+        for (int k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_table[n] = c;
+    }
+}
+
+/* zlib.crc32 of the bytes. */
+static uint32_t crc32_of(const unsigned char *p, Py_ssize_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    while (n-- > 0) c = crc_table[(c ^ *p++) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+static inline uint32_t rd16(const unsigned char *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
+static inline uint32_t rd32(const unsigned char *p) { return rd16(p) | (rd16(p + 2) << 16); }
+static inline uint64_t rd64(const unsigned char *p) { return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32); }
+
+typedef struct {
+    const unsigned char *base;
+    Py_ssize_t size;     /* the file's length */
+    Py_ssize_t off;      /* the slots' offset */
+    Py_ssize_t nslots;   /* a power of two, or 0 for a table the file lacks */
+} MTable;
+
+static PyObject *mt_damaged(void) {
+    PyErr_SetString(PyExc_ValueError, "the mapped table file is damaged (a record reaches past its end)");
+    return NULL;
+}
+
+/* The mapping of `data` (kept in *view: release it) and one table of it; -1 with an exception set. */
+static int mt_open(PyObject *data, Py_buffer *view, Py_ssize_t off, Py_ssize_t nslots, MTable *t) {
+    if (PyObject_GetBuffer(data, view, PyBUF_SIMPLE) < 0) return -1;
+    t->base = (const unsigned char *)view->buf;
+    t->size = view->len;
+    t->off = off;
+    t->nslots = nslots;
+    if (off < 0 || nslots < 0 || (nslots & (nslots - 1)) || (nslots && (off > view->len || nslots > (view->len - off) / 8))) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "the table's slots are not within the mapped file");
+        return -1;
+    }
+    return 0;
+}
+
+/* The offset of the value of `key` in the table, -1 when the table lacks it, -2 when the file is damaged. */
+static Py_ssize_t mt_find(const MTable *t, const unsigned char *key, Py_ssize_t klen) {
+    if (!t->nslots) return -1;
+    uint32_t crc = crc32_of(key, klen);
+    size_t mask = (size_t)t->nslots - 1, i = crc & mask;
+    for (Py_ssize_t probes = 0; probes < t->nslots; probes++, i = (i + 1) & mask) {
+        uint64_t slot = rd64(t->base + t->off + 8 * i);
+        if (!slot) return -1;
+        if ((uint32_t)(slot >> 32) != crc) continue;
+        Py_ssize_t rec = (Py_ssize_t)(slot & 0xFFFFFFFFu);
+        if (rec > t->size - 2) return -2;
+        Py_ssize_t kl = (Py_ssize_t)rd16(t->base + rec);
+        if (kl > t->size - rec - 2) return -2;
+        if (kl == klen && memcmp(t->base + rec + 2, key, (size_t)klen) == 0) return rec + 2 + kl;
+    }
+    return -1;
+}
+
+/* A 2-byte-length text at *pos as a str (NULL with an exception set); *pos moves past it. */
+static PyObject *mt_text16(const MTable *t, Py_ssize_t *pos) {
+    if (*pos > t->size - 2) return mt_damaged();
+    Py_ssize_t n = (Py_ssize_t)rd16(t->base + *pos);
+    if (n > t->size - *pos - 2) return mt_damaged();
+    PyObject *s = PyUnicode_DecodeUTF8((const char *)t->base + *pos + 2, n, "strict");
+    *pos += 2 + n;
+    return s;
+}
+
+/* The value of a record at pos: kind 0 a stem (str), 1 synset ids (frozenset), 2 base forms (list of str). */
+static PyObject *mt_value(const MTable *t, int kind, Py_ssize_t pos) {
+    if (kind == 0) return mt_text16(t, &pos);
+    if (pos > t->size - 2) return mt_damaged();
+    Py_ssize_t count = (Py_ssize_t)rd16(t->base + pos);
+    pos += 2;
+    if (kind == 1) {
+        if (count > (t->size - pos) / 8) return mt_damaged();
+        PyObject *ids = PyList_New(count);
+        for (Py_ssize_t j = 0; ids && j < count; j++) {
+            PyObject *v = PyLong_FromLongLong((long long)rd64(t->base + pos + 8 * j));
+            if (!v) { Py_CLEAR(ids); break; }
+            PyList_SET_ITEM(ids, j, v);
+        }
+        PyObject *set = ids ? PyFrozenSet_New(ids) : NULL;
+        Py_XDECREF(ids);
+        return set;
+    }
+    PyObject *bases = PyList_New(count);
+    for (Py_ssize_t j = 0; bases && j < count; j++) {
+        PyObject *b = mt_text16(t, &pos);
+        if (!b) { Py_CLEAR(bases); break; }
+        PyList_SET_ITEM(bases, j, b);
+    }
+    return bases;
+}
+
+/* A paraphrase-table record at pos: its flags, and where its entry's bytes are in the file (*eoff, *elen; *eoff
+ * is -1 when it has none); -1 with an exception set when damaged. */
+static int mt_phrase(const MTable *t, Py_ssize_t pos, int *flags, Py_ssize_t *eoff, Py_ssize_t *elen) {
+    if (pos > t->size - 1) { mt_damaged(); return -1; }
+    *flags = t->base[pos];
+    *eoff = -1;
+    *elen = 0;
+    if (*flags & 2) {
+        if (pos + 1 > t->size - 8) { mt_damaged(); return -1; }
+        Py_ssize_t o = (Py_ssize_t)rd32(t->base + pos + 1), n = (Py_ssize_t)rd32(t->base + pos + 5);
+        if (o > t->size || n > t->size - o) { mt_damaged(); return -1; }
+        *eoff = o;
+        *elen = n;
+    }
+    return 0;
+}
+
+/* An entry's text, read with pread from the file descriptor `fd` where there is one (the entries' pages then stay
+ * in the system's file cache, out of the process's memory), else from the mapping. */
+static PyObject *mt_entry(const MTable *t, int fd, Py_ssize_t off, Py_ssize_t n) {
+#ifndef _WIN32
+    if (fd >= 0) {
+        char small[512] = {0};
+        char *buf = n <= (Py_ssize_t)sizeof small ? small : PyMem_Malloc((size_t)n);
+        if (!buf) return PyErr_NoMemory();
+        Py_ssize_t got = 0;
+        while (got < n) {
+            ssize_t r = pread(fd, buf + got, (size_t)(n - got), (off_t)(off + got));
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) {
+                if (buf != small) PyMem_Free(buf);
+                if (r < 0) return PyErr_SetFromErrno(PyExc_OSError);
+                return mt_damaged();
+            }
+            got += r;
+        }
+        PyObject *e = PyUnicode_DecodeUTF8(buf, n, "strict");
+        if (buf != small) PyMem_Free(buf);
+        return e;
+    }
+#endif
+    (void)fd;
+    return PyUnicode_DecodeUTF8((const char *)t->base + off, n, "strict");
+}
+
+/* mapped_find(data, fd, off, nslots, kind, keys): the look-ups of MappedTables (kinds 0-2: a dict of the keys found;
+ * kind 3, the paraphrase table: (entries, the keys that begin a longer phrase)). */
+static PyObject *mapped_find(PyObject *self, PyObject *args) {
+    PyObject *data, *keys;
+    Py_ssize_t off, nslots;
+    int kind, fd;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OinniO!:mapped_find", &data, &fd, &off, &nslots, &kind, &PyList_Type, &keys))
+        return NULL;
+    if (kind < 0 || kind > 3) { PyErr_SetString(PyExc_ValueError, "kind is 0-3"); return NULL; }
+    Py_buffer view;
+    MTable t;
+    if (mt_open(data, &view, off, nslots, &t) < 0) return NULL;
+    PyObject *found = PyDict_New();
+    PyObject *begins = kind == 3 ? PySet_New(NULL) : NULL;
+    if (!found || (kind == 3 && !begins)) goto fail;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(keys); k++) {
+        PyObject *key = PyList_GET_ITEM(keys, k);
+        Py_ssize_t klen;
+        const char *kb = PyUnicode_Check(key) ? PyUnicode_AsUTF8AndSize(key, &klen) : NULL;
+        if (!kb) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "keys must be strings");
+            goto fail;
+        }
+        Py_ssize_t pos = mt_find(&t, (const unsigned char *)kb, klen);
+        if (pos == -2) { mt_damaged(); goto fail; }
+        if (pos < 0) continue;
+        if (kind < 3) {
+            PyObject *v = mt_value(&t, kind, pos);
+            int bad = !v || PyDict_SetItem(found, key, v) < 0;
+            Py_XDECREF(v);
+            if (bad) goto fail;
+            continue;
+        }
+        int flags;
+        Py_ssize_t eoff, elen;
+        if (mt_phrase(&t, pos, &flags, &eoff, &elen) < 0) goto fail;
+        if ((flags & 1) && PySet_Add(begins, key) < 0) goto fail;
+        if (eoff >= 0) {
+            PyObject *e = mt_entry(&t, fd, eoff, elen);
+            int bad = !e || PyDict_SetItem(found, key, e) < 0;
+            Py_XDECREF(e);
+            if (bad) goto fail;
+        }
+    }
+    PyBuffer_Release(&view);
+    if (kind < 3) return found;
+    PyObject *pair = PyTuple_Pack(2, found, begins);
+    Py_DECREF(found);
+    Py_DECREF(begins);
+    return pair;
+fail:
+    PyBuffer_Release(&view);
+    Py_XDECREF(found);
+    Py_XDECREF(begins);
+    return NULL;
+}
+
+/* mapped_walk(data, fd, off, nslots, sentences, max_len): walk_held over the mapped paraphrase table: each
+ * sentence's (start, length, entry) of the phrases that have a non-empty entry, by start then length; an n-gram
+ * is extended while it begins a longer phrase, up to max_len words. */
+static PyObject *mapped_walk(PyObject *self, PyObject *args) {
+    PyObject *data, *sentences;
+    Py_ssize_t off, nslots, max_len;
+    int fd;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OinnO!n:mapped_walk", &data, &fd, &off, &nslots, &PyList_Type, &sentences, &max_len))
+        return NULL;
+    Py_buffer view;
+    MTable t;
+    if (mt_open(data, &view, off, nslots, &t) < 0) return NULL;
+    PyObject *out = PyList_New(PyList_GET_SIZE(sentences));
+    const char **wb = NULL;
+    Py_ssize_t *wl = NULL, words_cap = 0;
+    char *gram = NULL;
+    size_t gram_cap = 0;
+    if (!out) goto fail;
+    for (Py_ssize_t s = 0; s < PyList_GET_SIZE(sentences); s++) {
+        PyObject *hits = PyList_New(0);
+        if (!hits) goto fail;
+        PyList_SET_ITEM(out, s, hits);
+        PyObject *seq = PySequence_Fast(PyList_GET_ITEM(sentences, s), "a sentence must be a sequence of words");
+        if (!seq) goto fail;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+        if (len > words_cap) {
+            const char **nb = PyMem_Realloc(wb, sizeof(char *) * (size_t)len);
+            if (nb) wb = nb;
+            Py_ssize_t *nl = nb ? PyMem_Realloc(wl, sizeof(Py_ssize_t) * (size_t)len) : NULL;
+            if (nl) wl = nl;
+            if (!nb || !nl) { Py_DECREF(seq); PyErr_NoMemory(); goto fail; }
+            words_cap = len;
+        }
+        int bad = 0;
+        for (Py_ssize_t i = 0; i < len && !bad; i++) {
+            PyObject *w = PySequence_Fast_GET_ITEM(seq, i);
+            wb[i] = PyUnicode_Check(w) ? PyUnicode_AsUTF8AndSize(w, &wl[i]) : NULL;
+            if (!wb[i]) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "words must be strings");
+                bad = 1;
+            }
+        }
+        for (Py_ssize_t i = 0; i < len && !bad; i++) {
+            size_t glen = 0;
+            for (Py_ssize_t n = 1;; n++) {
+                size_t need = glen + (n > 1) + (size_t)wl[i + n - 1];
+                if (need > gram_cap) {
+                    char *g2 = PyMem_Realloc(gram, need * 2);
+                    if (!g2) { PyErr_NoMemory(); bad = 1; break; }
+                    gram = g2;
+                    gram_cap = need * 2;
+                }
+                if (n > 1) gram[glen++] = ' ';
+                memcpy(gram + glen, wb[i + n - 1], (size_t)wl[i + n - 1]);
+                glen += (size_t)wl[i + n - 1];
+                Py_ssize_t pos = mt_find(&t, (const unsigned char *)gram, (Py_ssize_t)glen);
+                if (pos == -2) { mt_damaged(); bad = 1; break; }
+                if (pos < 0) break;
+                int flags;
+                Py_ssize_t eoff, elen;
+                if (mt_phrase(&t, pos, &flags, &eoff, &elen) < 0) { bad = 1; break; }
+                if (eoff >= 0 && elen > 0) {
+                    PyObject *e = mt_entry(&t, fd, eoff, elen);
+                    PyObject *hit = e ? Py_BuildValue("(nnN)", i, n, e) : NULL;
+                    if (!hit || PyList_Append(hits, hit) < 0) bad = 1;
+                    Py_XDECREF(hit);
+                    if (bad) break;
+                }
+                if (!(flags & 1) || n >= max_len || i + n >= len) break;
+            }
+        }
+        Py_DECREF(seq);
+        if (bad) goto fail;
+    }
+    PyMem_Free(wb);
+    PyMem_Free(wl);
+    PyMem_Free(gram);
+    PyBuffer_Release(&view);
+    return out;
+fail:
+    PyMem_Free(wb);
+    PyMem_Free(wl);
+    PyMem_Free(gram);
+    PyBuffer_Release(&view);
+    Py_XDECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"word_matches", word_matches, METH_VARARGS,
      "word_matches(cands, positions, module, exact, Match): append the one-word matches of a module to cands."},
@@ -1913,6 +2221,10 @@ static PyMethodDef methods[] = {
     {"java_hashes", java_hashes, METH_VARARGS,
      "java_hashes(words) -> Java's String.hashCode() of each word, or None when one holds a lone surrogate."},
     {"positions_of", positions_of, METH_VARARGS, "positions_of(words) -> item -> ascending positions."},
+    {"mapped_find", mapped_find, METH_VARARGS,
+     "mapped_find(data, fd, off, nslots, kind, keys) -> the keys' values in one table of a mapped table file."},
+    {"mapped_walk", mapped_walk, METH_VARARGS,
+     "mapped_walk(data, fd, off, nslots, sentences, max_len) -> each sentence's phrase hits, from a mapped table file."},
     {"walk_level", walk_level, METH_VARARGS,
      "walk_level(active, paras, prefix, sentences, n, grow, hits) -> (longer, unknown): one length of the walk."},
     {"prepare_western", prepare_western, METH_VARARGS,
@@ -1933,6 +2245,7 @@ PyMODINIT_FUNC PyInit__accel(void) {
     s_gain = PyUnicode_InternFromString("gain");
     s_dist = PyUnicode_InternFromString("dist");
     if (!s_rstart || !s_rlen || !s_hstart || !s_hlen || !s_gain || !s_dist) return NULL;
+    crc_init();
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddIntConstant(m, "MAX_WORDS", MAX_WORDS) < 0
               || PyModule_AddStringConstant(m, "SOURCE_SHA256", ACCEL_SOURCE_SHA256) < 0)) {

@@ -5,8 +5,9 @@ loops: the alignment search, the paraphrase matching (on the table entries as st
 never split into token tuples), the pairwise synonym test of a sentence, one length of
 the paraphrase table's walk, Java's string hash of words and their positions, a whole pair
 (candidates, search and statistics in one call on sentences packed once: ``pack_side``,
-``align_stats``) and Meteor's ``-norm`` preparation of a western language's line
-(``prepare_western``).  Building a
+``align_stats``), Meteor's ``-norm`` preparation of a western language's line
+(``prepare_western``) and the look-ups and walk of a bundle's mapped table file (``mapped_find``,
+``mapped_walk``: :mod:`meteor_lite.resources.mapped`).  Building a
 wheel or installing from source compiles it when a C compiler and the Python headers are
 there (setup.py; ``make accel`` in a checkout), and installs pure Python when they are not.
 When it is installed it is used, unless the environment sets
@@ -44,6 +45,14 @@ class Kernels(Protocol):
         self, sentences: List[Sequence[str]], entries: Dict[str, str], beginnings: Set[str], max_len: int, /
     ) -> List[List[Tuple[int, int, str]]]:
         """:meth:`meteor_lite.resources.lookups.Resources._walk` over a paraphrase table held in memory."""
+
+    def mapped_find(self, data: Any, fd: int, off: int, nslots: int, kind: int, keys: List[str], /) -> Any:
+        """The look-ups of :class:`meteor_lite.resources.mapped.MappedTables` in one table of the mapped file."""
+
+    def mapped_walk(
+        self, data: Any, fd: int, off: int, nslots: int, sentences: List[Sequence[str]], max_len: int, /
+    ) -> List[List[Tuple[int, int, str]]]:
+        """:meth:`meteor_lite.resources.lookups.Resources._walk` over a mapped paraphrase table."""
 
     def pack_side(self, view: Tuple[Any, ...], /) -> object:
         """One sentence's kernel view (:func:`meteor_lite.scoring.kernel_view`) packed for :meth:`align_stats`."""

@@ -133,6 +133,8 @@ class Meteor:
             raise TypeError(f"preload takes True, False or None (the environment's METEOR_LITE_PRELOAD), not {preload!r}")
         if preload:
             self.resources.hold_in_memory(self.config.modules)
+        else:
+            self.resources.map_tables()
         if not quiet:
             for w in self.warnings:
                 warnings.warn(w, MeteorLiteWarning, stacklevel=2)

@@ -153,8 +153,12 @@ def real_sentences(shared_data: Path) -> List[Tuple[List[str], List[str]]]:
 
 
 def _resources(kernels: "accel.Kernels | None", monkeypatch: pytest.MonkeyPatch) -> Resources:
+    """An English scorer's look-ups that query the bundle (the walk of walk_level; the mapped file's walk is
+    tests/test_mapped_tables.py's)."""
     monkeypatch.setattr(accel, "compiled", kernels)
+    monkeypatch.setenv("METEOR_LITE_MAPPED", "0")
     m = Meteor("en", norm=True, quiet=True)
+    assert not m.resources.mapped
     return m.resources
 
 

@@ -86,8 +86,10 @@ def test_no_query_once_the_tables_are_held(en_bundle: Path) -> None:
     assert score.score > 0
     looked_up = [q for q in queries if " IN (" in q]
     assert looked_up == [], looked_up
-    plain = Meteor("en", norm=True, quiet=True)
-    assert plain.bundle is not None
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("METEOR_LITE_MAPPED", "0")  # a scorer that queries the bundle (no mapped table file)
+        plain = Meteor("en", norm=True, quiet=True)
+    assert plain.bundle is not None and not plain.resources.mapped
     plain.bundle._conn.set_trace_callback(queries.append)
     plain.score_segment("Zebras juggled marmalade sleepily beside quarrelsome walruses.", ["Walruses argued while zebras juggled."])
     assert any(" IN (" in q for q in queries), "the default scorer should query the bundle (the check above could not fail)"

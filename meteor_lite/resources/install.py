@@ -37,6 +37,7 @@ from ..scratch import pid_alive
 from .bundle import Bundle
 from .fetch import DEFAULT_STALL, Fetch, InstallError, interrupt_on_sigterm, is_url
 from .locate import BUNDLE_SUFFIX, find_bundle, user_bundle_dir
+from .mapped import mapped_path
 
 __all__ = ["DEFAULT_DEADLINE", "DEFAULT_MAX_BYTES", "InstallError", "Installed", "install_bundle", "remove_bundle",
            "remove_stale_parts", "new_part_file", "check_bounds", "bundle_name_from_source"]
@@ -328,7 +329,7 @@ def _refuse_other(target: Path, checksum: str) -> None:
 
 
 def remove_bundle(name: str, *, dest_dir: "Optional[os.PathLike[str] | str]" = None) -> Path:
-    """Delete ``<name>.sqlite`` from the user bundle directory; return its path.
+    """Delete ``<name>.sqlite`` (and its mapped look-up file) from the user bundle directory; return its path.
 
     A bundle that comes from an installed pack (or any place other than the user
     directory) is refused, saying how to remove it.
@@ -341,6 +342,7 @@ def remove_bundle(name: str, *, dest_dir: "Optional[os.PathLike[str] | str]" = N
             target.unlink()
         except OSError as exc:
             raise InstallError(f"cannot remove {target}: {exc.strerror or exc}") from None
+        mapped_path(target).unlink(missing_ok=True)  # its look-up file (resources/mapped.py), derived from it
         return target
     from .packs import pack_bundles
 

@@ -15,6 +15,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 from .. import accel
 from ..text.normalize import java_lower
 from .bundle import Bundle
+from .mapped import MappedTables, open_mapped_tables
 from .memory import LookupTables, TablesInMemory
 from .schema import PARAPHRASE_SEPARATOR
 from .stemming import stem_function
@@ -92,7 +93,8 @@ class Resources:
         self._hits: Dict[Tuple[str, ...], List[PhraseHit]] = {}
         #: word -> whether it is a function word (its Java lower case in :attr:`function_words`).
         self._func: Dict[str, bool] = {}
-        #: The bundle's tables read whole (:meth:`hold_in_memory`), or None: look-ups query the bundle.
+        #: The bundle's tables read whole (:meth:`hold_in_memory`) or mapped (:meth:`map_tables`), or None:
+        #: look-ups query the bundle.
         self._tables: Optional[LookupTables] = None
 
     def _db(self) -> LookupTables:
@@ -107,7 +109,7 @@ class Resources:
         """Read the bundle's tables that ``modules`` use (the stem map, the synonym tables, the paraphrase table)
         into memory once: later look-ups of new words and phrases make no query, with the same results (see
         :mod:`meteor_lite.resources.memory`).  Nothing happens without a bundle or when they are held already."""
-        if self.bundle is None or self._tables is not None:
+        if self.bundle is None or isinstance(self._tables, TablesInMemory):
             return
         self._tables = TablesInMemory(
             self.bundle,
@@ -116,10 +118,23 @@ class Resources:
             paraphrases=self.has_paraphrases and "paraphrase" in modules,
         )
 
+    def map_tables(self) -> None:
+        """Read look-ups from the bundle's mapped table file (:mod:`meteor_lite.resources.mapped`), written first
+        when there is none: the same results as the bundle's queries, without SQLite and without loading anything.
+        Nothing happens without a bundle, when tables are held or mapped already, or when no file can be had."""
+        if self.bundle is None or self._tables is not None:
+            return
+        self._tables = open_mapped_tables(self.bundle)
+
     @property
     def held_in_memory(self) -> bool:
         """Whether the bundle's tables are held in memory (:meth:`hold_in_memory`)."""
-        return self._tables is not None
+        return isinstance(self._tables, TablesInMemory)
+
+    @property
+    def mapped(self) -> bool:
+        """Whether look-ups read the bundle's mapped table file (:meth:`map_tables`)."""
+        return isinstance(self._tables, MappedTables)
 
     @property
     def can_stem(self) -> bool:
@@ -259,7 +274,7 @@ class Resources:
             return [[] for _ in sentences]
         kernels = accel.compiled
         held = self._tables
-        if kernels is not None and isinstance(held, TablesInMemory) and held.has_paraphrases:
+        if kernels is not None and isinstance(held, (TablesInMemory, MappedTables)) and held.has_paraphrases:
             return held.paraphrase_walk(kernels, sentences, self.paraphrase_max_len)  # one compiled call, no query
         paras, prefix = self._para, self._para_prefix
         hits: List[List[PhraseHit]] = [[] for _ in sentences]

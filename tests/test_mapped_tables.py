@@ -1,0 +1,232 @@
+"""The mapped table file beside a bundle (meteor_lite/resources/mapped.py): the same look-ups, walks and scores as
+the bundle's SQLite queries, on real data, with the compiled reader and the pure-Python one; a file that does not
+match its bundle, is cut short or is damaged is never trusted.
+
+Reads ../shared/data/meteor-example/{system1.hyp,system2.hyp,reference} and
+../shared/data/wmt21/newstest2021.de-en.da.tsv.gz (first 600 rows).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import os
+import struct
+import zlib
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+from meteor_lite import Meteor, accel
+from meteor_lite.resources import mapped
+from meteor_lite.resources.bundle import Bundle
+from meteor_lite.resources.lookups import morph_candidates
+from meteor_lite.resources.mapped import MappedTables, mapped_path, open_mapped_tables, write_mapped_tables
+
+KERNELS = ["compiled", "pure"]
+
+
+def _use(kernels: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if kernels == "pure":
+        monkeypatch.setattr(accel, "compiled", None)
+    elif accel.compiled is None:
+        pytest.skip("the compiled kernels are not built (make accel; `make test` builds them)")
+
+
+def _pairs(shared: Path, wmt_rows: int = 600) -> List[Tuple[str, str]]:
+    """system2 of the official example against its reference, then WMT21 de-en pairs (reference A)."""
+    ex = shared / "meteor-example"
+    hyps = (ex / "system2.hyp").read_text(encoding="utf-8").splitlines()
+    refs = (ex / "reference").read_text(encoding="utf-8").splitlines()
+    with gzip.open(shared / "wmt21" / "newstest2021.de-en.da.tsv.gz", "rt", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))[:wmt_rows]
+    return list(zip(hyps, refs)) + [(r["hyp"], r["ref_A"]) for r in rows]
+
+
+def _queried(monkeypatch: pytest.MonkeyPatch) -> Meteor:
+    """An English scorer that queries the bundle (no mapped file)."""
+    with monkeypatch.context() as env:
+        env.setenv(mapped.MAPPED_ENV, "0")
+        sql = Meteor("en", norm=True, quiet=True)
+    assert not sql.resources.mapped
+    return sql
+
+
+def _en_tables(en_bundle: Path) -> Tuple[Bundle, MappedTables]:
+    bundle = Bundle.open(en_bundle)
+    tables = open_mapped_tables(bundle)
+    assert tables is not None, "the English bundle's directory is writable: its mapped file is built or read"
+    return bundle, tables
+
+
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_every_look_up_answers_as_the_bundle(
+    shared_data: Path, en_bundle: Path, kernels: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stems, synsets, exception lists and paraphrase entries of every word and n-gram (up to 4) of real sentences,
+    present and absent keys, and the base-form candidates the synonym look-up asks for."""
+    _use(kernels, monkeypatch)
+    bundle, tables = _en_tables(en_bundle)
+    m = Meteor("en", norm=True, quiet=True)
+    sentences = [m.tokens(s) for pair in _pairs(shared_data, 300 if kernels == "compiled" else 60) for s in pair]
+    if kernels == "pure":
+        sentences = sentences[:600]
+    words = sorted({w for s in sentences for w in s})
+    forms = sorted(set(words) | {c for w in words for c in morph_candidates(w)})
+    grams = sorted({" ".join(s[i : i + n]) for s in sentences for n in range(1, 5) for i in range(len(s) - n + 1)})
+    try:
+        assert tables.stems(words) == bundle.stems(words)
+        syn = tables.synsets(forms)
+        assert syn == bundle.synsets(forms) and len(syn) > 1000
+        exc = tables.synonym_exceptions(forms)
+        assert exc == bundle.synonym_exceptions(forms) and exc, "no exception-list form met: the check could not fail"
+        entries, begins = tables.paraphrase_entries(grams)
+        assert (entries, begins) == bundle.paraphrase_entries(grams)
+        assert len(entries) > 1000 and len(begins) > 1000
+    finally:
+        bundle.close()
+        tables.close()
+
+
+def test_the_compiled_walk_finds_the_bundle_walks_phrases(
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mapped_walk`` over the file: each sentence's phrase hits, as the walk that queries the bundle finds them."""
+    if accel.compiled is None:
+        pytest.skip("the compiled kernels are not built (make accel; `make test` builds them)")
+    sql = _queried(monkeypatch)
+    sentences = [sql.tokens(s) for pair in _pairs(shared_data) for s in pair]
+    bundle, tables = _en_tables(en_bundle)
+    try:
+        walked = tables.paraphrase_walk(accel.compiled, sentences, bundle.paraphrase_max_length())
+    finally:
+        bundle.close()
+        tables.close()
+    expected = sql.resources._walk(sentences)
+    assert walked == expected
+    assert sum(map(len, expected)) > 10 * len(sentences)
+
+
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_scores_with_the_mapped_file_are_the_queried_ones(
+    shared_data: Path, en_bundle: Path, kernels: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every English module, one call per pair (each sentence new to the scorer) and in one batch: the same scores,
+    statistics and alignments as a scorer that queries the bundle."""
+    _use(kernels, monkeypatch)
+    pairs = _pairs(shared_data)[: 1500 if kernels == "compiled" else 300]
+    fast = Meteor("en", norm=True, quiet=True)
+    assert fast.resources.mapped
+    sql = _queried(monkeypatch)
+    for hyp, ref in pairs:
+        a, b = sql.score_segment(hyp, [ref]), fast.score_segment(hyp, [ref])
+        assert (a.score, a.stats.to_ss_line(), a.alignment) == (b.score, b.stats.to_ss_line(), b.alignment), (hyp, ref)
+    assert fast.score_pairs(pairs[:300]) == sql.score_pairs(pairs[:300])
+
+
+def test_system1_scores_the_documented_number_from_the_mapped_file(shared_data: Path, en_bundle: Path) -> None:
+    ex = shared_data / "meteor-example"
+    hyps = (ex / "system1.hyp").read_text(encoding="utf-8").splitlines()
+    refs = (ex / "reference").read_text(encoding="utf-8").splitlines()
+    m = Meteor("en", norm=True, quiet=True)
+    assert m.resources.mapped
+    assert m.score_corpus(hyps, [refs], jobs=1).score == 0.3204832379614146
+
+
+def _copy(src: Path, dst: Path) -> Path:
+    dst.write_bytes(src.read_bytes())
+    return dst
+
+
+def test_the_file_is_written_once_and_bound_to_its_bundle(tiny_bundle: Path) -> None:
+    """Written beside the bundle on first use, read afterwards; rewritten when the bundle file is another one, cut
+    short or not a table file; no temporary file left behind."""
+    side = mapped_path(tiny_bundle)
+    assert side.name == "tiny.sqlite.tables" and not side.exists()
+    m = Meteor("en", bundle=tiny_bundle, quiet=True)
+    assert m.resources.mapped and side.is_file()
+    first = side.stat()
+    assert Meteor("en", bundle=tiny_bundle, quiet=True).resources.mapped
+    assert side.stat().st_ino == first.st_ino, "a matching file is read, not written again"
+    expected = m.score_segment("the car ran", ["an automobile was running"]).stats.to_ss_line()
+
+    os.utime(tiny_bundle, ns=(first.st_mtime_ns, first.st_mtime_ns + 10**9))  # another bundle file, as far as it knows
+    again = Meteor("en", bundle=tiny_bundle, quiet=True)
+    assert again.resources.mapped and side.stat().st_ino != first.st_ino
+    assert again.score_segment("the car ran", ["an automobile was running"]).stats.to_ss_line() == expected
+
+    for damage in (lambda b: b[: len(b) // 2], lambda b: b"not a table file" + b[16:], lambda b: b""):
+        side.write_bytes(damage(side.read_bytes()))
+        with Bundle.open(tiny_bundle) as b:
+            assert open_mapped_tables(b, build=False) is None
+        m2 = Meteor("en", bundle=tiny_bundle, quiet=True)
+        assert m2.resources.mapped
+        assert m2.score_segment("the car ran", ["an automobile was running"]).stats.to_ss_line() == expected
+    assert sorted(p.name for p in tiny_bundle.parent.iterdir()) == ["tiny.sqlite", "tiny.sqlite.tables"]
+
+
+def test_no_file_where_none_may_be_written_and_the_scores_do_not_change(
+    tiny_bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = Meteor("en", bundle=tiny_bundle, quiet=True).score_segment("the car ran", ["an automobile ran"])
+    monkeypatch.setenv(mapped.MAPPED_ENV, "0")
+    other = _copy(tiny_bundle, tmp_path / "off.sqlite")
+    m = Meteor("en", bundle=other, quiet=True)
+    assert not m.resources.mapped and not mapped_path(other).exists()
+    assert m.score_segment("the car ran", ["an automobile ran"]).stats == expected.stats
+    monkeypatch.delenv(mapped.MAPPED_ENV)
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    locked = _copy(tiny_bundle, ro / "t.sqlite")
+    real_access = os.access
+    # a directory this user may not write (simulated: root may write anywhere, and tests may run as root)
+    monkeypatch.setattr(mapped.os, "access", lambda p, mode: False if Path(p) == ro else real_access(p, mode))
+    m = Meteor("en", bundle=locked, quiet=True)
+    assert not m.resources.mapped and not mapped_path(locked).exists()
+    assert m.score_segment("the car ran", ["an automobile ran"]).stats == expected.stats
+
+
+def test_a_bundle_inside_an_installed_package_gets_no_file(tiny_bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resource pack's bundle (site-packages): a file written beside it would outlive ``pip uninstall``."""
+    import sysconfig
+
+    paths = dict(sysconfig.get_paths())
+    paths["purelib"] = str(tiny_bundle.parent)
+    monkeypatch.setattr(sysconfig, "get_paths", lambda *a, **k: paths)
+    assert not Meteor("en", bundle=tiny_bundle, quiet=True).resources.mapped
+    assert not mapped_path(tiny_bundle).exists()
+
+
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_a_damaged_record_is_an_error_never_a_read_outside_the_file(
+    tiny_bundle: Path, kernels: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slot whose record offset points past the end (a file damaged after it was checked): ValueError, from every
+    look-up and the walk."""
+    _use(kernels, monkeypatch)
+    side = mapped_path(tiny_bundle)
+    with Bundle.open(tiny_bundle) as b:
+        write_mapped_tables(b, side)
+        good = open_mapped_tables(b, build=False)
+        assert good is not None
+        off, nslots = good._where["paraphrases"]
+        good.close()
+    data = bytearray(side.read_bytes())
+    key = "car".encode("utf-8")
+    crc = zlib.crc32(key)
+    i = crc & (nslots - 1)
+    while struct.unpack_from("<Q", data, off + 8 * i)[0] >> 32 not in (0, crc):
+        i = (i + 1) & (nslots - 1)
+    struct.pack_into("<Q", data, off + 8 * i, (crc << 32) | (len(data) - 1))
+    side.write_bytes(bytes(data))
+    with Bundle.open(tiny_bundle) as b:
+        tables = open_mapped_tables(b, build=False)
+        assert tables is not None, "the header still matches: only a record is damaged"
+        with pytest.raises(ValueError, match="damaged"):
+            tables.paraphrase_entries(["car"])
+        if kernels == "compiled":
+            with pytest.raises(ValueError, match="damaged"):
+                tables.paraphrase_walk(accel.compiled, [["the", "car"]], 4)
+        assert tables.paraphrase_entries(["no such phrase"]) == ({}, set())
+        tables.close()
