@@ -2056,15 +2056,33 @@ static PyObject *mt_entry(const MTable *t, int fd, Py_ssize_t off, Py_ssize_t n)
     return PyUnicode_DecodeUTF8((const char *)t->base + off, n, "strict");
 }
 
-/* mapped_find(data, fd, off, nslots, kind, keys): the look-ups of MappedTables (kinds 0-2: a dict of the keys found;
+/* mt_entry through `cache` (a dict: the entry's offset -> its text; None: no cache). */
+static PyObject *mt_entry_cached(const MTable *t, int fd, Py_ssize_t off, Py_ssize_t n, PyObject *cache) {
+    if (cache == Py_None) return mt_entry(t, fd, off, n);
+    PyObject *key = PyLong_FromSsize_t(off);
+    if (!key) return NULL;
+    PyObject *e = PyDict_GetItemWithError(cache, key);  /* borrowed */
+    if (e) {
+        Py_DECREF(key);
+        Py_INCREF(e);
+        return e;
+    }
+    e = PyErr_Occurred() ? NULL : mt_entry(t, fd, off, n);
+    if (e && PyDict_SetItem(cache, key, e) < 0) Py_CLEAR(e);
+    Py_DECREF(key);
+    return e;
+}
+
+/* mapped_find(data, fd, off, nslots, kind, keys, cache=None) (cache: see mt_entry_cached): the look-ups of MappedTables (kinds 0-2: a dict of the keys found;
  * kind 3, the paraphrase table: (entries, the keys that begin a longer phrase)). */
 static PyObject *mapped_find(PyObject *self, PyObject *args) {
-    PyObject *data, *keys;
+    PyObject *data, *keys, *cache = Py_None;
     Py_ssize_t off, nslots;
     int kind, fd;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OinniO!:mapped_find", &data, &fd, &off, &nslots, &kind, &PyList_Type, &keys))
+    if (!PyArg_ParseTuple(args, "OinniO!|O:mapped_find", &data, &fd, &off, &nslots, &kind, &PyList_Type, &keys, &cache))
         return NULL;
+    if (cache != Py_None && !PyDict_Check(cache)) { PyErr_SetString(PyExc_TypeError, "cache must be a dict or None"); return NULL; }
     if (kind < 0 || kind > 3) { PyErr_SetString(PyExc_ValueError, "kind is 0-3"); return NULL; }
     Py_buffer view;
     MTable t;
@@ -2095,7 +2113,7 @@ static PyObject *mapped_find(PyObject *self, PyObject *args) {
         if (mt_phrase(&t, pos, &flags, &eoff, &elen) < 0) goto fail;
         if ((flags & 1) && PySet_Add(begins, key) < 0) goto fail;
         if (eoff >= 0) {
-            PyObject *e = mt_entry(&t, fd, eoff, elen);
+            PyObject *e = mt_entry_cached(&t, fd, eoff, elen, cache);
             int bad = !e || PyDict_SetItem(found, key, e) < 0;
             Py_XDECREF(e);
             if (bad) goto fail;
@@ -2114,16 +2132,18 @@ fail:
     return NULL;
 }
 
-/* mapped_walk(data, fd, off, nslots, sentences, max_len): walk_held over the mapped paraphrase table: each
+/* mapped_walk(data, fd, off, nslots, sentences, max_len, cache=None): walk_held over the mapped paraphrase table: each
  * sentence's (start, length, entry) of the phrases that have a non-empty entry, by start then length; an n-gram
  * is extended while it begins a longer phrase, up to max_len words. */
 static PyObject *mapped_walk(PyObject *self, PyObject *args) {
-    PyObject *data, *sentences;
+    PyObject *data, *sentences, *cache = Py_None;
     Py_ssize_t off, nslots, max_len;
     int fd;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OinnO!n:mapped_walk", &data, &fd, &off, &nslots, &PyList_Type, &sentences, &max_len))
+    if (!PyArg_ParseTuple(args, "OinnO!n|O:mapped_walk", &data, &fd, &off, &nslots, &PyList_Type, &sentences, &max_len,
+                          &cache))
         return NULL;
+    if (cache != Py_None && !PyDict_Check(cache)) { PyErr_SetString(PyExc_TypeError, "cache must be a dict or None"); return NULL; }
     Py_buffer view;
     MTable t;
     if (mt_open(data, &view, off, nslots, &t) < 0) return NULL;
@@ -2177,7 +2197,7 @@ static PyObject *mapped_walk(PyObject *self, PyObject *args) {
                 Py_ssize_t eoff, elen;
                 if (mt_phrase(&t, pos, &flags, &eoff, &elen) < 0) { bad = 1; break; }
                 if (eoff >= 0 && elen > 0) {
-                    PyObject *e = mt_entry(&t, fd, eoff, elen);
+                    PyObject *e = mt_entry_cached(&t, fd, eoff, elen, cache);
                     PyObject *hit = e ? Py_BuildValue("(nnN)", i, n, e) : NULL;
                     if (!hit || PyList_Append(hits, hit) < 0) bad = 1;
                     Py_XDECREF(hit);
@@ -2222,9 +2242,9 @@ static PyMethodDef methods[] = {
      "java_hashes(words) -> Java's String.hashCode() of each word, or None when one holds a lone surrogate."},
     {"positions_of", positions_of, METH_VARARGS, "positions_of(words) -> item -> ascending positions."},
     {"mapped_find", mapped_find, METH_VARARGS,
-     "mapped_find(data, fd, off, nslots, kind, keys) -> the keys' values in one table of a mapped table file."},
+     "mapped_find(data, fd, off, nslots, kind, keys, cache=None) -> the keys' values in one table of a mapped table file."},
     {"mapped_walk", mapped_walk, METH_VARARGS,
-     "mapped_walk(data, fd, off, nslots, sentences, max_len) -> each sentence's phrase hits, from a mapped table file."},
+     "mapped_walk(data, fd, off, nslots, sentences, max_len, cache=None) -> each sentence's phrase hits, from a mapped table file."},
     {"walk_level", walk_level, METH_VARARGS,
      "walk_level(active, paras, prefix, sentences, n, grow, hits) -> (longer, unknown): one length of the walk."},
     {"prepare_western", prepare_western, METH_VARARGS,

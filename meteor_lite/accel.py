@@ -46,11 +46,13 @@ class Kernels(Protocol):
     ) -> List[List[Tuple[int, int, str]]]:
         """:meth:`meteor_lite.resources.lookups.Resources._walk` over a paraphrase table held in memory."""
 
-    def mapped_find(self, data: Any, fd: int, off: int, nslots: int, kind: int, keys: List[str], /) -> Any:
+    def mapped_find(self, data: Any, fd: int, off: int, nslots: int, kind: int, keys: List[str],
+        cache: Optional[Dict[int, str]] = None, /) -> Any:
         """The look-ups of :class:`meteor_lite.resources.mapped.MappedTables` in one table of the mapped file."""
 
     def mapped_walk(
-        self, data: Any, fd: int, off: int, nslots: int, sentences: List[Sequence[str]], max_len: int, /
+        self, data: Any, fd: int, off: int, nslots: int, sentences: List[Sequence[str]], max_len: int,
+        cache: Optional[Dict[int, str]] = None, /
     ) -> List[List[Tuple[int, int, str]]]:
         """:meth:`meteor_lite.resources.lookups.Resources._walk` over a mapped paraphrase table."""
 

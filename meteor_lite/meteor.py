@@ -322,8 +322,11 @@ class Meteor:
         return segs
 
     def _reading(self) -> "contextlib.AbstractContextManager[object]":
-        """One read transaction of the bundle around a block of lookups (:meth:`Bundle.reading`)."""
-        return self.bundle.reading() if self.bundle is not None else contextlib.nullcontext()
+        """One read transaction of the bundle around a block of lookups (:meth:`Bundle.reading`); none when the
+        look-ups make no query (the tables mapped or held in memory)."""
+        if self.bundle is None or not self.resources.queries_bundle:
+            return contextlib.nullcontext()
+        return self.bundle.reading()
 
     def _check_bundle(self) -> None:
         """:class:`BundleError` if the bundle file was written since it was opened (and verified)."""

@@ -132,6 +132,11 @@ class Resources:
         return isinstance(self._tables, TablesInMemory)
 
     @property
+    def queries_bundle(self) -> bool:
+        """Whether look-ups query the bundle's SQLite file (neither mapped nor held in memory)."""
+        return self.bundle is not None and self._tables is None
+
+    @property
     def mapped(self) -> bool:
         """Whether look-ups read the bundle's mapped table file (:meth:`map_tables`)."""
         return isinstance(self._tables, MappedTables)

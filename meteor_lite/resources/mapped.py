@@ -64,6 +64,8 @@ TABLES = ("stems", "synsets", "synonym_exceptions", "paraphrases")
 _U16, _U32, _I64 = struct.Struct("<H"), struct.Struct("<I"), struct.Struct("<q")
 _LIMIT_16 = 0xFFFF
 _LIMIT_OFFSET = 0xFFFFFFFF
+#: Decoded paraphrase entries a :class:`MappedTables` keeps (English's average entry is about 210 characters).
+ENTRY_CACHE = 50_000
 #: Flags of a paraphrase-table record.
 BEGINS_LONGER, HAS_ENTRY = 1, 2
 
@@ -249,6 +251,9 @@ class MappedTables:
         #: (offset of the slots, number of slots) by table; (0, 0) for a table the file lacks.
         self._where = {t: (directory[t][0], directory[t][1]) if t in directory else (0, 0) for t in TABLES}
         self.has_paraphrases = "paraphrases" in directory
+        #: Paraphrase entries read lately, by their offset in the file (a sentence's common phrases come back in
+        #: most sentences: each entry is read and decoded once); at most :data:`ENTRY_CACHE` of them.
+        self._entry_cache: Dict[int, str] = {}
 
     # -- the reference reader (pure Python) --
     def _find(self, table: str, key: str) -> Optional[int]:
@@ -329,7 +334,7 @@ class MappedTables:
         if kernels is not None:
             off, nslots = self._where["paraphrases"]
             entries, begins = kernels.mapped_find(
-                self._data, self._fd, off, nslots, TABLES.index("paraphrases"), list(phrases))
+                self._data, self._fd, off, nslots, TABLES.index("paraphrases"), list(phrases), self._entries())
             return entries, begins
         found: Dict[str, str] = {}
         prefixes: Set[str] = set()
@@ -354,8 +359,14 @@ class MappedTables:
         (``kernels.mapped_walk``): what :meth:`Resources._walk <meteor_lite.resources.lookups.Resources._walk>` finds."""
         off, nslots = self._where["paraphrases"]
         found: List[List[Tuple[int, int, str]]] = kernels.mapped_walk(
-            self._data, self._fd, off, nslots, list(sentences), max_len)
+            self._data, self._fd, off, nslots, list(sentences), max_len, self._entries())
         return found
+
+    def _entries(self) -> Dict[int, str]:
+        """The cache of decoded entries, emptied when it is full (memory stays bounded on any corpus)."""
+        if len(self._entry_cache) > ENTRY_CACHE:
+            self._entry_cache.clear()
+        return self._entry_cache
 
     def close(self) -> None:
         """Unmap and close the file (look-ups fail afterwards)."""
