@@ -16,6 +16,7 @@
  *   walk_held      meteor_lite.resources.lookups.Resources._walk over a table held in memory (preload=True)
  *   mapped_find,   the look-ups of meteor_lite.resources.mapped.MappedTables and its walk (walk_held over a
  *   mapped_walk    mapped table file)
+ *   mapped_synsets meteor_lite.resources.lookups.Resources.synsets over a mapped table file
  *   prepare_western  meteor_lite.text.normalize.prepare with -norm for a western language (normalize,
  *                  java_lower and Meteor's white-space split in one pass)
  *
@@ -2132,6 +2133,128 @@ fail:
     return NULL;
 }
 
+/* Append the synset ids of the key (UTF-8) in the synsets table to `ids`: 1 found, 0 absent, -1 error. */
+static int mt_add_synsets(const MTable *syn, const unsigned char *key, Py_ssize_t klen, PyObject *ids) {
+    Py_ssize_t pos = mt_find(syn, key, klen);
+    if (pos == -2) { mt_damaged(); return -1; }
+    if (pos < 0) return 0;
+    if (pos > syn->size - 2) { mt_damaged(); return -1; }
+    Py_ssize_t count = (Py_ssize_t)rd16(syn->base + pos);
+    if (count > (syn->size - pos - 2) / 8) { mt_damaged(); return -1; }
+    for (Py_ssize_t j = 0; j < count; j++) {
+        PyObject *v = PyLong_FromLongLong((long long)rd64(syn->base + pos + 2 + 8 * j));
+        int r = v ? PySet_Add(ids, v) : -1;
+        Py_XDECREF(v);
+        if (r < 0) return -1;
+    }
+    return 1;
+}
+
+/* Java's length of a UTF-8 string (UTF-16 units: two for a character beyond U+FFFF). */
+static Py_ssize_t utf16_units(const unsigned char *s, Py_ssize_t n) {
+    Py_ssize_t units = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) units++;
+        if ((s[i] & 0xF8) == 0xF0) units++;
+    }
+    return units;
+}
+
+/* mapped_synsets(data, fd, syn_off, syn_n, exc_off, exc_n, words, rules): Resources.synsets's sets for new words
+ * over a mapped file: a word's own synsets, plus those of its base forms from the exception lists when it is
+ * listed there, else those of the first candidate of `rules` (WordNet's detachment rules: (suffix, ending) pairs,
+ * lookups.MORPH_RULES, tried in order) that has synsets; no candidate for a word ending in "ss" or of at most two
+ * UTF-16 units.  Returns a list of frozensets, one per word. */
+static PyObject *mapped_synsets(PyObject *self, PyObject *args) {
+    PyObject *data, *words, *rules;
+    Py_ssize_t soff, sn, eoff, en;
+    int fd;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OinnnnO!O!:mapped_synsets", &data, &fd, &soff, &sn, &eoff, &en, &PyList_Type, &words,
+                          &PyTuple_Type, &rules))
+        return NULL;
+    (void)fd;
+    Py_ssize_t nrules = PyTuple_GET_SIZE(rules);
+    if (nrules > 64) { PyErr_SetString(PyExc_ValueError, "at most 64 rules"); return NULL; }
+    const char *suf[64], *end[64];
+    Py_ssize_t suflen[64], endlen[64];
+    for (Py_ssize_t k = 0; k < nrules; k++) {
+        PyObject *r = PyTuple_GET_ITEM(rules, k);
+        if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(r, 0))
+            || !PyUnicode_Check(PyTuple_GET_ITEM(r, 1))) {
+            PyErr_SetString(PyExc_TypeError, "rules must be (suffix, ending) pairs of strings");
+            return NULL;
+        }
+        suf[k] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(r, 0), &suflen[k]);
+        end[k] = suf[k] ? PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(r, 1), &endlen[k]) : NULL;
+        if (!end[k]) return NULL;
+    }
+    Py_buffer view, view2;
+    MTable syn, exc;
+    if (mt_open(data, &view, soff, sn, &syn) < 0) return NULL;
+    if (mt_open(data, &view2, eoff, en, &exc) < 0) { PyBuffer_Release(&view); return NULL; }
+    PyObject *out = PyList_New(PyList_GET_SIZE(words));
+    unsigned char *cand = NULL;
+    size_t cand_cap = 0;
+    if (!out) goto fail;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(words); k++) {
+        PyObject *w = PyList_GET_ITEM(words, k);
+        Py_ssize_t n;
+        const unsigned char *s = PyUnicode_Check(w) ? (const unsigned char *)PyUnicode_AsUTF8AndSize(w, &n) : NULL;
+        if (!s) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "words must be strings");
+            goto fail;
+        }
+        PyObject *ids = PySet_New(NULL);
+        if (!ids) goto fail;
+        int ok = mt_add_synsets(&syn, s, n, ids) >= 0;
+        Py_ssize_t pos = ok ? mt_find(&exc, s, n) : -1;
+        if (pos == -2) { mt_damaged(); ok = 0; }
+        if (ok && pos >= 0) {  /* listed: the synsets of each of its base forms */
+            if (pos > exc.size - 2) { mt_damaged(); ok = 0; }
+            Py_ssize_t count = ok ? (Py_ssize_t)rd16(exc.base + pos) : 0;
+            pos += 2;
+            for (Py_ssize_t j = 0; ok && j < count; j++) {
+                if (pos > exc.size - 2) { mt_damaged(); ok = 0; break; }
+                Py_ssize_t bl = (Py_ssize_t)rd16(exc.base + pos);
+                if (bl > exc.size - pos - 2) { mt_damaged(); ok = 0; break; }
+                ok = mt_add_synsets(&syn, exc.base + pos + 2, bl, ids) >= 0;
+                pos += 2 + bl;
+            }
+        } else if (ok && n > 0 && !(n >= 2 && s[n - 1] == 's' && s[n - 2] == 's') && utf16_units(s, n) > 2) {
+            for (Py_ssize_t r = 0; ok && r < nrules; r++) {  /* the first candidate base form that has synsets */
+                if (suflen[r] > n || memcmp(s + n - suflen[r], suf[r], (size_t)suflen[r]) != 0) continue;
+                size_t need = (size_t)(n - suflen[r] + endlen[r]);
+                if (need > cand_cap) {
+                    unsigned char *c2 = PyMem_Realloc(cand, need * 2 + 16);
+                    if (!c2) { PyErr_NoMemory(); ok = 0; break; }
+                    cand = c2;
+                    cand_cap = need * 2 + 16;
+                }
+                memcpy(cand, s, (size_t)(n - suflen[r]));
+                memcpy(cand + n - suflen[r], end[r], (size_t)endlen[r]);
+                int got = mt_add_synsets(&syn, cand, (Py_ssize_t)need, ids);
+                if (got < 0) ok = 0;
+                if (got != 0) break;
+            }
+        }
+        PyObject *frozen = ok ? PyFrozenSet_New(ids) : NULL;
+        Py_DECREF(ids);
+        if (!frozen) goto fail;
+        PyList_SET_ITEM(out, k, frozen);
+    }
+    PyMem_Free(cand);
+    PyBuffer_Release(&view);
+    PyBuffer_Release(&view2);
+    return out;
+fail:
+    PyMem_Free(cand);
+    PyBuffer_Release(&view);
+    PyBuffer_Release(&view2);
+    Py_XDECREF(out);
+    return NULL;
+}
+
 /* mapped_walk(data, fd, off, nslots, sentences, max_len, cache=None): walk_held over the mapped paraphrase table: each
  * sentence's (start, length, entry) of the phrases that have a non-empty entry, by start then length; an n-gram
  * is extended while it begins a longer phrase, up to max_len words. */
@@ -2245,6 +2368,9 @@ static PyMethodDef methods[] = {
      "mapped_find(data, fd, off, nslots, kind, keys, cache=None) -> the keys' values in one table of a mapped table file."},
     {"mapped_walk", mapped_walk, METH_VARARGS,
      "mapped_walk(data, fd, off, nslots, sentences, max_len, cache=None) -> each sentence's phrase hits, from a mapped table file."},
+    {"mapped_synsets", mapped_synsets, METH_VARARGS,
+     "mapped_synsets(data, fd, syn_off, syn_n, exc_off, exc_n, words, rules) -> each word's synsets with its base "
+     "forms', from a mapped table file."},
     {"walk_level", walk_level, METH_VARARGS,
      "walk_level(active, paras, prefix, sentences, n, grow, hits) -> (longer, unknown): one length of the walk."},
     {"prepare_western", prepare_western, METH_VARARGS,

@@ -17,6 +17,10 @@ def mapped_walk(
     data: Any, fd: int, off: int, nslots: int, sentences: List[Sequence[str]], max_len: int,
         cache: Optional[Dict[int, str]] = None, /
 ) -> List[List[Tuple[int, int, str]]]: ...
+def mapped_synsets(
+    data: Any, fd: int, syn_off: int, syn_n: int, exc_off: int, exc_n: int, words: List[str],
+    rules: Tuple[Tuple[str, str], ...], /,
+) -> List[FrozenSet[int]]: ...
 def align_stats(
     hyp: object, ref: object, modules: Tuple[int, ...], beam: int, /
 ) -> Optional[Tuple[List[float], List[float], List[float], List[float], float, float, float, List[Tuple[int, int, int, int, int]]]]: ...

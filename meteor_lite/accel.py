@@ -56,6 +56,12 @@ class Kernels(Protocol):
     ) -> List[List[Tuple[int, int, str]]]:
         """:meth:`meteor_lite.resources.lookups.Resources._walk` over a mapped paraphrase table."""
 
+    def mapped_synsets(
+        self, data: Any, fd: int, syn_off: int, syn_n: int, exc_off: int, exc_n: int, words: List[str],
+        rules: Tuple[Tuple[str, str], ...], /,
+    ) -> List[FrozenSet[int]]:
+        """:meth:`meteor_lite.resources.lookups.Resources.synsets` of new words over a mapped table file."""
+
     def pack_side(self, view: Tuple[Any, ...], /) -> object:
         """One sentence's kernel view (:func:`meteor_lite.scoring.kernel_view`) packed for :meth:`align_stats`."""
 

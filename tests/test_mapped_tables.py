@@ -230,3 +230,28 @@ def test_a_damaged_record_is_an_error_never_a_read_outside_the_file(
                 tables.paraphrase_walk(accel.compiled, [["the", "car"]], 4)
         assert tables.paraphrase_entries(["no such phrase"]) == ({}, set())
         tables.close()
+
+
+def test_the_compiled_synsets_with_base_forms_are_the_python_ones(
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mapped_synsets`` (a word's synsets and its base forms', the exception lists first, then the first detachment
+    rule with synsets) against :meth:`Resources.synsets` computed from the bundle's queries, on every word of real
+    sentences and on made-up forms that exercise each rule, short words, ``-ss`` and characters beyond U+FFFF."""
+    if accel.compiled is None:
+        pytest.skip("the compiled kernels are not built (make accel; `make test` builds them)")
+    sql = _queried(monkeypatch)
+    fast = Meteor("en", norm=True, quiet=True)
+    assert fast.resources.mapped
+    words = sorted({w for pair in _pairs(shared_data, 600) for s in pair for w in sql.tokens(s)})
+    made = ["geese", "ran", "boxes", "buzzes", "churches", "wishes", "firemen", "ponies", "glasses", "is", "as", "oxen",
+            "happiest", "bigger", "cuter", "hoped", "walked", "making", "singing", "\U0001d400s", "\U0001d400ies", "ss",
+            "s", "", "glass", "caresses", "classes", "runnings", "mice", "better", "worse", "taller"]
+    listed = sorted(set(words + made))
+    expected = sql.resources.synsets(listed)
+    got = fast.resources.synsets(listed)
+    assert got == expected
+    with Bundle.open(en_bundle) as b:
+        own = b.synsets(listed)
+    with_bases = sum(1 for w, s in zip(listed, expected) if s and w not in own)
+    assert with_bases > 50, "words whose synsets all come from a base form: the comparison could not fail"

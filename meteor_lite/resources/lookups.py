@@ -197,7 +197,10 @@ class Resources:
         if len(cache) > CACHE_MAX:  # bound memory on very large vocabularies
             cache.clear()
         missing = sorted({w for w in words if w not in cache})
-        if missing and self.bundle is not None and self.has_synonyms:
+        tables = self._tables
+        if missing and self.has_synonyms and isinstance(tables, MappedTables) and accel.compiled is not None:
+            cache.update(zip(missing, tables.synsets_with_bases(accel.compiled, missing, MORPH_RULES)))
+        elif missing and self.bundle is not None and self.has_synonyms:
             exceptions = self._db().synonym_exceptions(missing)
             wanted = set(missing)
             cands: Dict[str, List[str]] = {}

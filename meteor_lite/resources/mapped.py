@@ -354,6 +354,15 @@ class MappedTables:
             raise _damaged() from None
         return found, prefixes
 
+    def synsets_with_bases(self, kernels: Any, words: List[str], rules: Tuple[Tuple[str, str], ...]) -> List[FrozenSet[int]]:
+        """Each word's synsets with those of its base forms (the exception lists', else the first of ``rules`` that
+        has synsets), in one compiled call (``kernels.mapped_synsets``): what :meth:`Resources.synsets
+        <meteor_lite.resources.lookups.Resources.synsets>` computes from the look-ups above."""
+        s_off, s_n = self._where["synsets"]
+        e_off, e_n = self._where["synonym_exceptions"]
+        found: List[FrozenSet[int]] = kernels.mapped_synsets(self._data, self._fd, s_off, s_n, e_off, e_n, words, rules)
+        return found
+
     def paraphrase_walk(self, kernels: Any, sentences: Sequence[Sequence[str]], max_len: int) -> List[List[Tuple[int, int, str]]]:
         """Each sentence's table phrases, by start then length, found by the compiled walk over the mapped table
         (``kernels.mapped_walk``): what :meth:`Resources._walk <meteor_lite.resources.lookups.Resources._walk>` finds."""
