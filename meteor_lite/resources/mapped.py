@@ -64,6 +64,7 @@ TABLES = ("stems", "synsets", "synonym_exceptions", "paraphrases")
 _U16, _U32, _I64 = struct.Struct("<H"), struct.Struct("<I"), struct.Struct("<q")
 _LIMIT_16 = 0xFFFF
 _LIMIT_OFFSET = 0xFFFFFFFF
+_LITTLE_ENDIAN = struct.pack("=H", 1) == struct.pack("<H", 1)
 #: Decoded paraphrase entries a :class:`MappedTables` keeps (English's average entry is about 210 characters).
 ENTRY_CACHE = 50_000
 #: Flags of a paraphrase-table record.
@@ -254,31 +255,48 @@ class MappedTables:
         #: Paraphrase entries read lately, by their offset in the file (a sentence's common phrases come back in
         #: most sentences: each entry is read and decoded once); at most :data:`ENTRY_CACHE` of them.
         self._entry_cache: Dict[int, str] = {}
+        self._slot_views: Dict[str, Any] = {}
 
     # -- the reference reader (pure Python) --
+    def _slots(self, table: str) -> Any:
+        """The slots of ``table`` as a sequence of integers (a view of the mapping on a little-endian machine)."""
+        view = self._slot_views.get(table)
+        if view is None:
+            off, nslots = self._where[table]
+            raw = memoryview(self._data)[off : off + 8 * nslots]
+            if _LITTLE_ENDIAN:
+                view = raw.cast("Q")
+            else:  # pragma: no cover - big-endian machines: a copy in the machine's order
+                view = array("Q", raw.tobytes())
+                view.byteswap()
+            self._slot_views[table] = view
+        return view
+
     def _find(self, table: str, key: str) -> Optional[int]:
         """The offset of ``key``'s value in ``table``, or None when the table lacks it."""
-        off, nslots = self._where[table]
+        nslots = self._where[table][1]
         if not nslots:
             return None
+        slots = self._slots(table)
         data = self._data
+        size = len(data)
         kb = key.encode("utf-8")
         crc = zlib.crc32(kb)
         mask = nslots - 1
         i = crc & mask
         while True:
-            (slot,) = struct.unpack_from("<Q", data, off + 8 * i)
+            slot = slots[i]
             if not slot:
                 return None
             if slot >> 32 == crc:
                 rec = slot & _LIMIT_OFFSET
-                if rec + 2 > len(data):
+                if rec + 2 > size:
                     raise _damaged()
-                (klen,) = _U16.unpack_from(data, rec)
-                if rec + 2 + klen > len(data):
+                end = rec + 2 + (data[rec] | data[rec + 1] << 8)
+                if end > size:
                     raise _damaged()
-                if data[rec + 2 : rec + 2 + klen] == kb:
-                    return rec + 2 + klen
+                if data[rec + 2 : end] == kb:
+                    return end
             i = (i + 1) & mask
 
     def _text16_at(self, pos: int) -> Tuple[str, int]:
@@ -339,6 +357,7 @@ class MappedTables:
         found: Dict[str, str] = {}
         prefixes: Set[str] = set()
         data = self._data
+        cache = self._entries()
         try:
             for p in phrases:
                 pos = self._find("paraphrases", p)
@@ -349,7 +368,10 @@ class MappedTables:
                     prefixes.add(p)
                 if flags & HAS_ENTRY:
                     at, n = struct.unpack_from("<II", data, pos + 1)
-                    found[p] = _pread(self._fd, n, at).decode("utf-8")
+                    text = cache.get(at)
+                    if text is None:
+                        text = cache[at] = _pread(self._fd, n, at).decode("utf-8")
+                    found[p] = text
         except (struct.error, IndexError):
             raise _damaged() from None
         return found, prefixes
@@ -379,6 +401,10 @@ class MappedTables:
 
     def close(self) -> None:
         """Unmap and close the file (look-ups fail afterwards)."""
+        for view in self._slot_views.values():
+            if isinstance(view, memoryview):
+                view.release()
+        self._slot_views.clear()
         self._data.close()
         self._closer()
 
