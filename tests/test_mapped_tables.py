@@ -198,13 +198,8 @@ def test_a_bundle_inside_an_installed_package_gets_no_file(tiny_bundle: Path, mo
     assert not mapped_path(tiny_bundle).exists()
 
 
-@pytest.mark.parametrize("kernels", KERNELS)
-def test_a_damaged_record_is_an_error_never_a_read_outside_the_file(
-    tiny_bundle: Path, kernels: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A slot whose record offset points past the end (a file damaged after it was checked): ValueError, from every
-    look-up and the walk."""
-    _use(kernels, monkeypatch)
+def _damage_a_slot(tiny_bundle: Path) -> Path:
+    """Write the tiny bundle's mapped file, then point the slot of "car" in its paraphrase table past the end."""
     side = mapped_path(tiny_bundle)
     with Bundle.open(tiny_bundle) as b:
         write_mapped_tables(b, side)
@@ -213,13 +208,45 @@ def test_a_damaged_record_is_an_error_never_a_read_outside_the_file(
         off, nslots = good._where["paraphrases"]
         good.close()
     data = bytearray(side.read_bytes())
-    key = "car".encode("utf-8")
-    crc = zlib.crc32(key)
+    crc = zlib.crc32("car".encode("utf-8"))
     i = crc & (nslots - 1)
     while struct.unpack_from("<Q", data, off + 8 * i)[0] >> 32 not in (0, crc):
         i = (i + 1) & (nslots - 1)
     struct.pack_into("<Q", data, off + 8 * i, (crc << 32) | (len(data) - 1))
     side.write_bytes(bytes(data))
+    return side
+
+
+def test_a_file_changed_after_it_was_written_is_not_read_but_written_again(tiny_bundle: Path) -> None:
+    """The header's checksum covers the content and the header's numbers: a damaged file is seen at its first use
+    (then remembered by its identity, as bundles are) and replaced; the scores do not change."""
+    expected = Meteor("en", bundle=tiny_bundle, quiet=True).score_segment("the car ran", ["an automobile ran"]).stats
+    side = _damage_a_slot(tiny_bundle)
+    with Bundle.open(tiny_bundle) as b:
+        assert open_mapped_tables(b, build=False) is None
+    m = Meteor("en", bundle=tiny_bundle, quiet=True)
+    assert m.resources.mapped
+    assert m.score_segment("the car ran", ["an automobile ran"]).stats == expected
+    with Bundle.open(tiny_bundle) as b:
+        again = open_mapped_tables(b, build=False)
+        assert again is not None and again.paraphrase_entries(["car"]) == b.paraphrase_entries(["car"])
+        again.close()
+    data = bytearray(side.read_bytes())
+    data[-1] ^= 1  # the last byte of a record: within bounds, only the checksum can see it
+    side.write_bytes(bytes(data))
+    with Bundle.open(tiny_bundle) as b:
+        assert open_mapped_tables(b, build=False) is None
+
+
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_a_damaged_record_is_an_error_never_a_read_outside_the_file(
+    tiny_bundle: Path, kernels: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With verification off (``METEOR_LITE_VERIFY_BUNDLES=0``), a slot whose record offset points past the end:
+    ValueError, from every look-up and the walk."""
+    _use(kernels, monkeypatch)
+    monkeypatch.setenv("METEOR_LITE_VERIFY_BUNDLES", "0")
+    _damage_a_slot(tiny_bundle)
     with Bundle.open(tiny_bundle) as b:
         tables = open_mapped_tables(b, build=False)
         assert tables is not None, "the header still matches: only a record is damaged"

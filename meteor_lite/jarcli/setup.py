@@ -224,6 +224,9 @@ class JarFilesBundle(Bundle):
     chance only costs the scorer's walk one more look-up: the longer phrase is then not found)."""
 
     prefix_hashes: Optional[Set[int]] = None
+    #: Its look-ups are answered by the methods below (the prefixes from hashes), and it lives for one run: no
+    #: mapped table file (meteor_lite/resources/mapped.py) is made of it.
+    mappable = False
 
     def paraphrase_entries(self, phrases: Sequence[str]) -> Tuple[Dict[str, str], Set[str]]:
         """:meth:`Bundle.paraphrase_entries`, the prefixes answered from :attr:`prefix_hashes` when set."""

@@ -88,6 +88,10 @@ class Bundle:
     cached by the scorer, not here.  Open with :meth:`open`.
     """
 
+    #: Whether a scorer may read this bundle's look-up tables from a mapped table file beside it
+    #: (:mod:`meteor_lite.resources.mapped`); False for a subclass that answers look-ups its own way.
+    mappable = True
+
     def __init__(
         self, path: Path, conn: sqlite3.Connection, meta: "Dict[str, str] | Meta",
         identity: Optional[Tuple[Any, ...]] = None,

@@ -32,6 +32,7 @@ compiled kernels (``_accel.mapped_find``, ``_accel.mapped_walk``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import mmap
@@ -58,7 +59,7 @@ MAPPED_SUFFIX = ".tables"
 #: ``METEOR_LITE_MAPPED=0`` (or ``false``, ``no``) in the environment: scorers query the bundle, as before.
 MAPPED_ENV = "METEOR_LITE_MAPPED"
 MAGIC = b"MLTABLES"
-FORMAT = 2
+FORMAT = 3
 #: The tables of the file, in the order of the kernels' codes (``_accel.mapped_find``'s ``kind``).
 TABLES = ("stems", "synsets", "synonym_exceptions", "paraphrases")
 _U16, _U32, _I64 = struct.Struct("<H"), struct.Struct("<I"), struct.Struct("<q")
@@ -96,11 +97,15 @@ class _Output:
     def __init__(self, out: Any, pos: int):
         self.out = out
         self.pos = pos
+        #: The SHA-256 of everything written after the header (:func:`_content_digest`).
+        self.digest = hashlib.sha256()
 
     def write(self, data: bytes) -> int:
         """Append ``data``; returns where it starts."""
         at = self.pos
         self.out.write(data)
+        if at:
+            self.digest.update(data)
         self.pos += len(data)
         if self.pos > _LIMIT_OFFSET:
             raise TableFileError("the tables need more than 4 GiB")
@@ -179,8 +184,9 @@ def _write_table(out: _Output, records: Iterable[Tuple[bytes, bytes]]) -> Tuple[
     return pos, nslots, len(keyed)
 
 
-def write_mapped_tables(bundle: Bundle, path: "os.PathLike[str] | str") -> None:
-    """Write the mapped tables of ``bundle`` to ``path`` atomically (tables it lacks are written empty).
+def write_mapped_tables(bundle: Bundle, path: "os.PathLike[str] | str") -> str:
+    """Write the mapped tables of ``bundle`` to ``path`` atomically (tables it lacks are written empty); returns
+    the file's checksum (its header's ``sha256``).
 
     Raises :class:`TableFileError` when a table does not fit the format, :class:`OSError` when the file
     cannot be written; nothing is left at ``path`` but a whole file."""
@@ -188,7 +194,7 @@ def write_mapped_tables(bundle: Bundle, path: "os.PathLike[str] | str") -> None:
     # The header's length must be known before the tables' offsets are: reserve room for the largest numbers.
     placeholder = {t: [_LIMIT_OFFSET, _LIMIT_OFFSET, _LIMIT_OFFSET] for t in present}
     stamp = _bundle_stamp(bundle)
-    head_room = len(_header(stamp, placeholder, _LIMIT_OFFSET))
+    head_room = len(_header(stamp, placeholder, _LIMIT_OFFSET, _LIMIT_OFFSET))
     with atomic_path(path) as tmp:
         with open(tmp, "wb") as f:
             out = _Output(f, 0)
@@ -196,17 +202,30 @@ def write_mapped_tables(bundle: Bundle, path: "os.PathLike[str] | str") -> None:
             directory: Dict[str, List[int]] = {}
             for table in present:
                 directory[table] = list(_write_table(out, _records(bundle, table, out)))
-            head = _header(stamp, directory, out.pos)
+            digest = _content_digest(out.digest, stamp, directory, out.pos, head_room)
+            head = _header(stamp, directory, out.pos, head_room, digest)
             f.seek(0)
             f.write(head.ljust(head_room, b" "))
             f.flush()
             os.fsync(f.fileno())
+    return digest
 
 
-def _header(stamp: Dict[str, Any], directory: Dict[str, List[int]], length: int) -> bytes:
-    """The magic, the JSON header's length and the header, padded to a multiple of 8 bytes."""
-    text = json.dumps({"format": FORMAT, "bundle": stamp, "length": length, "tables": directory},
+def _content_digest(body: Any, stamp: Dict[str, Any], directory: Dict[str, List[int]], length: int, start: int) -> str:
+    """The file's checksum: the SHA-256 of everything after the header (``body``, a hashlib object) and of what the
+    header says of it (the bundle, the length, where the tables are), so that a change to either is seen."""
+    said = json.dumps({"bundle": stamp, "length": length, "start": start, "tables": directory},
                       sort_keys=True).encode("utf-8")
+    return hashlib.sha256(body.digest() + said).hexdigest()
+
+
+def _header(
+    stamp: Dict[str, Any], directory: Dict[str, List[int]], length: int, start: int, sha256: str = "0" * 64
+) -> bytes:
+    """The magic, the JSON header's length and the header (``start``: where what follows it begins), padded to a
+    multiple of 8 bytes."""
+    text = json.dumps({"format": FORMAT, "bundle": stamp, "length": length, "start": start, "tables": directory,
+                       "sha256": sha256}, sort_keys=True).encode("utf-8")
     head = MAGIC + _U32.pack(0) + text
     head += b" " * (-len(head) % 8)
     return MAGIC + _U32.pack(len(head) - 12) + head[12:]
@@ -438,7 +457,7 @@ def _open_file(path: Path, stamp: Dict[str, Any]) -> Optional[MappedTables]:
     except (OSError, ValueError):
         data = None
     head = _read_header(data) if data is not None else None
-    if data is None or head is None or not _usable(head, length, stamp):
+    if data is None or head is None or not _usable(head, length, stamp) or not _verified(path, fd, data, head):
         if data is not None:
             data.close()
         os.close(fd)
@@ -446,6 +465,41 @@ def _open_file(path: Path, stamp: Dict[str, Any]) -> Optional[MappedTables]:
     if hasattr(data, "madvise") and hasattr(mmap, "MADV_RANDOM"):
         data.madvise(mmap.MADV_RANDOM)  # look-ups jump about: no read-ahead into the process's memory
     return MappedTables(path, fd, data, head["tables"])
+
+
+def _fd_identity(path: Path, fd: int) -> Tuple[Any, ...]:
+    """:func:`~meteor_lite.resources.integrity.file_identity` of the file open as ``fd``."""
+    st = os.fstat(fd)
+    return (os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def _verified(path: Path, fd: int, data: Any, head: Dict[str, Any]) -> bool:
+    """Whether the file's content is the one its header's checksum records: remembered by the file's identity in
+    the cache of verified bundles (:mod:`~meteor_lite.resources.integrity`), else checked (English: about 0.3 s)
+    and remembered; as bundles are, unless ``METEOR_LITE_VERIFY_BUNDLES=0``."""
+    if os.environ.get("METEOR_LITE_VERIFY_BUNDLES", "1") == "0":
+        return True
+    from . import integrity
+
+    said = head.get("sha256")
+    if not isinstance(said, str) or len(said) != 64:
+        return False
+    identity = _fd_identity(path, fd)
+    if integrity.is_verified(path, said, identity=identity):
+        return True
+    tables = head["tables"]
+    body_start = head.get("start")
+    if not isinstance(body_start, int) or not 12 <= body_start <= len(data):
+        return False
+    body = hashlib.sha256()
+    # read, not through the mapping: its pages would all count in the process's memory
+    for at in range(body_start, len(data), 1 << 22):
+        body.update(_pread(fd, min(1 << 22, len(data) - at), at))
+    if _content_digest(body, head["bundle"], tables, head["length"], body_start) != said:
+        log.warning("%s: its content is not the one its header records (damaged?); it is written again", path)
+        return False
+    integrity.remember(path, said, identity=identity)
+    return True
 
 
 def _inside_python_install(path: Path) -> bool:
@@ -464,12 +518,13 @@ def _inside_python_install(path: Path) -> bool:
 def open_mapped_tables(bundle: Bundle, *, build: bool = True) -> Optional[MappedTables]:
     """The mapped tables of ``bundle``: the file beside it when it matches the bundle, else (with ``build``) a new
     one written there first.  None when ``METEOR_LITE_MAPPED`` turns them off, when the bundle was not opened from
-    a file, or when no file can be written or read there (the scorer then queries the bundle)."""
+    a file, has no look-up table or answers look-ups its own way (``Bundle.mappable``), or when no file can be
+    written or read there (the scorer then queries the bundle)."""
     if os.environ.get(MAPPED_ENV, "").strip().lower() in ("0", "false", "no"):
         return None
     stamp = _bundle_stamp(bundle)
-    if not stamp:
-        return None
+    if not stamp or not bundle.mappable or not any(bundle.has(t) for t in TABLES):
+        return None  # nothing to map: function words and prefixes are read whole anyway
     path = mapped_path(bundle.path)
     tables = _open_file(path, stamp)
     if tables is not None or not build:
@@ -480,8 +535,12 @@ def open_mapped_tables(bundle: Bundle, *, build: bool = True) -> Optional[Mapped
         return None
     log.info("%s: writing the bundle's look-up tables as a mapped file (once per bundle file)", path)
     try:
-        write_mapped_tables(bundle, path)
+        digest = write_mapped_tables(bundle, path)
     except (OSError, TableFileError) as exc:
         log.warning("%s: the mapped tables were not written (%s); the bundle's tables are queried with SQLite", path, exc)
         return None
+    if os.environ.get("METEOR_LITE_VERIFY_BUNDLES", "1") != "0":
+        from . import integrity
+
+        integrity.remember(path, digest)  # written just now from the verified bundle: not checked again
     return _open_file(path, stamp)
