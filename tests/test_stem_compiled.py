@@ -245,3 +245,18 @@ def test_setup_py_compiles_the_listed_sources() -> None:
     here = ROOT / "meteor_lite" / "stemmers"
     assert all((here / rel).is_file() for rel in compiled.SOURCES)
     assert compiled.sources_digest(here) is not None and compiled.sources_digest(ROOT) is None
+
+
+def test_threads_stemming_at_once_get_the_same_stems() -> None:
+    """Each call makes its own runtime environment: threads stemming together never share one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    assert _english is not None
+    rng = random.Random(7)
+    lists = [[w + rng.choice(["", "s", "ing", "ational", "ly"]) for w in HOSTILE[:-6]] for _ in range(8)]
+    expected = [_pure_stems(ws) for ws in lists]
+    stemmer = Meteor15Stemmer("english")
+    with ThreadPoolExecutor(4) as pool:
+        batches = list(pool.map(stemmer.stem_words, lists * 25))
+        singles = list(pool.map(lambda ws: [stemmer(w) for w in ws], lists * 5))
+    assert batches == expected * 25 and singles == expected * 5
