@@ -1,9 +1,11 @@
 """Build hook for the compiled kernels (everything else is in pyproject.toml).
 
 Building a wheel or installing from source compiles ``meteor_lite/_accel.c``, the
-compiled twins of the scorer's hottest loops (meteor_lite/accel.py), with the same
-results, when a C compiler and the Python headers are there.  When they are not, the
-build prints one line saying so and goes on: the package is then pure Python (a
+compiled twins of the scorer's hottest loops (meteor_lite/accel.py), and
+``meteor_lite/stemmers/_english.c`` with the Snowball C code of ``snowball_c/``, the
+English stemmer compiled (meteor_lite/stemmers/compiled.py), with the same results,
+when a C compiler and the Python headers are there.  When they are not, the build
+prints one line for each saying so and goes on: the package is then pure Python (a
 platform wheel without the module; ``meteor-lite --version`` says which runs).
 
 ``METEOR_LITE_ACCEL`` in the build's environment chooses:
@@ -12,7 +14,7 @@ platform wheel without the module; ``meteor-lite --version`` says which runs).
 * ``1``: compile, and fail the build when that is not possible;
 * ``0``: do not compile (a pure-Python ``py3-none-any`` wheel).
 
-``METEOR_LITE_PURE=1`` at run time turns installed kernels off; ``make accel``
+``METEOR_LITE_PURE=1`` at run time turns both installed modules off; ``make accel``
 builds them in place in a checkout.
 """
 
@@ -45,6 +47,17 @@ if _release(setuptools.__version__) < MIN_SETUPTOOLS:
     )
 
 SOURCE = "meteor_lite/_accel.c"
+STEMMERS = Path(__file__).parent / "meteor_lite" / "stemmers"
+#: The compiled English stemmer's sources, relative to meteor_lite/stemmers (meteor_lite/stemmers/compiled.py's SOURCES).
+ENGLISH_SOURCES = (
+    "_english.c",
+    "snowball_c/english.c",
+    "snowball_c/english.h",
+    "snowball_c/runtime/api.c",
+    "snowball_c/runtime/api.h",
+    "snowball_c/runtime/header.h",
+    "snowball_c/runtime/utilities.c",
+)
 _CHOICE = os.environ.get("METEOR_LITE_ACCEL", "").strip().lower()
 REQUIRED = _CHOICE in ("1", "true", "yes")
 SKIPPED = _CHOICE in ("0", "false", "no")
@@ -56,6 +69,29 @@ def _kernels() -> Extension:
     return Extension("meteor_lite._accel", [SOURCE], define_macros=[("ACCEL_SOURCE_SHA256", f'"{digest}"')])
 
 
+def _english_stemmer() -> Extension:
+    # The digest of its sources is compiled in (meteor_lite/stemmers/compiled.py's sources_digest computes the same).
+    h = hashlib.sha256()
+    for rel in ENGLISH_SOURCES:
+        data = (STEMMERS / rel).read_bytes()
+        h.update(f"{rel}\0{len(data)}\0".encode())
+        h.update(data)
+    return Extension(
+        "meteor_lite.stemmers._english",
+        [f"meteor_lite/stemmers/{rel}" for rel in ENGLISH_SOURCES if rel.endswith(".c")],
+        define_macros=[("ENGLISH_SOURCE_SHA256", f'"{h.hexdigest()}"')],
+    )
+
+
+#: What each extension's fallback line calls it.
+_WHAT = {
+    "": "compiled kernels and English stemmer",
+    "meteor_lite._accel": "compiled kernels",
+    "meteor_lite.stemmers._english": "compiled English stemmer",
+}
+_SLOWER = {"": "about 2x slower", "meteor_lite._accel": "about 2x slower", "meteor_lite.stemmers._english": "slower English stems"}
+
+
 class OptionalBuildExt(build_ext):
     """``build_ext`` that, unless METEOR_LITE_ACCEL=1, falls back to pure Python when compiling fails."""
 
@@ -63,23 +99,24 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # no compiler at all (setuptools raises a platform error before compiling)
-            self._fallback(exc)
+            self._fallback(exc, "")
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
         except Exception as exc:  # a compiler error, missing Python.h, a failed link
-            self._fallback(exc)
+            self._fallback(exc, ext.name)
 
-    def _fallback(self, exc: Exception) -> None:
+    def _fallback(self, exc: Exception, name: str) -> None:
         if REQUIRED:
             raise exc
         text = " ".join(str(exc).split())
         first = type(exc).__name__ + (f": {text[:100]}..." if len(text) > 100 else f": {text}" if text else "")
+        what = _WHAT.get(name, name)
         print(
-            f"meteor-lite: compiled kernels not built ({first}); installing pure Python (same scores, about 2x slower)",
+            f"meteor-lite: {what} not built ({first}); installing pure Python (same scores, {_SLOWER.get(name, 'slower')})",
             file=sys.stderr,
         )
 
 
-setup(ext_modules=[] if SKIPPED else [_kernels()], cmdclass={"build_ext": OptionalBuildExt})
+setup(ext_modules=[] if SKIPPED else [_kernels(), _english_stemmer()], cmdclass={"build_ext": OptionalBuildExt})

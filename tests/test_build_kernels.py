@@ -46,6 +46,11 @@ def test_wheel_compiles_the_kernels_or_falls_back_to_pure_python(tmp_path: Path)
     r, names = _wheel(_sources(tmp_path / "a"), tmp_path / "a" / "out", env)
     assert r.returncode == 0, r.stderr[-2000:]
     assert any(n.startswith("meteor_lite/_accel.") and n.endswith((".so", ".pyd")) for n in names), names
+    assert any(n.startswith("meteor_lite/stemmers/_english.") and n.endswith((".so", ".pyd")) for n in names), names
+    from meteor_lite.stemmers.compiled import SOURCES  # the stale-build check needs the sources beside the module
+
+    assert {f"meteor_lite/stemmers/{rel}" for rel in SOURCES} <= set(names)
+    assert {"meteor_lite/stemmers/snowball_c/LICENSE", "meteor_lite/stemmers/snowball_c/README.md"} <= set(names)
     # every package of builders/ but the maintainer's checks (which stay in the repository)
     packages = {str(p.parent.relative_to(ROOT / "builders")) for p in (ROOT / "builders").rglob("__init__.py")}
     shipped = {n[len("meteor_lite_builders/"):].rsplit("/", 1)[0] for n in names if n.startswith("meteor_lite_builders/") and "/" in n[len("meteor_lite_builders/"):]}
@@ -56,6 +61,8 @@ def test_wheel_compiles_the_kernels_or_falls_back_to_pure_python(tmp_path: Path)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "meteor_lite/meteor.py" in names and not any(n.endswith((".so", ".pyd")) for n in names)
     said = [ln for ln in (r.stdout + r.stderr).splitlines() if "compiled kernels not built" in ln]
+    assert len(said) == 1 and "installing pure Python" in said[0], said
+    said = [ln for ln in (r.stdout + r.stderr).splitlines() if "compiled English stemmer not built" in ln]
     assert len(said) == 1 and "installing pure Python" in said[0], said
 
     r, names = _wheel(_sources(tmp_path / "c"), tmp_path / "c" / "out", {**env, "CC": "/bin/false", "METEOR_LITE_ACCEL": "1"})

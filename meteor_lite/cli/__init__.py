@@ -63,8 +63,9 @@ def run(argv: Optional[List[str]] = None) -> int:
         return 0
     if first == "--version":
         from ..accel import description
+        from ..stemmers.compiled import description as stemmer
 
-        print(f"meteor-lite {__version__} ({description()})")
+        print(f"meteor-lite {__version__} ({description()}; {stemmer()})")
         return 0
     if first not in COMMANDS:
         from .errors import EXIT_USAGE, fail

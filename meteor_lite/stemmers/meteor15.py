@@ -12,6 +12,9 @@ What the jar does, established by running it (``java -cp meteor-1.5.jar Stemmer 
 
 The stemmer objects of the Snowball runtime keep their state between calls, so each thread gets its own
 (Meteor's wrapper is ``synchronized`` for the same reason).
+
+English runs compiled when :mod:`meteor_lite.stemmers.compiled` has its extension (the same stems; a word it
+declines, such as one with a character beyond U+FFFF, is stemmed here in pure Python).
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ from __future__ import annotations
 import importlib
 import re
 import threading
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from . import compiled as _compiled
 
 __all__ = ["METEOR15_ALGORITHMS", "Meteor15Stemmer", "meteor15_stemmer", "stemmer_class", "is_jar_number"]
 
@@ -78,6 +83,7 @@ class Meteor15Stemmer:
         self.algorithm = algorithm
         self._cls = stemmer_class(algorithm)
         self._local = threading.local()
+        self._english = algorithm == "english"
 
     def _stemmer(self) -> Any:
         st = getattr(self._local, "stemmer", None)
@@ -85,8 +91,29 @@ class Meteor15Stemmer:
             st = self._local.stemmer = self._cls()
         return st
 
+    def _compiled(self) -> Optional[_compiled.CompiledEnglish]:
+        """The compiled English stemmer when it stems for this language and is in use (read at each call)."""
+        return _compiled.english if self._english else None
+
     def __call__(self, word: str) -> str:
         """The stem of ``word``."""
+        fast = self._compiled()
+        if fast is not None:
+            found = fast.stem(word)
+            if found is not None:
+                return found
+        return self._pure(word)
+
+    def stem_words(self, words: Sequence[str]) -> List[str]:
+        """The stem of each of ``words`` (as :meth:`__call__`; compiled English in one call)."""
+        fast = self._compiled()
+        if fast is None:
+            return [self._pure(w) for w in words]
+        stems = fast.stem_words(words)
+        return [s if s is not None else self._pure(w) for w, s in zip(words, stems)]
+
+    def _pure(self, word: str) -> str:
+        """The stem of ``word`` by the pure-Python Snowball stemmer (the reference)."""
         stemmer = self._stemmer()
         if _ASTRAL.search(word) is None:
             stem: str = stemmer.stemWord(word)

@@ -1,0 +1,109 @@
+"""Which English stemmer runs: ``snowballstemmer`` 2.2.0's pure-Python one (the reference) or the same compiled.
+
+``meteor_lite.stemmers._english`` (``meteor_lite/stemmers/_english.c``) binds the Snowball
+compiler's C output for the same ``english.sbl`` (Snowball 2.2.0, vendored unchanged in
+``meteor_lite/stemmers/snowball_c/``, whose README.md says how it was generated): the same
+stems, some 70 times faster a word.  Building a wheel or installing from source compiles it when a C
+compiler and the Python headers are there (setup.py; ``make accel`` in a checkout), as it does
+the kernels of :mod:`meteor_lite.accel`.  When it is installed it is used, unless the
+environment sets ``METEOR_LITE_PURE=1``, or unless it was built from other sources than those
+beside it (a checkout updated since ``make accel``): then a warning says so and pure Python runs.
+
+The compiled stemmer declines (returns None for) a word with a character beyond U+FFFF, a word
+with a lone surrogate and a word of more than 16 MiB; :class:`~meteor_lite.stemmers.Meteor15Stemmer`
+stems those in pure Python.  ``tests/test_stem_compiled.py`` compares both on real word lists.
+
+:data:`english` is read at each call, so setting it to None (as the tests do) turns the compiled
+stemmer off for the whole process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import warnings
+from pathlib import Path
+from typing import List, Optional, Protocol, Sequence, Tuple
+
+from ..accel import env_switch
+
+__all__ = ["CompiledEnglish", "SOURCES", "english", "description", "sources_digest"]
+
+#: The sources of the extension, relative to this directory, in the order of their digest (setup.py lists the same).
+SOURCES: Tuple[str, ...] = (
+    "_english.c",
+    "snowball_c/english.c",
+    "snowball_c/english.h",
+    "snowball_c/runtime/api.c",
+    "snowball_c/runtime/api.h",
+    "snowball_c/runtime/header.h",
+    "snowball_c/runtime/utilities.c",
+)
+
+
+class CompiledEnglish(Protocol):
+    """What ``meteor_lite.stemmers._english`` provides (see ``_english.pyi``)."""
+
+    SOURCE_SHA256: str
+    MAX_BYTES: int
+
+    def stem(self, word: str, /) -> Optional[str]:
+        """The stem of ``word``, or None when the compiled stemmer declines it."""
+
+    def stem_words(self, words: Sequence[str], /) -> List[Optional[str]]:
+        """The stem of each word, None for each word it declines."""
+
+
+def sources_digest(root: Path) -> Optional[str]:
+    """SHA-256 of :data:`SOURCES` under ``root`` (each file's path, size and bytes), None if one is missing.
+
+    setup.py compiles the same digest into the module (``SOURCE_SHA256``).
+    """
+    h = hashlib.sha256()
+    try:
+        for rel in SOURCES:
+            data = (root / rel).read_bytes()
+            h.update(f"{rel}\0{len(data)}\0".encode())
+            h.update(data)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+#: Why the pure-Python stemmer runs when the compiled one is not loaded (for :func:`description`).
+_why_pure = ""
+
+
+def _load() -> Optional[CompiledEnglish]:
+    global _why_pure
+    if env_switch("METEOR_LITE_PURE"):
+        _why_pure = "METEOR_LITE_PURE is set"
+        return None
+    try:
+        from . import _english
+    except ImportError:
+        _why_pure = "compiled English stemmer not installed (no C compiler or Python headers when it was built?)"
+        return None
+    source = sources_digest(Path(__file__).parent)
+    if source is not None and getattr(_english, "SOURCE_SHA256", None) != source:
+        from ..errors import MeteorLiteWarning
+
+        warnings.warn(
+            f"{_english.__file__} was built from other sources than those beside it: "
+            "stemming English in pure Python (rebuild it: make accel)",
+            MeteorLiteWarning,
+            stacklevel=2,
+        )
+        _why_pure = "the compiled English stemmer was built from other sources (rebuild: make accel)"
+        return None
+    return _english
+
+
+#: The compiled English stemmer in use, or None for pure Python.
+english: Optional[CompiledEnglish] = _load()
+
+
+def description() -> str:
+    """One line saying which English stemmer runs."""
+    if english is not None:
+        return "English stemmer compiled: meteor_lite.stemmers._english"
+    return f"English stemmer in pure Python: {_why_pure}" if _why_pure else "English stemmer in pure Python"
