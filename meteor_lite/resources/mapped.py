@@ -38,6 +38,7 @@ import logging
 import mmap
 import os
 import struct
+import warnings
 import weakref
 import zlib
 from array import array
@@ -48,6 +49,7 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Seq
 
 from .. import accel
 from ..atomicfile import atomic_path
+from ..errors import MeteorLiteWarning
 from .bundle import Bundle
 
 __all__ = ["MAPPED_SUFFIX", "MAPPED_ENV", "MappedTables", "mapped_path", "open_mapped_tables", "write_mapped_tables"]
@@ -498,8 +500,18 @@ def _verified(path: Path, fd: int, data: Any, head: Dict[str, Any]) -> bool:
     if _content_digest(body, head["bundle"], tables, head["length"], body_start) != said:
         log.warning("%s: its content is not the one its header records (damaged?); it is written again", path)
         return False
-    integrity.remember(path, said, identity=identity)
+    _remember(path, said, identity)
     return True
+
+
+def _remember(path: Path, checksum: str, identity: Optional[Tuple[Any, ...]] = None) -> None:
+    """Record a checked file in the cache of verified bundles, quietly: when that cache cannot be written, the
+    bundle's own verification has said so already in this run."""
+    from . import integrity
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MeteorLiteWarning)
+        integrity.remember(path, checksum, identity=identity)
 
 
 def _inside_python_install(path: Path) -> bool:
@@ -540,7 +552,5 @@ def open_mapped_tables(bundle: Bundle, *, build: bool = True) -> Optional[Mapped
         log.warning("%s: the mapped tables were not written (%s); the bundle's tables are queried with SQLite", path, exc)
         return None
     if os.environ.get("METEOR_LITE_VERIFY_BUNDLES", "1") != "0":
-        from . import integrity
-
-        integrity.remember(path, digest)  # written just now from the verified bundle: not checked again
+        _remember(path, digest)  # written just now from the verified bundle: not checked again
     return _open_file(path, stamp)
