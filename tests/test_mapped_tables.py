@@ -27,6 +27,13 @@ from meteor_lite.resources.mapped import MappedTables, mapped_path, open_mapped_
 KERNELS = ["compiled", "pure"]
 
 
+@pytest.fixture()
+def kernels_built() -> None:
+    """Scorers map the file only with the compiled kernels."""
+    if accel.compiled is None:
+        pytest.skip("the compiled kernels are not built (make accel; `make test` builds them)")
+
+
 def _use(kernels: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if kernels == "pure":
         monkeypatch.setattr(accel, "compiled", None)
@@ -114,18 +121,22 @@ def test_scores_with_the_mapped_file_are_the_queried_ones(
 ) -> None:
     """Every English module, one call per pair (each sentence new to the scorer) and in one batch: the same scores,
     statistics and alignments as a scorer that queries the bundle."""
-    _use(kernels, monkeypatch)
+    if accel.compiled is None:
+        pytest.skip("the compiled kernels are not built (make accel; `make test` builds them)")
     pairs = _pairs(shared_data)[: 1500 if kernels == "compiled" else 300]
-    fast = Meteor("en", norm=True, quiet=True)
+    fast = Meteor("en", norm=True, quiet=True)  # mapped (only with the kernels); then read in pure Python if asked
     assert fast.resources.mapped
     sql = _queried(monkeypatch)
+    _use(kernels, monkeypatch)
     for hyp, ref in pairs:
         a, b = sql.score_segment(hyp, [ref]), fast.score_segment(hyp, [ref])
         assert (a.score, a.stats.to_ss_line(), a.alignment) == (b.score, b.stats.to_ss_line(), b.alignment), (hyp, ref)
     assert fast.score_pairs(pairs[:300]) == sql.score_pairs(pairs[:300])
 
 
-def test_system1_scores_the_documented_number_from_the_mapped_file(shared_data: Path, en_bundle: Path) -> None:
+def test_system1_scores_the_documented_number_from_the_mapped_file(
+    shared_data: Path, en_bundle: Path, kernels_built: None
+) -> None:
     ex = shared_data / "meteor-example"
     hyps = (ex / "system1.hyp").read_text(encoding="utf-8").splitlines()
     refs = (ex / "reference").read_text(encoding="utf-8").splitlines()
@@ -139,7 +150,7 @@ def _copy(src: Path, dst: Path) -> Path:
     return dst
 
 
-def test_the_file_is_written_once_and_bound_to_its_bundle(tiny_bundle: Path) -> None:
+def test_the_file_is_written_once_and_bound_to_its_bundle(tiny_bundle: Path, kernels_built: None) -> None:
     """Written beside the bundle on first use, read afterwards; rewritten when the bundle file is another one, cut
     short or not a table file; no temporary file left behind."""
     side = mapped_path(tiny_bundle)
@@ -167,7 +178,7 @@ def test_the_file_is_written_once_and_bound_to_its_bundle(tiny_bundle: Path) -> 
 
 
 def test_no_file_where_none_may_be_written_and_the_scores_do_not_change(
-    tiny_bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tiny_bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kernels_built: None
 ) -> None:
     expected = Meteor("en", bundle=tiny_bundle, quiet=True).score_segment("the car ran", ["an automobile ran"])
     monkeypatch.setenv(mapped.MAPPED_ENV, "0")
@@ -187,7 +198,9 @@ def test_no_file_where_none_may_be_written_and_the_scores_do_not_change(
     assert m.score_segment("the car ran", ["an automobile ran"]).stats == expected.stats
 
 
-def test_a_bundle_inside_an_installed_package_gets_no_file(tiny_bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bundle_inside_an_installed_package_gets_no_file(
+    tiny_bundle: Path, kernels_built: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A resource pack's bundle (site-packages): a file written beside it would outlive ``pip uninstall``."""
     import sysconfig
 
@@ -217,7 +230,7 @@ def _damage_a_slot(tiny_bundle: Path) -> Path:
     return side
 
 
-def test_a_file_changed_after_it_was_written_is_not_read_but_written_again(tiny_bundle: Path) -> None:
+def test_a_file_changed_after_it_was_written_is_not_read_but_written_again(tiny_bundle: Path, kernels_built: None) -> None:
     """The header's checksum covers the content and the header's numbers: a damaged file is seen at its first use
     (then remembered by its identity, as bundles are) and replaced; the scores do not change."""
     expected = Meteor("en", bundle=tiny_bundle, quiet=True).score_segment("the car ran", ["an automobile ran"]).stats
@@ -282,3 +295,10 @@ def test_the_compiled_synsets_with_base_forms_are_the_python_ones(
         own = b.synsets(listed)
     with_bases = sum(1 for w, s in zip(listed, expected) if s and w not in own)
     assert with_bases > 50, "words whose synsets all come from a base form: the comparison could not fail"
+
+
+def test_pure_python_queries_the_bundle(tiny_bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled kernels no file is mapped (pure Python reads it no faster than SQLite's batches)."""
+    monkeypatch.setattr(accel, "compiled", None)
+    m = Meteor("en", bundle=tiny_bundle, quiet=True)
+    assert not m.resources.mapped and m.resources.queries_bundle and not mapped_path(tiny_bundle).exists()
