@@ -133,7 +133,7 @@ fixtures: $(VENV)/.installed
 	$(VENV)/bin/meteor-build check stems --data $(DATA) --write-fixtures
 
 clean:
-	rm -rf $(VENV) $(BUNDLES)/*.sqlite
+	rm -rf $(VENV) $(BUNDLES)/*.sqlite $(BUNDLES)/*.sqlite.tables
 
 # The `mqm` sets shipped with the scorer (meteor_lite/tuned_tasks.json; docs/meta-evaluation.md): one per target
 # language, tuned on every shared judged set of that language (../shared/data/mqm and wmt-mqm): each file aligned once
