@@ -43,6 +43,13 @@ def java_double(x: float) -> str:
     Uses the shortest repr digits, which is what Java prints for all values
     METEOR produces in practice.
     """
+    if 1e-3 <= x < 1e7 or -1e7 < x <= -1e-3:
+        return repr(x)  # in Java's plain range Python's repr is the same shortest digits, never in E notation
+    return _java_double_spelled(x)
+
+
+def _java_double_spelled(x: float) -> str:
+    """:func:`java_double` spelled out from the shortest digits, for every value (the reference of its shortcut)."""
     if math.isnan(x):
         return "NaN"
     if math.isinf(x):
