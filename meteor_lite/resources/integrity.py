@@ -254,14 +254,16 @@ def is_verified(
 
 
 def remember(
-    path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None, identity: Optional[Identity] = None
+    path: "os.PathLike[str] | str", checksum: str, cache: Optional[Path] = None, identity: Optional[Identity] = None,
+    *, warn: bool = True,
 ) -> None:
     """Record that ``path`` (as it is now, or the file of ``identity``) was verified against ``checksum``.
 
     Best effort: never raises OSError.  Give the ``identity`` of the file that was actually read
     (:attr:`meteor_lite.resources.bundle.Bundle.identity`), so that a file renamed over the bundle
     meanwhile is never recorded as verified.  Without ``cache``: in :func:`cache_file`, else (it
-    cannot be written) in the per-user fallback, with a :class:`MeteorLiteWarning` either way.
+    cannot be written) in the per-user fallback, with a :class:`MeteorLiteWarning` either way (unless not
+    ``warn``: a caller whose bundle's own verification has warned in this run already).
     """
     try:
         entry = _line(identity or file_identity(path), checksum)
@@ -290,11 +292,15 @@ def remember(
             raise OSError(f"{d} is not a private directory of this user")
         _add_entry(fallback, entry)
     except OSError as exc:
+        if not warn:
+            return
         warnings.warn(
             f"cannot write the cache of verified bundles ({problem}; fallback: {exc.strerror or exc}), so every run "
             f"verifies its bundles again (seconds for a large one): {fix}",
             MeteorLiteWarning, stacklevel=2,
         )
+        return
+    if not warn:
         return
     warnings.warn(
         f"cannot write the cache of verified bundles ({problem}); remembered in {fallback.parent} instead: {fix}",

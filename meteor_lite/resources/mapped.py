@@ -38,7 +38,6 @@ import logging
 import mmap
 import os
 import struct
-import warnings
 import weakref
 import zlib
 from array import array
@@ -49,7 +48,6 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Seq
 
 from .. import accel
 from ..atomicfile import atomic_path
-from ..errors import MeteorLiteWarning
 from .bundle import Bundle
 
 __all__ = ["MAPPED_SUFFIX", "MAPPED_ENV", "MappedTables", "mapped_path", "open_mapped_tables", "write_mapped_tables"]
@@ -509,9 +507,7 @@ def _remember(path: Path, checksum: str, identity: Optional[Tuple[Any, ...]] = N
     bundle's own verification has said so already in this run."""
     from . import integrity
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", MeteorLiteWarning)
-        integrity.remember(path, checksum, identity=identity)
+    integrity.remember(path, checksum, identity=identity, warn=False)
 
 
 def _inside_python_install(path: Path) -> bool:
