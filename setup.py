@@ -19,9 +19,11 @@ builds them in place in a checkout.
 """
 
 import hashlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import setuptools
 from setuptools import Extension, setup
@@ -48,16 +50,18 @@ if _release(setuptools.__version__) < MIN_SETUPTOOLS:
 
 SOURCE = "meteor_lite/_accel.c"
 STEMMERS = Path(__file__).parent / "meteor_lite" / "stemmers"
-#: The compiled English stemmer's sources, relative to meteor_lite/stemmers (meteor_lite/stemmers/compiled.py's SOURCES).
-ENGLISH_SOURCES = (
-    "_english.c",
-    "snowball_c/english.c",
-    "snowball_c/english.h",
-    "snowball_c/runtime/api.c",
-    "snowball_c/runtime/api.h",
-    "snowball_c/runtime/header.h",
-    "snowball_c/runtime/utilities.c",
-)
+
+
+def _english_sources() -> Any:
+    """meteor_lite/stemmers/english_sources.py (SOURCES, sources_digest), loaded by its path (nothing is installed yet)."""
+    spec = importlib.util.spec_from_file_location("_english_sources", STEMMERS / "english_sources.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ENGLISH = _english_sources()
 _CHOICE = os.environ.get("METEOR_LITE_ACCEL", "").strip().lower()
 REQUIRED = _CHOICE in ("1", "true", "yes")
 SKIPPED = _CHOICE in ("0", "false", "no")
@@ -70,16 +74,11 @@ def _kernels() -> Extension:
 
 
 def _english_stemmer() -> Extension:
-    # The digest of its sources is compiled in (meteor_lite/stemmers/compiled.py's sources_digest computes the same).
-    h = hashlib.sha256()
-    for rel in ENGLISH_SOURCES:
-        data = (STEMMERS / rel).read_bytes()
-        h.update(f"{rel}\0{len(data)}\0".encode())
-        h.update(data)
+    # The digest of its sources is compiled in: meteor_lite/stemmers/compiled.py refuses a module built from others.
     return Extension(
         "meteor_lite.stemmers._english",
-        [f"meteor_lite/stemmers/{rel}" for rel in ENGLISH_SOURCES if rel.endswith(".c")],
-        define_macros=[("ENGLISH_SOURCE_SHA256", f'"{h.hexdigest()}"')],
+        [f"meteor_lite/stemmers/{rel}" for rel in ENGLISH.SOURCES if rel.endswith(".c")],
+        define_macros=[("ENGLISH_SOURCE_SHA256", f'"{ENGLISH.sources_digest(STEMMERS)}"')],
     )
 
 

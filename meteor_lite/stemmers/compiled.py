@@ -19,26 +19,14 @@ stemmer off for the whole process.
 
 from __future__ import annotations
 
-import hashlib
 import warnings
 from pathlib import Path
-from typing import List, Optional, Protocol, Sequence, Tuple
+from typing import List, Optional, Protocol, Sequence
 
 from ..accel import env_switch
+from .english_sources import SOURCES, sources_digest
 
 __all__ = ["CompiledEnglish", "SOURCES", "english", "description", "sources_digest"]
-
-#: The sources of the extension, relative to this directory, in the order of their digest (setup.py lists the same).
-SOURCES: Tuple[str, ...] = (
-    "_english.c",
-    "snowball_c/english.c",
-    "snowball_c/english.h",
-    "snowball_c/runtime/api.c",
-    "snowball_c/runtime/api.h",
-    "snowball_c/runtime/header.h",
-    "snowball_c/runtime/utilities.c",
-)
-
 
 class CompiledEnglish(Protocol):
     """What ``meteor_lite.stemmers._english`` provides (see ``_english.pyi``)."""
@@ -51,22 +39,6 @@ class CompiledEnglish(Protocol):
 
     def stem_words(self, words: Sequence[str], /) -> List[Optional[str]]:
         """The stem of each word, None for each word it declines."""
-
-
-def sources_digest(root: Path) -> Optional[str]:
-    """SHA-256 of :data:`SOURCES` under ``root`` (each file's path, size and bytes), None if one is missing.
-
-    setup.py compiles the same digest into the module (``SOURCE_SHA256``).
-    """
-    h = hashlib.sha256()
-    try:
-        for rel in SOURCES:
-            data = (root / rel).read_bytes()
-            h.update(f"{rel}\0{len(data)}\0".encode())
-            h.update(data)
-    except OSError:
-        return None
-    return h.hexdigest()
 
 
 #: Why the pure-Python stemmer runs when the compiled one is not loaded (for :func:`description`).
