@@ -24,12 +24,13 @@ the compiled path off for the whole process.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import warnings
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Protocol, Sequence, Set, Tuple
 
-__all__ = ["Kernels", "compiled", "description", "env_switch"]
+__all__ = ["Kernels", "compiled", "description", "env_switch", "load_checked"]
 
 
 class Kernels(Protocol):
@@ -119,31 +120,37 @@ def _pure_requested() -> bool:
 _why_pure = ""
 
 
-def _load() -> Optional[Kernels]:
-    """The compiled kernels if they are installed and ``METEOR_LITE_PURE`` does not turn them off."""
-    global _why_pure
+def load_checked(
+    module: str, source: Optional[str], what: str, stale: str
+) -> Tuple[Optional[Any], str]:
+    """An optional compiled module and, when it is not used, why: not when ``METEOR_LITE_PURE`` is set, when it is
+    not installed, or when the digest of the sources it was built from (its ``SOURCE_SHA256``) is not ``source``, the
+    digest of those installed beside it (None: none installed, nothing to compare), which a warning then says
+    (``stale``: what was built from other sources).  ``what`` names it in the reasons."""
     if _pure_requested():
-        _why_pure = "METEOR_LITE_PURE is set"
-        return None
+        return None, "METEOR_LITE_PURE is set"
     try:
-        from . import _accel
+        loaded = importlib.import_module(module)
     except ImportError:
-        _why_pure = "compiled kernels not installed (no C compiler or Python headers when it was built?)"
-        return None
-    built_from = getattr(_accel, "SOURCE_SHA256", None)
-    source = _source_digest()
-    if source is not None and built_from != source:
+        return None, f"{what} not installed (no C compiler or Python headers when it was built?)"
+    if source is not None and getattr(loaded, "SOURCE_SHA256", None) != source:
         from .errors import MeteorLiteWarning
 
         warnings.warn(
-            f"{_accel.__file__} was built from another version of _accel.c than the one beside it: "
-            "using pure Python (rebuild it: make accel)",
+            f"{loaded.__file__} was built from {stale} than those beside it: using pure Python (rebuild it: make accel)",
             MeteorLiteWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
-        _why_pure = "the compiled kernels were built from another _accel.c (rebuild: make accel)"
-        return None
-    return _accel
+        return None, f"{what} built from {stale} (rebuild: make accel)"
+    return loaded, ""
+
+
+def _load() -> Optional[Kernels]:
+    """The compiled kernels if they are installed and ``METEOR_LITE_PURE`` does not turn them off."""
+    global _why_pure
+    loaded, _why_pure = load_checked(f"{__package__}._accel", _source_digest(), "compiled kernels",
+                                     "another version of _accel.c")
+    return loaded
 
 
 def _source_digest() -> Optional[str]:

@@ -19,11 +19,10 @@ stemmer off for the whole process.
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import List, Optional, Protocol, Sequence
 
-from ..accel import env_switch
+from ..accel import load_checked
 from .english_sources import SOURCES, sources_digest
 
 __all__ = ["CompiledEnglish", "SOURCES", "english", "description", "sources_digest"]
@@ -46,28 +45,11 @@ _why_pure = ""
 
 
 def _load() -> Optional[CompiledEnglish]:
+    """The compiled stemmer if it is installed, built from the sources beside it, and not turned off."""
     global _why_pure
-    if env_switch("METEOR_LITE_PURE"):
-        _why_pure = "METEOR_LITE_PURE is set"
-        return None
-    try:
-        from . import _english
-    except ImportError:
-        _why_pure = "compiled English stemmer not installed (no C compiler or Python headers when it was built?)"
-        return None
-    source = sources_digest(Path(__file__).parent)
-    if source is not None and getattr(_english, "SOURCE_SHA256", None) != source:
-        from ..errors import MeteorLiteWarning
-
-        warnings.warn(
-            f"{_english.__file__} was built from other sources than those beside it: "
-            "stemming English in pure Python (rebuild it: make accel)",
-            MeteorLiteWarning,
-            stacklevel=2,
-        )
-        _why_pure = "the compiled English stemmer was built from other sources (rebuild: make accel)"
-        return None
-    return _english
+    loaded, _why_pure = load_checked(f"{__package__}._english", sources_digest(Path(__file__).parent),
+                                     "compiled English stemmer", "other sources")
+    return loaded
 
 
 #: The compiled English stemmer in use, or None for pure Python.
