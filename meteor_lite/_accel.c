@@ -1985,24 +1985,33 @@ static PyObject *mt_text16(const MTable *t, Py_ssize_t *pos) {
     return s;
 }
 
+/* Add the synset ids of the synsets-table value at pos (a 2-byte count, 8-byte ids) to the set `ids`: 0, or -1 with
+ * an exception set. */
+static int mt_add_ids(const MTable *t, Py_ssize_t pos, PyObject *ids) {
+    if (pos > t->size - 2) { mt_damaged(); return -1; }
+    Py_ssize_t count = (Py_ssize_t)rd16(t->base + pos);
+    if (count > (t->size - pos - 2) / 8) { mt_damaged(); return -1; }
+    for (Py_ssize_t j = 0; j < count; j++) {
+        PyObject *v = PyLong_FromLongLong((long long)rd64(t->base + pos + 2 + 8 * j));
+        int r = v ? PySet_Add(ids, v) : -1;
+        Py_XDECREF(v);
+        if (r < 0) return -1;
+    }
+    return 0;
+}
+
 /* The value of a record at pos: kind 0 a stem (str), 1 synset ids (frozenset), 2 base forms (list of str). */
 static PyObject *mt_value(const MTable *t, int kind, Py_ssize_t pos) {
     if (kind == 0) return mt_text16(t, &pos);
-    if (pos > t->size - 2) return mt_damaged();
-    Py_ssize_t count = (Py_ssize_t)rd16(t->base + pos);
-    pos += 2;
     if (kind == 1) {
-        if (count > (t->size - pos) / 8) return mt_damaged();
-        PyObject *ids = PyList_New(count);
-        for (Py_ssize_t j = 0; ids && j < count; j++) {
-            PyObject *v = PyLong_FromLongLong((long long)rd64(t->base + pos + 8 * j));
-            if (!v) { Py_CLEAR(ids); break; }
-            PyList_SET_ITEM(ids, j, v);
-        }
-        PyObject *set = ids ? PyFrozenSet_New(ids) : NULL;
+        PyObject *ids = PySet_New(NULL);
+        PyObject *set = ids && mt_add_ids(t, pos, ids) == 0 ? PyFrozenSet_New(ids) : NULL;
         Py_XDECREF(ids);
         return set;
     }
+    if (pos > t->size - 2) return mt_damaged();
+    Py_ssize_t count = (Py_ssize_t)rd16(t->base + pos);
+    pos += 2;
     PyObject *bases = PyList_New(count);
     for (Py_ssize_t j = 0; bases && j < count; j++) {
         PyObject *b = mt_text16(t, &pos);
@@ -2138,16 +2147,7 @@ static int mt_add_synsets(const MTable *syn, const unsigned char *key, Py_ssize_
     Py_ssize_t pos = mt_find(syn, key, klen);
     if (pos == -2) { mt_damaged(); return -1; }
     if (pos < 0) return 0;
-    if (pos > syn->size - 2) { mt_damaged(); return -1; }
-    Py_ssize_t count = (Py_ssize_t)rd16(syn->base + pos);
-    if (count > (syn->size - pos - 2) / 8) { mt_damaged(); return -1; }
-    for (Py_ssize_t j = 0; j < count; j++) {
-        PyObject *v = PyLong_FromLongLong((long long)rd64(syn->base + pos + 2 + 8 * j));
-        int r = v ? PySet_Add(ids, v) : -1;
-        Py_XDECREF(v);
-        if (r < 0) return -1;
-    }
-    return 1;
+    return mt_add_ids(syn, pos, ids) < 0 ? -1 : 1;
 }
 
 /* Java's length of a UTF-8 string (UTF-16 units: two for a character beyond U+FFFF). */
