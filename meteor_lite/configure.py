@@ -77,9 +77,10 @@ def _verified(bundle: Bundle) -> Bundle:
     ``METEOR_LITE_VERIFY_BUNDLES=0`` skips it.  A bundle without a recorded checksum cannot be
     verified: it is refused (:func:`_require_checksum`) unless verification is turned off.
     """
-    if not _verification_on():
+    from .resources.integrity import ensure_verified, verification_on
+
+    if not verification_on():
         return bundle
-    from .resources.integrity import ensure_verified
 
     try:
         _require_checksum(bundle)
@@ -90,10 +91,6 @@ def _verified(bundle: Bundle) -> Bundle:
     return bundle
 
 
-def _verification_on() -> bool:
-    return os.environ.get("METEOR_LITE_VERIFY_BUNDLES", "1") != "0"
-
-
 def _require_checksum(bundle: Bundle) -> None:
     """Refuse a bundle whose ``content_checksum`` is missing or empty (unless ``METEOR_LITE_VERIFY_BUNDLES=0``).
 
@@ -101,7 +98,9 @@ def _require_checksum(bundle: Bundle) -> None:
     a bundle with rows deleted or changed would score silently under a signature that only says
     ``@nochecksum``.
     """
-    if not bundle.checksum and _verification_on():
+    from .resources.integrity import verification_on
+
+    if not bundle.checksum and verification_on():
         raise BundleError(
             f"{bundle.path}: the bundle records no content checksum (meta 'content_checksum' is missing or empty), "
             "so its content cannot be verified; rebuild or reinstall it, or score with it unverified by setting "

@@ -48,7 +48,7 @@ from ..errors import BundleError, MeteorLiteWarning
 if TYPE_CHECKING:  # pragma: no cover
     import sqlite3
 
-__all__ = ["INTEGER_COLUMNS", "column_type_problems", "ENV_CACHE_DIR", "ENV_KEY_FILE", "key_file", "SLOW_NOTICE_SECONDS", "cache_file", "fallback_cache_file", "file_identity", "is_verified",
+__all__ = ["INTEGER_COLUMNS", "column_type_problems", "ENV_CACHE_DIR", "ENV_KEY_FILE", "key_file", "SLOW_NOTICE_SECONDS", "cache_file", "fallback_cache_file", "file_identity", "verification_on", "ENV_VERIFY", "is_verified",
            "remember", "ensure_verified", "set_notice"]
 
 #: Environment variable naming the cache directory (default ``$XDG_CACHE_HOME/meteor-lite``).
@@ -144,11 +144,21 @@ def _is_private_dir(d: Path) -> bool:
     return stat.S_ISDIR(st.st_mode) and owner_ok and not st.st_mode & 0o022
 
 
-def file_identity(path: "os.PathLike[str] | str") -> Identity:
-    """(real path, size, mtime_ns, inode, ctime_ns) of ``path``."""
+def file_identity(path: "os.PathLike[str] | str", fd: Optional[int] = None) -> Identity:
+    """(real path, size, mtime_ns, inode, ctime_ns) of ``path``; with ``fd``, of the file open as ``fd`` (the one
+    read, even if another was renamed over ``path`` since)."""
     real = os.path.realpath(path)
-    st = os.stat(real)
+    st = os.stat(real) if fd is None else os.fstat(fd)
     return (real, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+#: ``METEOR_LITE_VERIFY_BUNDLES=0`` turns the checks of this module off.
+ENV_VERIFY = "METEOR_LITE_VERIFY_BUNDLES"
+
+
+def verification_on() -> bool:
+    """Whether files are checked before they are trusted (unless ``METEOR_LITE_VERIFY_BUNDLES=0``)."""
+    return os.environ.get(ENV_VERIFY, "1") != "0"
 
 
 #: Environment variable naming the file of the key that signs the cache's lines (default

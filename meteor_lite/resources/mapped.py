@@ -48,6 +48,7 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Seq
 
 from .. import accel
 from ..atomicfile import atomic_path
+from . import integrity
 from .bundle import Bundle
 
 __all__ = ["MAPPED_SUFFIX", "MAPPED_ENV", "MappedTables", "mapped_path", "open_mapped_tables", "write_mapped_tables"]
@@ -165,9 +166,7 @@ def _write_table(out: _Output, records: Iterable[Tuple[bytes, bytes]]) -> Tuple[
         body += value
     nslots = _slot_count(len(keyed))
     pos = out.pos
-    base = pos + 8 * nslots
-    if base + len(body) > _LIMIT_OFFSET:
-        raise TableFileError("the tables need more than 4 GiB")
+    base = pos + 8 * nslots  # out.write refuses a file past 4 GiB, where an offset would not fit its 4 bytes
     slots = array("Q", bytes(8 * nslots))
     if slots.itemsize != 8:  # pragma: no cover - every platform CPython runs on has an 8-byte 'Q'
         raise TableFileError("no 8-byte unsigned array type on this platform")
@@ -177,7 +176,7 @@ def _write_table(out: _Output, records: Iterable[Tuple[bytes, bytes]]) -> Tuple[
         while slots[i]:
             i = (i + 1) & mask
         slots[i] = (crc << 32) | (base + rel)
-    if struct.pack("=H", 1) != struct.pack("<H", 1):  # pragma: no cover - big-endian machines
+    if not _LITTLE_ENDIAN:  # pragma: no cover - big-endian machines
         slots.byteswap()
     out.write(slots.tobytes())
     out.write(bytes(body))
@@ -467,24 +466,16 @@ def _open_file(path: Path, stamp: Dict[str, Any]) -> Optional[MappedTables]:
     return MappedTables(path, fd, data, head["tables"])
 
 
-def _fd_identity(path: Path, fd: int) -> Tuple[Any, ...]:
-    """:func:`~meteor_lite.resources.integrity.file_identity` of the file open as ``fd``."""
-    st = os.fstat(fd)
-    return (os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
-
-
 def _verified(path: Path, fd: int, data: Any, head: Dict[str, Any]) -> bool:
     """Whether the file's content is the one its header's checksum records: remembered by the file's identity in
     the cache of verified bundles (:mod:`~meteor_lite.resources.integrity`), else checked (English: about 0.3 s)
     and remembered; as bundles are, unless ``METEOR_LITE_VERIFY_BUNDLES=0``."""
-    if os.environ.get("METEOR_LITE_VERIFY_BUNDLES", "1") == "0":
+    if not integrity.verification_on():
         return True
-    from . import integrity
-
     said = head.get("sha256")
     if not isinstance(said, str) or len(said) != 64:
         return False
-    identity = _fd_identity(path, fd)
+    identity = integrity.file_identity(path, fd)
     if integrity.is_verified(path, said, identity=identity):
         return True
     tables = head["tables"]
@@ -505,8 +496,6 @@ def _verified(path: Path, fd: int, data: Any, head: Dict[str, Any]) -> bool:
 def _remember(path: Path, checksum: str, identity: Optional[Tuple[Any, ...]] = None) -> None:
     """Record a checked file in the cache of verified bundles, quietly: when that cache cannot be written, the
     bundle's own verification has said so already in this run."""
-    from . import integrity
-
     integrity.remember(path, checksum, identity=identity, warn=False)
 
 
@@ -547,6 +536,6 @@ def open_mapped_tables(bundle: Bundle, *, build: bool = True) -> Optional[Mapped
     except (OSError, TableFileError) as exc:
         log.warning("%s: the mapped tables were not written (%s); the bundle's tables are queried with SQLite", path, exc)
         return None
-    if os.environ.get("METEOR_LITE_VERIFY_BUNDLES", "1") != "0":
+    if integrity.verification_on():
         _remember(path, digest)  # written just now from the verified bundle: not checked again
     return _open_file(path, stamp)

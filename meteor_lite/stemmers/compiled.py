@@ -27,6 +27,7 @@ from .english_sources import SOURCES, sources_digest
 
 __all__ = ["CompiledEnglish", "SOURCES", "english", "description", "sources_digest"]
 
+
 class CompiledEnglish(Protocol):
     """What ``meteor_lite.stemmers._english`` provides (see ``_english.pyi``)."""
 
