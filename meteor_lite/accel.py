@@ -6,8 +6,8 @@ never split into token tuples), the pairwise synonym test of a sentence, one len
 the paraphrase table's walk, Java's string hash of words and their positions, a whole pair
 (candidates, search and statistics in one call on sentences packed once: ``pack_side``,
 ``align_stats``), Meteor's ``-norm`` preparation of a western language's line
-(``prepare_western``) and the look-ups and walk of a bundle's mapped table file (``mapped_find``,
-``mapped_walk``: :mod:`meteor_lite.resources.mapped`).  Building a
+(``prepare_western``) and the look-ups, synonym rules and walk of a bundle's mapped table file
+(``mapped_find``, ``mapped_synsets``, ``mapped_walk``: :mod:`meteor_lite.resources.mapped`).  Building a
 wheel or installing from source compiles it when a C compiler and the Python headers are
 there (setup.py; ``make accel`` in a checkout), and installs pure Python when they are not.
 When it is installed it is used, unless the environment sets
@@ -47,8 +47,10 @@ class Kernels(Protocol):
     ) -> List[List[Tuple[int, int, str]]]:
         """:meth:`meteor_lite.resources.lookups.Resources._walk` over a paraphrase table held in memory."""
 
-    def mapped_find(self, data: Any, fd: int, off: int, nslots: int, kind: int, keys: List[str],
-        cache: Optional[Dict[int, str]] = None, /) -> Any:
+    def mapped_find(
+        self, data: Any, fd: int, off: int, nslots: int, kind: int, keys: List[str],
+        cache: Optional[Dict[int, str]] = None, /,
+    ) -> Any:
         """The look-ups of :class:`meteor_lite.resources.mapped.MappedTables` in one table of the mapped file."""
 
     def mapped_walk(
