@@ -813,33 +813,189 @@ static size_t synset_bucket(long long v, Py_ssize_t size) {
     return (size_t)(((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 32) & (size_t)(size - 1);
 }
 
-/* pack_side(view) -> capsule: a kernel view (hashes, stem hashes or None, synsets or None, phrase hits or
- * None, words, function flags, lengths) packed for align_stats. */
-static PyObject *pack_side(PyObject *self, PyObject *args) {
-    PyObject *view;
+/* The paraphrase-table phrases `hits` of a sentence ((start, length, table entry) tuples) packed into p. */
+static int pack_hits(Packed *p, PyObject *hits) {
+    p->has_hits = 1;
+    Py_ssize_t nh = PyList_GET_SIZE(hits), nw = 0;
+    size_t cap_para = 16, cap_pw = 64;
+    p->nhits = nh;
+    p->hit_para = (Py_ssize_t *)malloc((nh + 1) * sizeof(Py_ssize_t));
+    p->hit_start = (long *)malloc((nh + 1) * sizeof(long));
+    p->hit_len = (long *)malloc((nh + 1) * sizeof(long));
+    p->para_word = (Py_ssize_t *)malloc(cap_para * sizeof(Py_ssize_t));
+    p->pw = (Span *)malloc(cap_pw * sizeof(Span));
+    if (!p->hit_para || !p->hit_start || !p->hit_len || !p->para_word || !p->pw) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t h = 0; h < nh; h++) {
+        PyObject *hit = PyList_GET_ITEM(hits, h);
+        if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
+            PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, table entry) tuple");
+            return -1;
+        }
+        p->hit_start[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 0));
+        p->hit_len[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 1));
+        if (PyErr_Occurred()) return -1;
+        if (p->hit_start[h] < 0 || p->hit_len[h] < 1 || p->hit_start[h] + p->hit_len[h] > p->n) {
+            PyErr_SetString(PyExc_ValueError, "a phrase hit lies outside its sentence");
+            return -1;
+        }
+        p->hit_para[h] = p->npara;
+        if (pack_entry(p, PyTuple_GET_ITEM(hit, 2), &cap_para, &cap_pw, &nw)) return -1;
+    }
+    p->hit_para[nh] = p->npara;
+    p->para_word[p->npara] = nw;
+    return 0;
+}
+
+/* The table of p's synsets (syn_vals, syn_start): each id's words, chained by bucket. */
+static int pack_synset_table(Packed *p) {
+    Py_ssize_t total = p->syn_start[p->n];
+    p->syn_size = 8;
+    while (p->syn_size < 2 * total) p->syn_size *= 2;
+    p->syn_pos = (Py_ssize_t *)malloc(((size_t)total + 1) * sizeof(Py_ssize_t));
+    p->syn_next = (Py_ssize_t *)malloc(((size_t)total + 1) * sizeof(Py_ssize_t));
+    p->syn_head = (Py_ssize_t *)malloc((size_t)p->syn_size * sizeof(Py_ssize_t));
+    if (!p->syn_pos || !p->syn_next || !p->syn_head) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t b = 0; b < p->syn_size; b++) p->syn_head[b] = -1;
+    for (Py_ssize_t i = 0; i < p->n; i++)
+        for (Py_ssize_t k = p->syn_start[i]; k < p->syn_start[i + 1]; k++) {
+            size_t bucket = synset_bucket(p->syn_vals[k], p->syn_size);
+            p->syn_pos[k] = i;
+            p->syn_next[k] = p->syn_head[bucket];
+            p->syn_head[bucket] = k;
+        }
+    return 0;
+}
+
+/* A word's record (make_records, pack_words): a bytes object of REC_HEAD bytes (the word's Java hash, its stem's
+ * Java hash, its Java length, flags: REC_FUNC a function word, REC_STEM the stem's hash is there, REC_SYN the synset
+ * ids are there; the number of synset ids), then its synset ids (8 bytes each), in the machine's byte order. */
+enum { REC_FUNC = 1, REC_STEM = 2, REC_SYN = 4 };
+typedef struct {
+    int32_t hash, stem;
+    uint32_t length, flags, nsyn;
+} RecHead;
+#define REC_HEAD ((Py_ssize_t)sizeof(RecHead))
+
+/* The head of word w's record in `records`, its synset ids in *ids (unaligned); 0 when it has none, 1 when found,
+ * -1 with an exception set (a record that is not one, or lacks what `need` asks for). */
+static int word_record(PyObject *records, PyObject *w, uint32_t need, RecHead *head, const char **ids) {
+    PyObject *rec = PyDict_GetItemWithError(records, w);  /* borrowed */
+    if (!rec) return PyErr_Occurred() ? -1 : 0;
+    if (!PyBytes_Check(rec) || PyBytes_GET_SIZE(rec) < REC_HEAD) goto bad;
+    memcpy(head, PyBytes_AS_STRING(rec), sizeof(RecHead));
+    if ((head->flags & need) != need || head->nsyn > (uint32_t)((PyBytes_GET_SIZE(rec) - REC_HEAD) / 8)) goto bad;
+    *ids = PyBytes_AS_STRING(rec) + REC_HEAD;
+    return 1;
+bad:
+    PyErr_SetString(PyExc_TypeError, "a word record is not one made by make_records for these modules (Resources.word_records)");
+    return -1;
+}
+
+/* Java's String.length() of a str: its UTF-16 code units. */
+static Py_ssize_t java_length_of(PyObject *w) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(w), units = n;
+    if (PyUnicode_KIND(w) == PyUnicode_4BYTE_KIND) {
+        const Py_UCS4 *d = PyUnicode_4BYTE_DATA(w);
+        for (Py_ssize_t i = 0; i < n; i++) units += d[i] > 0xFFFF;
+    }
+    return units;
+}
+
+/* make_records(records, words, hashes, stem_hashes, synsets, function): records[word] = the record of each of
+ * `words` (lists of equal length: Java hashes, Java hashes of the stems or None, synset sets or None, function-word
+ * flags), see word_record. */
+static PyObject *make_records(PyObject *self, PyObject *args) {
+    PyObject *records, *words, *hashes, *stems, *syns, *func;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O!:pack_side", &PyTuple_Type, &view)) return NULL;
-    if (PyTuple_GET_SIZE(view) != 7) {
-        PyErr_SetString(PyExc_TypeError, "a kernel view is a 7-tuple (scoring.kernel_view)");
+    if (!PyArg_ParseTuple(args, "O!O!O!OOO!:make_records", &PyDict_Type, &records, &PyList_Type, &words, &PyList_Type,
+                          &hashes, &stems, &syns, &PyList_Type, &func))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(words);
+    if (PyList_GET_SIZE(hashes) != n || PyList_GET_SIZE(func) != n || (stems != Py_None && (!PyList_Check(stems) || PyList_GET_SIZE(stems) != n))
+        || (syns != Py_None && (!PyList_Check(syns) || PyList_GET_SIZE(syns) != n))) {
+        PyErr_SetString(PyExc_ValueError, "make_records needs one hash, stem hash, synset set and flag per word");
         return NULL;
     }
-    PyObject *hash = PyTuple_GET_ITEM(view, 0), *stem = PyTuple_GET_ITEM(view, 1), *syn = PyTuple_GET_ITEM(view, 2);
-    PyObject *hits = PyTuple_GET_ITEM(view, 3), *words = PyTuple_GET_ITEM(view, 4);
-    PyObject *func = PyTuple_GET_ITEM(view, 5), *len = PyTuple_GET_ITEM(view, 6);
-    if (!PyList_Check(hash) || !PyTuple_Check(words) || !PyList_Check(func) || !PyList_Check(len)
-        || (stem != Py_None && !PyList_Check(stem)) || (syn != Py_None && !PyList_Check(syn))
-        || (hits != Py_None && !PyList_Check(hits))) {
-        PyErr_SetString(PyExc_TypeError, "a kernel view's parts have the wrong types (scoring.kernel_view)");
-        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *w = PyList_GET_ITEM(words, i), *set = syns == Py_None ? NULL : PyList_GET_ITEM(syns, i);
+        if (!PyUnicode_Check(w)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); return NULL; }
+        if (set && !PyAnySet_Check(set)) { PyErr_SetString(PyExc_TypeError, "synsets must be sets"); return NULL; }
+        RecHead head = {0, 0, 0, 0, 0};
+        long long hv = PyLong_AsLongLong(PyList_GET_ITEM(hashes, i));
+        long long sv = stems == Py_None ? 0 : PyLong_AsLongLong(PyList_GET_ITEM(stems, i));
+        int f = PyObject_IsTrue(PyList_GET_ITEM(func, i));
+        if (PyErr_Occurred() || f < 0) return NULL;
+        if (hv < INT32_MIN || hv > INT32_MAX || sv < INT32_MIN || sv > INT32_MAX) {
+            PyErr_SetString(PyExc_ValueError, "a Java hash is a 32-bit int");
+            return NULL;
+        }
+        head.hash = (int32_t)hv;
+        head.stem = (int32_t)sv;
+        head.length = (uint32_t)java_length_of(w);
+        head.flags = (f ? REC_FUNC : 0) | (stems != Py_None ? REC_STEM : 0) | (set ? REC_SYN : 0);
+        head.nsyn = set ? (uint32_t)PySet_GET_SIZE(set) : 0;
+        PyObject *rec = PyBytes_FromStringAndSize(NULL, REC_HEAD + 8 * (Py_ssize_t)head.nsyn);
+        if (!rec) return NULL;
+        char *out = PyBytes_AS_STRING(rec);
+        if (set) {
+            PyObject *it = PyObject_GetIter(set), *x;
+            Py_ssize_t k = 0;
+            if (!it) { Py_DECREF(rec); return NULL; }
+            while (k < (Py_ssize_t)head.nsyn && (x = PyIter_Next(it)) != NULL) {
+                long long v = PyLong_AsLongLong(x);
+                Py_DECREF(x);
+                if (v == -1 && PyErr_Occurred()) break;
+                memcpy(out + REC_HEAD + 8 * k++, &v, 8);
+            }
+            Py_DECREF(it);
+            if (PyErr_Occurred()) { Py_DECREF(rec); return NULL; }
+            head.nsyn = (uint32_t)k;
+        }
+        memcpy(out, &head, sizeof head);
+        int r = PyDict_SetItem(records, w, rec);
+        Py_DECREF(rec);
+        if (r < 0) return NULL;
     }
-    Py_ssize_t n = PyList_GET_SIZE(hash);
-    if (PyTuple_GET_SIZE(words) != n || PyList_GET_SIZE(func) != n || PyList_GET_SIZE(len) != n
-        || (stem != Py_None && PyList_GET_SIZE(stem) != n) || (syn != Py_None && PyList_GET_SIZE(syn) != n)) {
-        PyErr_SetString(PyExc_ValueError, "a kernel view's parts differ in length");
+    Py_RETURN_NONE;
+}
+
+/* pack_words(words, records, hits, stem, synonym, char_based): one sentence packed for align_stats from the
+ * records of its words (make_records; see Resources.word_records) and its phrase hits (a list, or None without the
+ * paraphrase module).  Returns the words of `words` that have no record yet (a list, each once) when there are
+ * any; else (capsule, function-word flags, length units, total units, function-word units). */
+static PyObject *pack_words(PyObject *self, PyObject *args) {
+    PyObject *words, *records, *hits;
+    int stem, synonym, char_based = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!Opp|p:pack_words", &words, &PyDict_Type, &records, &hits, &stem, &synonym,
+                          &char_based))
         return NULL;
+    if (hits != Py_None && !PyList_Check(hits)) { PyErr_SetString(PyExc_TypeError, "hits must be a list or None"); return NULL; }
+    PyObject *tup = PySequence_Tuple(words);
+    if (!tup) return NULL;
+    uint32_t need = (stem ? REC_STEM : 0) | (synonym ? REC_SYN : 0);
+    Py_ssize_t n = PyTuple_GET_SIZE(tup);
+    PyObject *missing = NULL, *res = NULL, *flist = NULL, *llist = NULL;
+    RecHead *heads = (RecHead *)malloc((n + 1) * sizeof(RecHead));
+    const char **ids = (const char **)malloc((n + 1) * sizeof(char *));
+    Packed *p = NULL;
+    Py_ssize_t syn_total = 0;
+    if (!heads || !ids) { PyErr_NoMemory(); goto out; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *w = PyTuple_GET_ITEM(tup, i);
+        if (!PyUnicode_Check(w)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); goto out; }
+        int got = word_record(records, w, need, &heads[i], &ids[i]);
+        if (got < 0) goto out;
+        if (got) { syn_total += synonym ? (Py_ssize_t)heads[i].nsyn : 0; continue; }
+        if (!missing && !(missing = PyDict_New())) goto out;
+        if (PyDict_SetItem(missing, w, Py_None) < 0) goto out;
     }
-    Packed *p = (Packed *)calloc(1, sizeof(Packed));
-    if (!p) return PyErr_NoMemory();
+    if (missing) {
+        res = PyDict_Keys(missing);
+        goto out;
+    }
+    p = (Packed *)calloc(1, sizeof(Packed));
+    if (!p) { PyErr_NoMemory(); goto out; }
     p->n = n;
     p->size = 8;
     while (p->size < 2 * n) p->size *= 2;
@@ -849,72 +1005,62 @@ static PyObject *pack_side(PyObject *self, PyObject *args) {
     p->w = (Span *)malloc((n + 1) * sizeof(Span));
     p->head = (Py_ssize_t *)malloc(p->size * sizeof(Py_ssize_t));
     p->next = (Py_ssize_t *)malloc((n + 1) * sizeof(Py_ssize_t));
-    if (!p->hash || !p->func || !p->len || !p->w || !p->head || !p->next) { PyErr_NoMemory(); goto fail; }
-    if (long_array(hash, p->hash, n) || chain_words(words, p->w, p->head, p->next, p->size)) goto fail;
+    if (stem) p->stem = (long long *)malloc((n + 1) * sizeof(long long));
+    if (synonym) {
+        p->syn_vals = (long long *)malloc(((size_t)syn_total + 1) * sizeof(long long));
+        p->syn_start = (Py_ssize_t *)malloc((n + 1) * sizeof(Py_ssize_t));
+    }
+    flist = PyList_New(n);
+    llist = PyList_New(n);
+    if (!p->hash || !p->func || !p->len || !p->w || !p->head || !p->next || (stem && !p->stem)
+        || (synonym && (!p->syn_vals || !p->syn_start)) || !flist || !llist) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto fail;
+    }
+    if (chain_words(tup, p->w, p->head, p->next, p->size)) goto fail;
+    double total = 0, func_total = 0;
+    Py_ssize_t t = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        int f = PyObject_IsTrue(PyList_GET_ITEM(func, i));
-        if (f < 0) goto fail;
-        p->func[i] = (char)f;
-        p->len[i] = PyLong_AsLong(PyList_GET_ITEM(len, i));
-        if (p->len[i] == -1 && PyErr_Occurred()) goto fail;
-    }
-    if (stem != Py_None) {
-        p->stem = (long long *)malloc((n + 1) * sizeof(long long));
-        if (!p->stem) { PyErr_NoMemory(); goto fail; }
-        if (long_array(stem, p->stem, n)) goto fail;
-    }
-    if (syn != Py_None) {
-        if (set_runs(syn, &p->syn_vals, &p->syn_start, 0)) goto fail;
-        Py_ssize_t total = p->syn_start[n];
-        p->syn_size = 8;
-        while (p->syn_size < 2 * total) p->syn_size *= 2;
-        p->syn_pos = (Py_ssize_t *)malloc(((size_t)total + 1) * sizeof(Py_ssize_t));
-        p->syn_next = (Py_ssize_t *)malloc(((size_t)total + 1) * sizeof(Py_ssize_t));
-        p->syn_head = (Py_ssize_t *)malloc((size_t)p->syn_size * sizeof(Py_ssize_t));
-        if (!p->syn_pos || !p->syn_next || !p->syn_head) { PyErr_NoMemory(); goto fail; }
-        for (Py_ssize_t b = 0; b < p->syn_size; b++) p->syn_head[b] = -1;
-        for (Py_ssize_t i = 0; i < n; i++)
-            for (Py_ssize_t k = p->syn_start[i]; k < p->syn_start[i + 1]; k++) {
-                size_t bucket = synset_bucket(p->syn_vals[k], p->syn_size);
-                p->syn_pos[k] = i;
-                p->syn_next[k] = p->syn_head[bucket];
-                p->syn_head[bucket] = k;
-            }
-    }
-    if (hits != Py_None) {
-        p->has_hits = 1;
-        Py_ssize_t nh = PyList_GET_SIZE(hits), nw = 0;
-        size_t cap_para = 16, cap_pw = 64;
-        p->nhits = nh;
-        p->hit_para = (Py_ssize_t *)malloc((nh + 1) * sizeof(Py_ssize_t));
-        p->hit_start = (long *)malloc((nh + 1) * sizeof(long));
-        p->hit_len = (long *)malloc((nh + 1) * sizeof(long));
-        p->para_word = (Py_ssize_t *)malloc(cap_para * sizeof(Py_ssize_t));
-        p->pw = (Span *)malloc(cap_pw * sizeof(Span));
-        if (!p->hit_para || !p->hit_start || !p->hit_len || !p->para_word || !p->pw) { PyErr_NoMemory(); goto fail; }
-        for (Py_ssize_t h = 0; h < nh; h++) {
-            PyObject *hit = PyList_GET_ITEM(hits, h);
-            if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
-                PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, table entry) tuple");
-                goto fail;
-            }
-            p->hit_start[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 0));
-            p->hit_len[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 1));
-            if (PyErr_Occurred()) goto fail;
-            p->hit_para[h] = p->npara;
-            if (pack_entry(p, PyTuple_GET_ITEM(hit, 2), &cap_para, &cap_pw, &nw)) goto fail;
+        const RecHead *hd = &heads[i];
+        p->hash[i] = hd->hash;
+        if (stem) p->stem[i] = hd->stem;
+        if (synonym) {
+            p->syn_start[i] = t;
+            memcpy(p->syn_vals + t, ids[i], 8 * (size_t)hd->nsyn);
+            t += hd->nsyn;
         }
-        p->hit_para[nh] = p->npara;
-        p->para_word[p->npara] = nw;
+        p->func[i] = (char)(hd->flags & REC_FUNC);
+        p->len[i] = char_based ? (long)hd->length : 1;
+        PyObject *lv = PyLong_FromLong(p->len[i]), *f = p->func[i] ? Py_True : Py_False;
+        if (!lv) goto fail;
+        Py_INCREF(f);
+        PyList_SET_ITEM(flist, i, f);
+        PyList_SET_ITEM(llist, i, lv);
+        total += (double)p->len[i];
+        if (p->func[i]) func_total += (double)p->len[i];
     }
-    Py_INCREF(view);
-    p->view = view;
+    if (synonym) {
+        p->syn_start[n] = t;
+        if (pack_synset_table(p)) goto fail;
+    }
+    if (hits != Py_None && pack_hits(p, hits)) goto fail;
+    p->view = PyTuple_Pack(2, tup, hits);  /* the words' and the entries' text, which the spans point into */
+    if (!p->view) goto fail;
     PyObject *cap = PyCapsule_New(p, PACKED_NAME, packed_destroy);
     if (!cap) goto fail;
-    return cap;
+    p = NULL;  /* the capsule's now */
+    res = Py_BuildValue("(NOOdd)", cap, flist, llist, total, func_total);
+    goto out;
 fail:
     packed_free(p);
-    return NULL;
+out:
+    free(heads);
+    free(ids);
+    Py_XDECREF(flist);
+    Py_XDECREF(llist);
+    Py_XDECREF(missing);
+    Py_DECREF(tup);
+    return res;
 }
 
 /* Candidates as they are found (module order, then each module's order), before grouping by reference start. */
@@ -2351,8 +2497,12 @@ static PyMethodDef methods[] = {
      "word_matches(cands, positions, module, exact, Match): append the one-word matches of a module to cands."},
     {"search", search, METH_VARARGS,
      "search(n1, n2, cands, beam) -> list of Match, or None when out of range: the compiled alignment search."},
-    {"pack_side", pack_side, METH_VARARGS,
-     "pack_side(view) -> capsule: one sentence's kernel view packed for align_stats."},
+    {"make_records", make_records, METH_VARARGS,
+     "make_records(records, words, hashes, stem_hashes, synsets, function) -> None: each word's record for pack_words, "
+     "put in records."},
+    {"pack_words", pack_words, METH_VARARGS,
+     "pack_words(words, records, hits, stem, synonym, char_based=False) -> (capsule, function flags, lengths, total, "
+     "function total) of one sentence packed for align_stats, or the words that have no record yet."},
     {"walk_held", walk_held, METH_VARARGS,
      "walk_held(sentences, entries, beginnings, max_len) -> each sentence's phrase hits, from a table held in memory."},
     {"align_stats", align_stats, METH_VARARGS,

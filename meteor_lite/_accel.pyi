@@ -1,12 +1,19 @@
 """Type stub of the optional compiled kernels (meteor_lite/_accel.c; see meteor_lite/accel.py)."""
 
-from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple, Union
 
 MAX_WORDS: int
 SOURCE_SHA256: str
 
 def search(n1: int, n2: int, cands: List[List[Any]], beam: int, /) -> Optional[List[Any]]: ...
-def pack_side(view: Tuple[Any, ...], /) -> object: ...
+def make_records(
+    records: Dict[str, bytes], words: List[str], hashes: List[int], stem_hashes: Optional[List[int]],
+    synsets: Optional[List[FrozenSet[int]]], function: List[bool], /,
+) -> None: ...
+def pack_words(
+    words: Sequence[str], records: Dict[str, Any], hits: Optional[List[Tuple[int, int, str]]], stem: bool,
+    synonym: bool, char_based: bool = False, /,
+) -> Union[List[str], Tuple[object, List[bool], List[int], float, float]]: ...
 def walk_held(
     sentences: List[Sequence[str]], entries: Dict[str, str], beginnings: Set[str], max_len: int, /
 ) -> List[List[Tuple[int, int, str]]]: ...

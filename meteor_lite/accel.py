@@ -4,7 +4,7 @@
 loops: the alignment search, the paraphrase matching (on the table entries as stored,
 never split into token tuples), the pairwise synonym test of a sentence, one length of
 the paraphrase table's walk, Java's string hash of words and their positions, a whole pair
-(candidates, search and statistics in one call on sentences packed once: ``pack_side``,
+(candidates, search and statistics in one call on sentences packed once: ``pack_words``,
 ``align_stats``), Meteor's ``-norm`` preparation of a western language's line
 (``prepare_western``) and the look-ups, synonym rules and walk of a bundle's mapped table file
 (``mapped_find``, ``mapped_synsets``, ``mapped_walk``: :mod:`meteor_lite.resources.mapped`).  Building a
@@ -28,7 +28,7 @@ import importlib
 import os
 import warnings
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Protocol, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Protocol, Sequence, Set, Tuple, Union
 
 __all__ = ["Kernels", "compiled", "description", "env_switch", "load_checked"]
 
@@ -65,8 +65,20 @@ class Kernels(Protocol):
     ) -> List[FrozenSet[int]]:
         """:meth:`meteor_lite.resources.lookups.Resources.synsets` of new words over a mapped table file."""
 
-    def pack_side(self, view: Tuple[Any, ...], /) -> object:
-        """One sentence's kernel view (:func:`meteor_lite.scoring.kernel_view`) packed for :meth:`align_stats`."""
+    def make_records(
+        self, records: Dict[str, bytes], words: List[str], hashes: List[int], stem_hashes: Optional[List[int]],
+        synsets: Optional[List[FrozenSet[int]]], function: List[bool], /,
+    ) -> None:
+        """Each word's record for :meth:`pack_words`, put in ``records``
+        (:meth:`meteor_lite.resources.lookups.Resources.word_records`)."""
+
+    def pack_words(
+        self, words: Sequence[str], records: Dict[str, Any], hits: Optional[List[Tuple[int, int, str]]], stem: bool,
+        synonym: bool, char_based: bool = False, /,
+    ) -> Union[List[str], Tuple[object, List[bool], List[int], float, float]]:
+        """One sentence packed for :meth:`align_stats` from its words' records
+        (:meth:`meteor_lite.resources.lookups.Resources.word_records`) with its function-word flags, length units
+        and their sums (:func:`meteor_lite.scoring.prepare_side`), or the words that have no record yet."""
 
     def align_stats(
         self, hyp: object, ref: object, modules: Tuple[int, ...], beam: int, /

@@ -10,6 +10,7 @@ import warnings
 from itertools import chain, islice
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+from . import accel
 from .accel import env_switch
 from .config import MeteorConfig
 from .configure import setup_scorer
@@ -377,7 +378,10 @@ class Meteor:
         res = self.resources
         if self.config.case_aware:  # the later modules look up lower-cased words (matches.collect_matches)
             sentences = [[java_lower(w) for w in s] for s in sentences]
-        if "stem" in mods or "synonym" in mods:
+        if accel.compiled is not None and not self.config.case_aware:
+            # the records the pair kernel packs sentences from (stems and synsets of new words among them)
+            res.word_records([w for s in sentences for w in s], "stem" in mods, "synonym" in mods)
+        elif "stem" in mods or "synonym" in mods:
             vocab = sorted({w for s in sentences for w in s})
             if "stem" in mods:
                 res.stems(vocab)

@@ -10,7 +10,7 @@ from .align.budget import count_candidates
 from .align.matches import Match, collect_matches
 from .align.search import count_chunks, search_alignment
 from .config import MeteorConfig
-from .jarcompat import java_length, java_string_hashes
+from .jarcompat import java_length
 from .languages import MODULES
 from .resources.lookups import Resources
 from .scores import SegmentScore
@@ -39,7 +39,7 @@ def align_segment(
 
 #: One sentence as the statistics read it: its words, each word's function-word flag and length
 #: (1, or its Java length with ``char_based``), the sums of the lengths (all words, function words), and
-#: its :func:`kernel_view` (None when the compiled pair kernel does not run).
+#: the sentence packed for the compiled pair kernel (``_accel.pack_words``; None when it does not run).
 Side = Tuple[List[str], List[bool], List[int], float, float, Optional[object]]
 
 #: The module codes of the compiled pair kernel (``_accel.align_stats``).
@@ -48,36 +48,31 @@ _MODULE_CODES = {name: code for code, name in enumerate(MODULES)}
 
 def prepare_side(words: List[str], config: MeteorConfig, resources: Resources, *, packed: bool = True) -> Side:
     """The function-word flags and unit lengths of ``words`` (computed once per sentence, not per pair), and with
-    ``packed`` its :func:`kernel_view` (left out by the callers that align with :func:`_align_sides`)."""
+    ``packed`` the sentence packed for the compiled pair kernel (left out by the callers that align with
+    :func:`_align_sides`, and None when that kernel does not run: pure Python, the case-aware modes)."""
+    kernels = accel.compiled
+    if packed and kernels is not None and not config.case_aware:
+        return _packed_side(words, config, resources, kernels)
     lengths = [java_length(w) for w in words] if config.char_based else [1] * len(words)
     func = resources.function_flags(words)
-    return (
-        words, func, lengths, float(sum(lengths)), float(sum(n for n, f in zip(lengths, func) if f)),
-        kernel_view(words, func, lengths, config, resources) if packed else None,
-    )
+    return words, func, lengths, float(sum(lengths)), float(sum(n for n, f in zip(lengths, func) if f)), None
 
 
-def kernel_view(
-    words: List[str], func: List[bool], lengths: List[int], config: MeteorConfig, resources: Resources
-) -> Optional[object]:
-    """What the compiled pair kernel reads of one sentence (packed by ``_accel.pack_side``), or None when it
-    does not run (pure Python, the case-aware modes).  Looked up once per sentence: Java hashes of the words
-    and of their stems, synsets, paraphrase-table phrases, as :func:`~meteor_lite.align.matches.collect_matches`
-    would per pair."""
-    kernels = accel.compiled
-    if kernels is None or config.case_aware:
-        return None
+def _packed_side(words: List[str], config: MeteorConfig, resources: Resources, kernels: accel.Kernels) -> Side:
+    """:func:`prepare_side` with the kernel view, in one call of ``_accel.pack_words`` from the words' records
+    (:meth:`Resources.word_records`: Java hashes of the word and of its stem, synsets, function-word flag,
+    length; made once per word) and the sentence's paraphrase-table phrases: what
+    :func:`~meteor_lite.align.matches.collect_matches` would look up per pair."""
     mods = config.modules
-    paraphrases = "paraphrase" in mods
-    return kernels.pack_side((
-        java_string_hashes(words),
-        java_string_hashes(resources.stems(words)) if "stem" in mods else None,
-        resources.synsets(words) if "synonym" in mods else None,
-        (resources.phrase_hits(words) if resources.paraphrase_max_len > 0 else []) if paraphrases else None,
-        tuple(words),
-        func,
-        lengths,
-    ))
+    stem, synonym = "stem" in mods, "synonym" in mods
+    hits = (resources.phrase_hits(words) if resources.paraphrase_max_len > 0 else []) if "paraphrase" in mods else None
+    records = resources.word_records((), stem, synonym)
+    got = kernels.pack_words(words, records, hits, stem, synonym, config.char_based)
+    while isinstance(got, list):  # words seen for the first time (no prefetch, or records emptied when full)
+        records = resources.word_records(got, stem, synonym)
+        got = kernels.pack_words(words, records, hits, stem, synonym, config.char_based)
+    view, func, lengths, total, func_total = got
+    return words, func, lengths, total, func_total, view
 
 
 def _align_sides(h: Side, r: Side, config: MeteorConfig, resources: Resources) -> Tuple[Stats, List[Match], bool]:

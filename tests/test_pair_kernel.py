@@ -1,4 +1,4 @@
-"""The compiled pair kernel (``_accel.pack_side`` / ``_accel.align_stats``) against the Python path it replaces.
+"""The compiled pair kernel (``_accel.pack_words`` / ``_accel.align_stats``) against the Python path it replaces.
 
 ``scoring.best_of`` scores a pair in one call of the kernel when the compiled kernels are in use: candidate
 matches of every module, the search and the statistics.  It must give exactly what the Python path
@@ -146,13 +146,26 @@ def test_the_kernel_is_used_and_can_be_turned_off(en_bundle: Path, monkeypatch: 
 
 def test_malformed_arguments_are_refused(en_bundle: Path) -> None:
     assert _accel is not None
-    with pytest.raises(TypeError, match="7-tuple"):
-        _accel.pack_side(([1],))
-    with pytest.raises(ValueError, match="differ in length"):
-        _accel.pack_side(([1, 2], None, None, None, ("a",), [False], [1]))
-    with pytest.raises(TypeError, match="wrong types"):
-        _accel.pack_side(([1], None, None, None, ["a"], [False], [1]))
-    bare = _accel.pack_side(([1], None, None, None, ("a",), [False], [1]))
+    records: dict = {}
+    with pytest.raises(ValueError, match="one hash, stem hash"):
+        _accel.make_records(records, ["a"], [1, 2], None, None, [False])
+    with pytest.raises(ValueError, match="32-bit"):
+        _accel.make_records(records, ["a"], [2**40], None, None, [False])
+    with pytest.raises(TypeError, match="sets"):
+        _accel.make_records(records, ["a"], [1], None, [[1]], [False])
+    assert records == {}
+    assert _accel.pack_words(["a", "b", "a"], records, None, False, False) == ["a", "b"]  # the words lacking a record
+    _accel.make_records(records, ["a"], [1], None, None, [False])
+    with pytest.raises(TypeError, match="not one made by make_records for these modules"):
+        _accel.pack_words(["a"], records, None, True, False)  # no stem hash in the record
+    with pytest.raises(TypeError, match="not one made by make_records"):
+        _accel.pack_words(["a"], {"a": (1, None, None, False, 1)}, None, False, False)
+    with pytest.raises(TypeError, match="a phrase hit must be"):
+        _accel.pack_words(["a"], records, [(0, 1)], False, False)
+    with pytest.raises(ValueError, match="outside its sentence"):
+        _accel.pack_words(["a"], records, [(0, 2, "x y")], False, False)
+    bare, func, lengths, total, func_total = _accel.pack_words(["a"], records, None, False, False)
+    assert (func, lengths, total, func_total) == ([False], [1], 1.0, 0.0)
     assert _accel.align_stats(bare, bare, (0,), 40)[-1] == [(0, 0, 1, 0, 1)]
     with pytest.raises(ValueError, match="lacks what one of the modules needs"):
         _accel.align_stats(bare, bare, (0, 1), 40)
@@ -162,3 +175,17 @@ def test_malformed_arguments_are_refused(en_bundle: Path) -> None:
         _accel.align_stats(bare, bare, (0,), 0)
     with pytest.raises(ValueError):
         _accel.align_stats("not a capsule", bare, (0,), 40)
+
+
+def test_packed_flags_and_lengths_are_the_python_paths(en_bundle: Path) -> None:
+    """The function-word flags, unit lengths and their sums of a packed side (``_accel.pack_words`` from the
+    words' records) are those prepare_side computes in Python, astral characters (two Java units) included."""
+    for char_based in (False, True):
+        m = Meteor("en", lower=True, char_based=char_based, quiet=True)
+        words = ["the", "𝔘ber", "house", "of", "ünïcode", "the", "a\U0001F600b"]
+        packed = prepare_side(words, m.config, m.resources)
+        plain = prepare_side(words, m.config, m.resources, packed=False)
+        assert packed[5] is not None and plain[5] is None
+        assert packed[:5] == plain[:5]
+        assert packed[2] == ([3, 5, 5, 2, 7, 3, 4] if char_based else [1] * 7)
+        assert packed[1] == [True, False, False, True, False, True, False]

@@ -13,6 +13,7 @@ from sys import intern
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from .. import accel
+from ..jarcompat import java_string_hashes
 from ..text.normalize import java_lower
 from .bundle import Bundle
 from .mapped import MappedTables, open_mapped_tables
@@ -24,6 +25,10 @@ __all__ = ["Resources", "morph_candidates", "MORPH_RULES"]
 
 #: Paraphrases of a phrase, each as a token tuple, in table order.
 Paraphrases = Tuple[Tuple[str, ...], ...]
+#: What the compiled pair kernel reads of a word (``_accel.make_records``, read by ``_accel.pack_words``): its Java
+#: hash, the Java hash of its stem and its synset ids (when they are wanted), whether it is a function word and its
+#: Java length, packed in a bytes object.
+WordRecord = bytes
 #: A table phrase found in a sentence: (start, length in words, its table entry).  The entry is the
 #: paraphrases as the bundle stores them (joined by tabs, words by single spaces):
 #: :meth:`Resources.paraphrase_tokens` splits it.
@@ -93,6 +98,8 @@ class Resources:
         self._hits: Dict[Tuple[str, ...], List[PhraseHit]] = {}
         #: word -> whether it is a function word (its Java lower case in :attr:`function_words`).
         self._func: Dict[str, bool] = {}
+        #: (stems wanted, synsets wanted) -> word -> its :data:`WordRecord` (:meth:`word_records`).
+        self._records: Dict[Tuple[bool, bool], Dict[str, WordRecord]] = {}
         #: The bundle's tables read whole (:meth:`hold_in_memory`) or mapped (:meth:`map_tables`), or None:
         #: look-ups query the bundle.
         self._tables: Optional[LookupTables] = None
@@ -162,6 +169,26 @@ class Resources:
             if w not in cache:
                 cache[w] = java_lower(w) in fw
         return [cache[w] for w in words]
+
+    def word_records(self, words: Sequence[str], stem: bool, synonym: bool) -> Dict[str, WordRecord]:
+        """The :data:`WordRecord` of each word seen so far (with its stem's hash when ``stem``, its synsets when
+        ``synonym``), those of ``words`` made first when they are new: the compiled pair kernel packs a sentence
+        from these in one call (:func:`meteor_lite.scoring.prepare_side`), instead of asking for each word's
+        flags, hashes, stem and synsets apart.  The dict is emptied when it is full (memory stays bounded)."""
+        records = self._records.setdefault((stem, synonym), {})
+        new = [w for w in dict.fromkeys(words) if w not in records]
+        if not new:
+            return records
+        if len(records) + len(new) > CACHE_MAX:
+            records.clear()
+        kernels = accel.compiled
+        if kernels is None:
+            raise RuntimeError("word records are read by the compiled kernels only (accel.compiled is None)")
+        kernels.make_records(
+            records, new, java_string_hashes(new), java_string_hashes(self.stems(new)) if stem else None,
+            self.synsets(new) if synonym else None, self.function_flags(new),
+        )
+        return records
 
     # -- stems -----------------------------------------------------------------
     def stems(self, words: Sequence[str]) -> List[str]:
