@@ -2103,11 +2103,10 @@ static int mt_open(PyObject *data, Py_buffer *view, Py_ssize_t off, Py_ssize_t n
     return 0;
 }
 
-/* The offset of the value of `key` in the table, -1 when the table lacks it, -2 when the file is damaged. */
-static Py_ssize_t mt_find(const MTable *t, const unsigned char *key, Py_ssize_t klen) {
-    if (!t->nslots) return -1;
-    uint32_t crc = crc32_of(key, klen);
-    size_t mask = (size_t)t->nslots - 1, i = crc & mask;
+/* The offset of the value of `key` (its CRC-32 `crc`) in the table, probing from slot i on (the first slot of its
+ * chain, or a later one of it): -1 when the table lacks it, -2 when the file is damaged. */
+static Py_ssize_t mt_find_from(const MTable *t, const unsigned char *key, Py_ssize_t klen, uint32_t crc, size_t i) {
+    size_t mask = (size_t)t->nslots - 1;
     for (Py_ssize_t probes = 0; probes < t->nslots; probes++, i = (i + 1) & mask) {
         uint64_t slot = rd64(t->base + t->off + 8 * i);
         if (!slot) return -1;
@@ -2119,6 +2118,43 @@ static Py_ssize_t mt_find(const MTable *t, const unsigned char *key, Py_ssize_t 
         if (kl == klen && memcmp(t->base + rec + 2, key, (size_t)klen) == 0) return rec + 2 + kl;
     }
     return -1;
+}
+
+/* The offset of the value of `key` in the table, -1 when the table lacks it, -2 when the file is damaged. */
+static Py_ssize_t mt_find(const MTable *t, const unsigned char *key, Py_ssize_t klen) {
+    if (!t->nslots) return -1;
+    uint32_t crc = crc32_of(key, klen);
+    return mt_find_from(t, key, klen, crc, crc & ((size_t)t->nslots - 1));
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MT_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define MT_PREFETCH(p) ((void)0)
+#endif
+
+/* Look up `count` keys at once (keys[k] of length lens[k]; found[k] is set as mt_find returns): the slots of all
+ * are asked of memory before any is read, then the records of those whose first slot holds their hash, so that
+ * the cache misses of a batch overlap instead of following one another. */
+static void mt_find_many(const MTable *t, const unsigned char *const *keys, const Py_ssize_t *lens, Py_ssize_t count,
+                         uint32_t *crc, Py_ssize_t *found) {
+    if (!t->nslots) {
+        for (Py_ssize_t k = 0; k < count; k++) found[k] = -1;
+        return;
+    }
+    size_t mask = (size_t)t->nslots - 1;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        crc[k] = crc32_of(keys[k], lens[k]);
+        MT_PREFETCH(t->base + t->off + 8 * (crc[k] & mask));
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {  /* the first slot: empty (absent), or the record to fetch */
+        uint64_t slot = rd64(t->base + t->off + 8 * (crc[k] & mask));
+        found[k] = slot ? 0 : -1;
+        if (slot && (uint32_t)(slot >> 32) == crc[k] && (Py_ssize_t)(slot & 0xFFFFFFFFu) <= t->size - 2)
+            MT_PREFETCH(t->base + (slot & 0xFFFFFFFFu));
+    }
+    for (Py_ssize_t k = 0; k < count; k++)
+        if (found[k] == 0) found[k] = mt_find_from(t, keys[k], lens[k], crc[k], crc[k] & mask);
 }
 
 /* A 2-byte-length text at *pos as a str (NULL with an exception set); *pos moves past it. */
@@ -2401,9 +2437,117 @@ fail:
     return NULL;
 }
 
+/* A phrase found by the walk: its first word, its length in words, where its entry is (eoff -1: none). */
+typedef struct {
+    Py_ssize_t start, n, eoff, elen;
+} WalkHit;
+
+static int cmp_walk_hit(const void *a, const void *b) {
+    const WalkHit *x = (const WalkHit *)a, *y = (const WalkHit *)b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return (x->n > y->n) - (x->n < y->n);
+}
+
+/* The walk's working memory, grown as needed and freed once. */
+typedef struct {
+    const char **wb;            /* each word's UTF-8 */
+    Py_ssize_t *wl, words_cap;
+    Py_ssize_t *act, *nact, act_cap;   /* the starts of the n-grams of this length, and of the next */
+    const unsigned char **keys;
+    Py_ssize_t *klen, *found;
+    uint32_t *crc;
+    char *gram;
+    size_t gram_cap;
+    WalkHit *hits;
+    size_t nhits, hits_cap;
+} WalkMem;
+
+static void walk_mem_free(WalkMem *m) {
+    PyMem_Free(m->wb); PyMem_Free(m->wl); PyMem_Free(m->act); PyMem_Free(m->nact); PyMem_Free((void *)m->keys);
+    PyMem_Free(m->klen); PyMem_Free(m->found); PyMem_Free(m->crc); PyMem_Free(m->gram); PyMem_Free(m->hits);
+}
+
+/* Room for a sentence of `len` words; 0 or -1 (no memory). */
+static int walk_mem_words(WalkMem *m, Py_ssize_t len) {
+    if (len <= m->words_cap) return 0;
+    size_t n = (size_t)len;
+#define WALK_GROW(field, type) do { type *x = PyMem_Realloc((void *)m->field, n * sizeof(type)); if (!x) return -1; m->field = x; } while (0)
+    WALK_GROW(wb, const char *);
+    WALK_GROW(wl, Py_ssize_t);
+    WALK_GROW(act, Py_ssize_t);
+    WALK_GROW(nact, Py_ssize_t);
+    WALK_GROW(keys, const unsigned char *);
+    WALK_GROW(klen, Py_ssize_t);
+    WALK_GROW(found, Py_ssize_t);
+    WALK_GROW(crc, uint32_t);
+#undef WALK_GROW
+    m->words_cap = len;
+    return 0;
+}
+
+/* The phrases of one sentence (its words in m->wb/m->wl) in m->hits, by start then length: one length at a time,
+ * the n-grams of each length looked up together (mt_find_many); an n-gram is extended by a word while it begins a
+ * longer phrase, is shorter than max_len words and the sentence goes on.  0, or -1 with an exception set. */
+static int walk_sentence(const MTable *t, WalkMem *m, Py_ssize_t len, Py_ssize_t max_len) {
+    m->nhits = 0;
+    Py_ssize_t nact = len;
+    for (Py_ssize_t i = 0; i < len; i++) m->act[i] = i;
+    for (Py_ssize_t n = 1; nact > 0; n++) {
+        size_t need = 0;  /* the bytes of this length's n-grams */
+        for (Py_ssize_t a = 0; a < nact; a++) {
+            for (Py_ssize_t k = 0; k < n; k++) need += (size_t)m->wl[m->act[a] + k] + 1;
+        }
+        if (need > m->gram_cap) {
+            char *g = PyMem_Realloc(m->gram, need * 2);
+            if (!g) { PyErr_NoMemory(); return -1; }
+            m->gram = g;
+            m->gram_cap = need * 2;
+        }
+        size_t at = 0;
+        for (Py_ssize_t a = 0; a < nact; a++) {
+            size_t from = at;
+            for (Py_ssize_t k = 0; k < n; k++) {
+                if (k) m->gram[at++] = ' ';
+                memcpy(m->gram + at, m->wb[m->act[a] + k], (size_t)m->wl[m->act[a] + k]);
+                at += (size_t)m->wl[m->act[a] + k];
+            }
+            m->klen[a] = (Py_ssize_t)(at - from);
+            m->keys[a] = (const unsigned char *)m->gram + from;
+        }
+        mt_find_many(t, m->keys, m->klen, nact, m->crc, m->found);
+        Py_ssize_t next = 0;
+        for (Py_ssize_t a = 0; a < nact; a++) {
+            Py_ssize_t pos = m->found[a], i = m->act[a];
+            if (pos == -2) { mt_damaged(); return -1; }
+            if (pos < 0) continue;
+            int flags;
+            Py_ssize_t eoff, elen;
+            if (mt_phrase(t, pos, &flags, &eoff, &elen) < 0) return -1;
+            if (eoff >= 0 && elen > 0) {
+                if (m->nhits == m->hits_cap) {
+                    size_t cap = m->hits_cap ? 2 * m->hits_cap : 64;
+                    WalkHit *h = PyMem_Realloc(m->hits, cap * sizeof(WalkHit));
+                    if (!h) { PyErr_NoMemory(); return -1; }
+                    m->hits = h;
+                    m->hits_cap = cap;
+                }
+                WalkHit hit = {i, n, eoff, elen};
+                m->hits[m->nhits++] = hit;
+            }
+            if ((flags & 1) && n < max_len && i + n < len) m->nact[next++] = i;
+        }
+        Py_ssize_t *swap = m->act;
+        m->act = m->nact;
+        m->nact = swap;
+        nact = next;
+    }
+    qsort(m->hits, m->nhits, sizeof(WalkHit), cmp_walk_hit);
+    return 0;
+}
+
 /* mapped_walk(data, fd, off, nslots, sentences, max_len, cache=None): walk_held over the mapped paraphrase table: each
  * sentence's (start, length, entry) of the phrases that have a non-empty entry, by start then length; an n-gram
- * is extended while it begins a longer phrase, up to max_len words. */
+ * is extended while it begins a longer phrase, up to max_len words (walk_sentence). */
 static PyObject *mapped_walk(PyObject *self, PyObject *args) {
     PyObject *data, *sentences, *cache = Py_None;
     Py_ssize_t off, nslots, max_len;
@@ -2417,76 +2561,40 @@ static PyObject *mapped_walk(PyObject *self, PyObject *args) {
     MTable t;
     if (mt_open(data, &view, off, nslots, &t) < 0) return NULL;
     PyObject *out = PyList_New(PyList_GET_SIZE(sentences));
-    const char **wb = NULL;
-    Py_ssize_t *wl = NULL, words_cap = 0;
-    char *gram = NULL;
-    size_t gram_cap = 0;
+    WalkMem m;
+    memset(&m, 0, sizeof m);
     if (!out) goto fail;
     for (Py_ssize_t s = 0; s < PyList_GET_SIZE(sentences); s++) {
-        PyObject *hits = PyList_New(0);
-        if (!hits) goto fail;
-        PyList_SET_ITEM(out, s, hits);
         PyObject *seq = PySequence_Fast(PyList_GET_ITEM(sentences, s), "a sentence must be a sequence of words");
         if (!seq) goto fail;
         Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
-        if (len > words_cap) {
-            const char **nb = PyMem_Realloc(wb, sizeof(char *) * (size_t)len);
-            if (nb) wb = nb;
-            Py_ssize_t *nl = nb ? PyMem_Realloc(wl, sizeof(Py_ssize_t) * (size_t)len) : NULL;
-            if (nl) wl = nl;
-            if (!nb || !nl) { Py_DECREF(seq); PyErr_NoMemory(); goto fail; }
-            words_cap = len;
-        }
-        int bad = 0;
+        int bad = walk_mem_words(&m, len) < 0 ? (PyErr_NoMemory(), 1) : 0;
         for (Py_ssize_t i = 0; i < len && !bad; i++) {
             PyObject *w = PySequence_Fast_GET_ITEM(seq, i);
-            wb[i] = PyUnicode_Check(w) ? PyUnicode_AsUTF8AndSize(w, &wl[i]) : NULL;
-            if (!wb[i]) {
+            m.wb[i] = PyUnicode_Check(w) ? PyUnicode_AsUTF8AndSize(w, &m.wl[i]) : NULL;
+            if (!m.wb[i]) {
                 if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "words must be strings");
                 bad = 1;
             }
         }
-        for (Py_ssize_t i = 0; i < len && !bad; i++) {
-            size_t glen = 0;
-            for (Py_ssize_t n = 1;; n++) {
-                size_t need = glen + (n > 1) + (size_t)wl[i + n - 1];
-                if (need > gram_cap) {
-                    char *g2 = PyMem_Realloc(gram, need * 2);
-                    if (!g2) { PyErr_NoMemory(); bad = 1; break; }
-                    gram = g2;
-                    gram_cap = need * 2;
-                }
-                if (n > 1) gram[glen++] = ' ';
-                memcpy(gram + glen, wb[i + n - 1], (size_t)wl[i + n - 1]);
-                glen += (size_t)wl[i + n - 1];
-                Py_ssize_t pos = mt_find(&t, (const unsigned char *)gram, (Py_ssize_t)glen);
-                if (pos == -2) { mt_damaged(); bad = 1; break; }
-                if (pos < 0) break;
-                int flags;
-                Py_ssize_t eoff, elen;
-                if (mt_phrase(&t, pos, &flags, &eoff, &elen) < 0) { bad = 1; break; }
-                if (eoff >= 0 && elen > 0) {
-                    PyObject *e = mt_entry_cached(&t, fd, eoff, elen, cache);
-                    PyObject *hit = e ? Py_BuildValue("(nnN)", i, n, e) : NULL;
-                    if (!hit || PyList_Append(hits, hit) < 0) bad = 1;
-                    Py_XDECREF(hit);
-                    if (bad) break;
-                }
-                if (!(flags & 1) || n >= max_len || i + n >= len) break;
-            }
+        if (!bad) bad = walk_sentence(&t, &m, len, max_len) < 0;
+        PyObject *hits = bad ? NULL : PyList_New((Py_ssize_t)m.nhits);
+        for (size_t h = 0; hits && h < m.nhits; h++) {
+            const WalkHit *x = &m.hits[h];
+            PyObject *e = mt_entry_cached(&t, fd, x->eoff, x->elen, cache);
+            PyObject *hit = e ? Py_BuildValue("(nnN)", x->start, x->n, e) : NULL;
+            if (!hit) { Py_CLEAR(hits); break; }
+            PyList_SET_ITEM(hits, (Py_ssize_t)h, hit);
         }
-        Py_DECREF(seq);
-        if (bad) goto fail;
+        Py_DECREF(seq);  /* after the hits: the words' UTF-8 (m.wb) belongs to them */
+        if (!hits) goto fail;
+        PyList_SET_ITEM(out, s, hits);
     }
-    PyMem_Free(wb);
-    PyMem_Free(wl);
-    PyMem_Free(gram);
+    walk_mem_free(&m);
     PyBuffer_Release(&view);
     return out;
 fail:
-    PyMem_Free(wb);
-    PyMem_Free(wl);
-    PyMem_Free(gram);
+    walk_mem_free(&m);
     PyBuffer_Release(&view);
     Py_XDECREF(out);
     return NULL;
