@@ -178,9 +178,11 @@ class Meteor:
         if not isinstance(hyp, str):
             raise TypeError(f"hyp must be a string, not {type(hyp).__name__} (use '' for an empty output)")
         checked_text(hyp, "hyp")
-        per_seg = references_per_segment([segment_references(refs)], 1, "segments")
+        listed = segment_references(refs)
+        if all(r is None for r in listed):
+            references_per_segment([listed], 1, "segments")  # raises InputError: no reference
         with self._lock:
-            return self._score_range([hyp], per_seg, 0, 1)[0]
+            return self._score_range([hyp], [listed], 0, 1)[0]
 
     def score_pairs(self, pairs: Iterable[Tuple[str, str]]) -> List[SegmentScore]:
         """Score many (hypothesis, reference) pairs in one call: ``[score_segment(h, [r]) for h, r in pairs]``.

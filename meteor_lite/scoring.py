@@ -66,7 +66,7 @@ def _packed_side(words: List[str], config: MeteorConfig, resources: Resources, k
     mods = config.modules
     stem, synonym = "stem" in mods, "synonym" in mods
     hits = (resources.phrase_hits(words) if resources.paraphrase_max_len > 0 else []) if "paraphrase" in mods else None
-    records = resources.word_records((), stem, synonym)
+    records = resources.records_for(stem, synonym)
     got = kernels.pack_words(words, records, hits, stem, synonym, config.char_based)
     while isinstance(got, list):  # words seen for the first time (no prefetch, or records emptied when full)
         records = resources.word_records(got, stem, synonym)

@@ -170,12 +170,17 @@ class Resources:
                 cache[w] = java_lower(w) in fw
         return [cache[w] for w in words]
 
+    def records_for(self, stem: bool, synonym: bool) -> Dict[str, WordRecord]:
+        """The :data:`WordRecord` of each word seen so far, as :meth:`word_records` keeps them (nothing made)."""
+        records = self._records.get((stem, synonym))
+        return records if records is not None else self._records.setdefault((stem, synonym), {})
+
     def word_records(self, words: Sequence[str], stem: bool, synonym: bool) -> Dict[str, WordRecord]:
         """The :data:`WordRecord` of each word seen so far (with its stem's hash when ``stem``, its synsets when
         ``synonym``), those of ``words`` made first when they are new: the compiled pair kernel packs a sentence
         from these in one call (:func:`meteor_lite.scoring.prepare_side`), instead of asking for each word's
         flags, hashes, stem and synsets apart.  The dict is emptied when it is full (memory stays bounded)."""
-        records = self._records.setdefault((stem, synonym), {})
+        records = self.records_for(stem, synonym)
         new = [w for w in dict.fromkeys(words) if w not in records]
         if not new:
             return records
@@ -300,8 +305,9 @@ class Resources:
             hits.clear()
         keys = [tuple(s) for s in sentences]
         todo = [k for k in dict.fromkeys(keys) if k not in hits]
-        for k, found in zip(todo, self._walk(todo)):
-            hits[k] = found
+        if todo:
+            for k, found in zip(todo, self._walk(todo)):
+                hits[k] = found
         return paras, prefix
 
     def _walk(self, sentences: Sequence[Sequence[str]]) -> List[List[PhraseHit]]:
