@@ -78,6 +78,34 @@ typedef struct {
     size_t len, cap, size;
 } Vec;
 
+/* (a, b, item): a phrase hit, without Py_BuildValue's format parsing (the walks build tens per sentence); the
+ * reference to `item` is stolen (also on failure).  NULL with an exception set. */
+static PyObject *hit_tuple(Py_ssize_t a, Py_ssize_t b, PyObject *item) {
+    PyObject *t = item ? PyTuple_New(3) : NULL;
+    PyObject *x = t ? PyLong_FromSsize_t(a) : NULL, *y = x ? PyLong_FromSsize_t(b) : NULL;
+    if (!y) {
+        Py_XDECREF(x);
+        Py_XDECREF(t);
+        Py_XDECREF(item);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(t, 0, x);
+    PyTuple_SET_ITEM(t, 1, y);
+    PyTuple_SET_ITEM(t, 2, item);
+    return t;
+}
+
+/* A tuple of `n` ints (n <= 5), without Py_BuildValue's format parsing.  NULL with an exception set. */
+static PyObject *int_tuple(int n, const long *v) {
+    PyObject *t = PyTuple_New(n);
+    for (int k = 0; t && k < n; k++) {
+        PyObject *x = PyLong_FromLong(v[k]);
+        if (!x) { Py_CLEAR(t); break; }
+        PyTuple_SET_ITEM(t, k, x);
+    }
+    return t;
+}
+
 static int vec_reserve(Vec *v, size_t n) {
     if (n <= v->cap) return 0;
     size_t cap = v->cap ? v->cap : 16;
@@ -1185,7 +1213,8 @@ static PyObject *pair_stats(const State *s, const int *mod, const Py_ssize_t *ch
         last = m->hstart + m->hlen;
         twm += m->hlen;
         rwm += m->rlen;
-        PyObject *t = Py_BuildValue("(illll)", md, m->rstart, m->rlen, m->hstart, m->hlen);
+        long parts[5] = {md, m->rstart, m->rlen, m->hstart, m->hlen};
+        PyObject *t = int_tuple(5, parts);
         if (!t) { Py_DECREF(matches); return NULL; }
         PyList_SET_ITEM(matches, (Py_ssize_t)c, t);
     }
@@ -1302,7 +1331,8 @@ static PyObject *walk_held(PyObject *self, PyObject *args) {
                 PyObject *entry = PyDict_GetItemWithError(entries, g);  /* borrowed */
                 int has = entry ? PyObject_IsTrue(entry) : (PyErr_Occurred() ? -1 : 0);
                 if (has > 0) {
-                    PyObject *t = Py_BuildValue("(nnO)", i, n, entry);
+                    Py_INCREF(entry);
+                    PyObject *t = hit_tuple(i, n, entry);
                     if (!t || PyList_Append(hits, t) < 0) has = -1;
                     Py_XDECREF(t);
                 }
@@ -2582,7 +2612,7 @@ static PyObject *mapped_walk(PyObject *self, PyObject *args) {
         for (size_t h = 0; hits && h < m.nhits; h++) {
             const WalkHit *x = &m.hits[h];
             PyObject *e = mt_entry_cached(&t, fd, x->eoff, x->elen, cache);
-            PyObject *hit = e ? Py_BuildValue("(nnN)", x->start, x->n, e) : NULL;
+            PyObject *hit = hit_tuple(x->start, x->n, e);
             if (!hit) { Py_CLEAR(hits); break; }
             PyList_SET_ITEM(hits, (Py_ssize_t)h, hit);
         }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import accel
 from .align.bounded import BOUNDED_CAP, SMALL_SEGMENT, bounded_alignment, work_limit
@@ -44,6 +44,17 @@ Side = Tuple[List[str], List[bool], List[int], float, float, Optional[object]]
 
 #: The module codes of the compiled pair kernel (``_accel.align_stats``).
 _MODULE_CODES = {name: code for code, name in enumerate(MODULES)}
+#: The codes of each module list seen (a handful per process).
+_CODES_OF: Dict[Tuple[str, ...], Tuple[int, ...]] = {}
+
+
+def _module_codes(modules: Sequence[str]) -> Tuple[int, ...]:
+    """The kernel's codes of ``modules``, in their order."""
+    key = tuple(modules)
+    codes = _CODES_OF.get(key)
+    if codes is None:
+        codes = _CODES_OF[key] = tuple(_MODULE_CODES[m] for m in key)
+    return codes
 
 
 def prepare_side(words: List[str], config: MeteorConfig, resources: Resources, *, packed: bool = True) -> Side:
@@ -90,7 +101,7 @@ def _pair_stats(
     kernels = accel.compiled
     hv, rv = h[5], r[5]
     if kernels is not None and hv is not None and rv is not None and len(h[0]) * len(r[0]) <= SMALL_SEGMENT:
-        got = kernels.align_stats(hv, rv, tuple(_MODULE_CODES[m] for m in config.modules), config.beam)
+        got = kernels.align_stats(hv, rv, _module_codes(config.modules), config.beam)
         if got is not None:
             tc, rc, tf, rf, chunks, twm, rwm, chosen = got
             st = Stats(h[3], r[3], h[4], r[4], tc, rc, tf, rf, chunks, twm, rwm)
