@@ -208,6 +208,16 @@ static void state_free(State *s) {
     free(s->paths.data); free(s->nxt.data); free(s->pool.data); free(s->npool.data); free(s->nodes.data);
 }
 
+/* Copy a path's masks (2 * W words: hypothesis, then reference); most sentences need one word each. */
+static inline void copy_mask(uint64_t *dst, const uint64_t *src, int W) {
+    if (W == 1) {
+        dst[0] = src[0];
+        dst[1] = src[1];
+    } else {
+        memcpy(dst, src, 2 * (size_t)W * sizeof(uint64_t));
+    }
+}
+
 /* The children of one position are kept sorted by (key, creation order), at most `beam` of them: a child no
  * better than the worst of `beam` kept ones would be cut at the next step, so it is dropped at once.  A new
  * child is created after every kept one, so it goes after those with an equal key. */
@@ -215,6 +225,10 @@ static int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_
                      const uint64_t *src, const Step *add) {
     Path *h = (Path *)s->nxt.data;
     size_t n = s->nxt.len;
+    if (n == (size_t)beam && h[n - 1].key <= key) {  /* the usual cut, known without the search below */
+        s->seq++;
+        return 0;
+    }
     size_t lo = 0, hi = n;  /* the first kept child with a larger key */
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -228,7 +242,7 @@ static int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_
     }
     if (vec_reserve(&s->npool, s->npool.len + 2 * (size_t)W)) return -1;
     uint64_t *dst = (uint64_t *)s->npool.data + s->npool.len;
-    memcpy(dst, src, 2 * (size_t)W * sizeof(uint64_t));
+    copy_mask(dst, src, W);
     if (add) {
         set_bits(dst, add->hs, add->hend - add->hs);
         /* A one-word reference match needs no reference bit: the search never reads bits behind its position. */
@@ -269,7 +283,7 @@ static int keep_best(State *s, int W) {
     Node *nodes = (Node *)s->nodes.data;
     for (size_t i = 0; i < n; i++) {
         Path p = nx[i];
-        memcpy(pool + i * 2 * W, npool + p.moff, 2 * (size_t)W * sizeof(uint64_t));
+        copy_mask(pool + i * 2 * W, npool + p.moff, W);
         p.moff = (int32_t)(i * 2 * W);
         if (p.step >= 0) {
             nodes[s->nodes.len].parent = p.chain;
