@@ -859,7 +859,13 @@ static size_t synset_bucket(long long v, Py_ssize_t size) {
 static int pack_hits(Packed *p, PyObject *hits) {
     p->has_hits = 1;
     Py_ssize_t nh = PyList_GET_SIZE(hits), nw = 0;
-    size_t cap_para = 16, cap_pw = 64;
+    size_t chars = 0;  /* the entries' length bounds their paraphrases and words: no growing for most sentences */
+    for (Py_ssize_t h = 0; h < nh; h++) {
+        PyObject *hit = PyList_GET_ITEM(hits, h);
+        if (PyTuple_Check(hit) && PyTuple_GET_SIZE(hit) == 3 && PyUnicode_Check(PyTuple_GET_ITEM(hit, 2)))
+            chars += (size_t)PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(hit, 2)) + 1;
+    }
+    size_t cap_para = chars / 2 + 16, cap_pw = chars / 2 + 64;
     p->nhits = nh;
     p->hit_para = (Py_ssize_t *)malloc((nh + 1) * sizeof(Py_ssize_t));
     p->hit_start = (long *)malloc((nh + 1) * sizeof(long));
