@@ -45,6 +45,8 @@ def java_double(x: float) -> str:
     """
     if 1e-3 <= x < 1e7 or -1e7 < x <= -1e-3:
         return repr(x)  # in Java's plain range Python's repr is the same shortest digits, never in E notation
+    if x == 0.0:  # most of a statistics line's counts
+        return "0.0" if math.copysign(1.0, x) > 0 else "-0.0"
     return _java_double_spelled(x)
 
 
