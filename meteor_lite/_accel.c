@@ -92,6 +92,7 @@ static PyObject *hit_tuple(Py_ssize_t a, Py_ssize_t b, PyObject *item) {
     PyTuple_SET_ITEM(t, 0, x);
     PyTuple_SET_ITEM(t, 1, y);
     PyTuple_SET_ITEM(t, 2, item);
+    if (PyUnicode_CheckExact(item)) PyObject_GC_UnTrack(t);  /* no cycle through ints and a str (see int_tuple) */
     return t;
 }
 
@@ -103,6 +104,10 @@ static PyObject *int_tuple(int n, const long *v) {
         if (!x) { Py_CLEAR(t); break; }
         PyTuple_SET_ITEM(t, k, x);
     }
+    /* Untracked, as the collector would untrack it at its first pass: a tuple of ints is in no reference cycle.
+     * The walks and the pair kernel make thousands that outlive a paused collector (gcpause.py), whose first pass
+     * after the pause would otherwise visit each of them (tens of milliseconds after a corpus). */
+    if (t) PyObject_GC_UnTrack(t);
     return t;
 }
 
@@ -2232,12 +2237,20 @@ static int mt_add_ids(const MTable *t, Py_ssize_t pos, PyObject *ids) {
     return 0;
 }
 
+/* A frozenset of the synset ids in the set `ids`, untracked by the cyclic collector: a set of ints is in no
+ * reference cycle, and the scorer caches thousands of them (see int_tuple).  NULL with an exception set. */
+static PyObject *frozen_ids(PyObject *ids) {
+    PyObject *f = PyFrozenSet_New(ids);
+    if (f && PyObject_GC_IsTracked(f)) PyObject_GC_UnTrack(f);
+    return f;
+}
+
 /* The value of a record at pos: kind 0 a stem (str), 1 synset ids (frozenset), 2 base forms (list of str). */
 static PyObject *mt_value(const MTable *t, int kind, Py_ssize_t pos) {
     if (kind == 0) return mt_text16(t, &pos);
     if (kind == 1) {
         PyObject *ids = PySet_New(NULL);
-        PyObject *set = ids && mt_add_ids(t, pos, ids) == 0 ? PyFrozenSet_New(ids) : NULL;
+        PyObject *set = ids && mt_add_ids(t, pos, ids) == 0 ? frozen_ids(ids) : NULL;
         Py_XDECREF(ids);
         return set;
     }
@@ -2470,7 +2483,7 @@ static PyObject *mapped_synsets(PyObject *self, PyObject *args) {
                 if (got != 0) break;
             }
         }
-        PyObject *frozen = ok ? PyFrozenSet_New(ids) : NULL;
+        PyObject *frozen = ok ? frozen_ids(ids) : NULL;
         Py_DECREF(ids);
         if (!frozen) goto fail;
         PyList_SET_ITEM(out, k, frozen);

@@ -318,6 +318,7 @@ class Meteor:
             with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext(), self._reading():
                 for b in range(start, end, block):
                     segs.extend(self._score_block(hyps, refs, b, min(b + block, end)))
+                self.resources.forget_walks()
         except sqlite3.DatabaseError:
             self._check_bundle()  # a bundle written while scoring: say so, rather than "malformed"
             raise

@@ -100,6 +100,7 @@ def score_pairs(meteor: Scorer, pairs: Iterable[Tuple[str, str]]) -> List[Segmen
             sides = _Sides(meteor)
             sides.prepare([s for p in block for s in p])
             out.extend(sides.score(h, r) for h, r in block)
+        meteor.resources.forget_walks()
         meteor._check_bundle()
     return out
 
@@ -114,6 +115,7 @@ def score_matrix(meteor: Scorer, hyps: Sequence[str], refs: Sequence[str]) -> Li
         for b in range(0, len(distinct), PAIR_BLOCK):
             sides.prepare(distinct[b : b + PAIR_BLOCK])
         out = [[sides.score(h, r) for r in rl] for h in hl]
+        meteor.resources.forget_walks()
         meteor._check_bundle()
     return out
 

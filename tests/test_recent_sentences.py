@@ -49,7 +49,7 @@ def test_a_sentence_seen_recently_is_not_walked_again(tiny_bundle: Path, monkeyp
     res.paraphrase_table([s1, s1])
     res.paraphrase_table([s2])
     res.paraphrase_table([s1])
-    assert walked == [1, 1, 0]
+    assert walked == [1, 1]  # the third call walks nothing (no walk at all)
     assert res.phrase_hits(s1) == expected
 
 
@@ -58,6 +58,21 @@ def test_phrases_kept_are_bounded(tiny_bundle: Path) -> None:
     for i in range(lookups.RECENT_SENTENCES * 2 + 5):
         res.paraphrase_table([["word", str(i)]])
     assert 0 < len(res._hits) <= lookups.RECENT_SENTENCES + 1
+
+
+def test_a_scored_block_leaves_no_more_walks_than_recent_sentences(tiny_bundle: Path) -> None:
+    """forget_walks: once a corpus block is scored, its sentences' phrases are not all kept (the garbage collector
+    would visit every list); a few recent ones are, as paraphrase_table keeps them between calls."""
+    m = Meteor("en", norm=True, bundle=tiny_bundle, modules=MODULES, quiet=True)
+    n = lookups.RECENT_SENTENCES + 50
+    hyps = [f"the cat number {i} sat on the mat" for i in range(n)]
+    refs = [f"a cat number {i} was on the mat" for i in range(n)]
+    m.score_corpus(hyps, [refs])
+    assert len(m.resources._hits) == 0
+    m.score_segment(hyps[0], [refs[0]])
+    assert len(m.resources._hits) == 2  # a short call's sentences stay, for the next call
+    assert m.score_pairs(list(zip(hyps, refs)))[0].score == m.score_segment(hyps[0], [refs[0]]).score
+    assert len(m.resources._hits) <= lookups.RECENT_SENTENCES
 
 
 def test_an_nbest_list_scores_as_fresh_scorers_do(en_bundle: Path, shared_data: Path) -> None:

@@ -310,6 +310,13 @@ class Resources:
                 hits[k] = found
         return paras, prefix
 
+    def forget_walks(self) -> None:
+        """Drop the table phrases remembered for :meth:`phrase_hits` when they are more than
+        :data:`RECENT_SENTENCES` sentences' (the next :meth:`paraphrase_table` call would drop them anyway): a block
+        of a corpus, once scored, leaves no thousands of lists behind for the garbage collector to visit."""
+        if len(self._hits) > RECENT_SENTENCES:
+            self._hits.clear()
+
     def _walk(self, sentences: Sequence[Sequence[str]]) -> List[List[PhraseHit]]:
         """Each sentence's table phrases, by start then length: the table walked like a trie, one length
         at a time for all sentences, looking up the n-grams not yet cached in one query per length."""
