@@ -181,9 +181,10 @@ class Resources:
         from these in one call (:func:`meteor_lite.scoring.prepare_side`), instead of asking for each word's
         flags, hashes, stem and synsets apart.  The dict is emptied when it is full (memory stays bounded)."""
         records = self.records_for(stem, synonym)
-        new = [w for w in dict.fromkeys(words) if w not in records]
+        new = [w for w in words if w not in records]
         if not new:
             return records
+        new = list(dict.fromkeys(new))
         if len(records) + len(new) > CACHE_MAX:
             records.clear()
         kernels = accel.compiled
