@@ -164,11 +164,14 @@ class Resources:
             pass
         if len(cache) > CACHE_MAX:  # bound memory on very large vocabularies
             cache.clear()
-        fw = self.function_words
-        for w in words:
-            if w not in cache:
-                cache[w] = java_lower(w) in fw
+        new = [w for w in words if w not in cache]
+        cache.update(zip(new, self._function_flags_of(new)))
         return [cache[w] for w in words]
+
+    def _function_flags_of(self, words: Sequence[str]) -> List[bool]:
+        """:meth:`function_flags` of ``words``, looked up (nothing cached)."""
+        fw = self.function_words
+        return [java_lower(w) in fw for w in words]
 
     def records_for(self, stem: bool, synonym: bool) -> Dict[str, WordRecord]:
         """The :data:`WordRecord` of each word seen so far, as :meth:`word_records` keeps them (nothing made)."""
@@ -184,15 +187,16 @@ class Resources:
         new = [w for w in words if w not in records]
         if not new:
             return records
-        new = list(dict.fromkeys(new))
+        new = sorted(set(new))  # sorted: the bundle's indexes are read in order where they are queried
         if len(records) + len(new) > CACHE_MAX:
             records.clear()
         kernels = accel.compiled
         if kernels is None:
             raise RuntimeError("word records are read by the compiled kernels only (accel.compiled is None)")
+        # Looked up directly, not through the per-word caches of stems() and synsets(): a record holds it all.
         kernels.make_records(
-            records, new, java_string_hashes(new), java_string_hashes(self.stems(new)) if stem else None,
-            self.synsets(new) if synonym else None, self.function_flags(new),
+            records, new, java_string_hashes(new), java_string_hashes(self._stems_of(new)) if stem else None,
+            self._synsets_of(new) if synonym else None, self._function_flags_of(new),
         )
         return records
 
@@ -208,13 +212,20 @@ class Resources:
             cache.clear()
         missing = sorted({w for w in words if w not in cache})
         if missing:
-            found = self._db().stems(missing) if self.has_stem_map else {}
-            for w in missing:
-                s = found.get(w)
-                if s is None:
-                    s = self._stem_fn(w) if self._stem_fn is not None else w
-                cache[w] = s
+            cache.update(zip(missing, self._stems_of(missing)))
         return [cache[w] for w in words]
+
+    def _stems_of(self, words: Sequence[str]) -> List[str]:
+        """:meth:`stems` of ``words``, looked up (nothing cached)."""
+        found = self._db().stems(words) if self.has_stem_map and words else {}
+        stem_fn = self._stem_fn
+        out: List[str] = []
+        for w in words:
+            s = found.get(w)
+            if s is None:
+                s = stem_fn(w) if stem_fn is not None else w
+            out.append(s)
+        return out
 
     # -- synonyms --------------------------------------------------------------
     def synsets(self, words: Sequence[str]) -> List[FrozenSet[int]]:
@@ -232,35 +243,40 @@ class Resources:
         if len(cache) > CACHE_MAX:  # bound memory on very large vocabularies
             cache.clear()
         missing = sorted({w for w in words if w not in cache})
-        tables = self._tables
-        if missing and self.has_synonyms and isinstance(tables, MappedTables) and accel.compiled is not None:
-            cache.update(zip(missing, tables.synsets_with_bases(accel.compiled, missing, MORPH_RULES)))
-        elif missing and self.bundle is not None and self.has_synonyms:
-            exceptions = self._db().synonym_exceptions(missing)
-            wanted = set(missing)
-            cands: Dict[str, List[str]] = {}
-            for w in missing:
-                if w in exceptions:
-                    wanted.update(exceptions[w])
-                else:
-                    cands[w] = morph_candidates(w)
-                    wanted.update(cands[w])
-            table = self._db().synsets(wanted)
-            for w in missing:
-                sets = set(table.get(w, EMPTY))
-                if w in exceptions:
-                    for base in exceptions[w]:
-                        sets.update(table.get(base, EMPTY))
-                else:
-                    for c in cands[w]:
-                        if c in table:
-                            sets.update(table[c])
-                            break
-                cache[w] = frozenset(sets)
-        elif missing:
-            for w in missing:
-                cache[w] = EMPTY
+        if missing:
+            cache.update(zip(missing, self._synsets_of(missing)))
         return [cache[w] for w in words]
+
+    def _synsets_of(self, words: Sequence[str]) -> List[FrozenSet[int]]:
+        """:meth:`synsets` of ``words``, looked up (nothing cached)."""
+        tables = self._tables
+        if not words or not self.has_synonyms or self.bundle is None:
+            return [EMPTY] * len(words)
+        if isinstance(tables, MappedTables) and accel.compiled is not None:
+            return tables.synsets_with_bases(accel.compiled, list(words), MORPH_RULES)
+        exceptions = self._db().synonym_exceptions(words)
+        wanted = set(words)
+        cands: Dict[str, List[str]] = {}
+        for w in words:
+            if w in exceptions:
+                wanted.update(exceptions[w])
+            else:
+                cands[w] = morph_candidates(w)
+                wanted.update(cands[w])
+        table = self._db().synsets(wanted)
+        out: List[FrozenSet[int]] = []
+        for w in words:
+            sets = set(table.get(w, EMPTY))
+            if w in exceptions:
+                for base in exceptions[w]:
+                    sets.update(table.get(base, EMPTY))
+            else:
+                for c in cands[w]:
+                    if c in table:
+                        sets.update(table[c])
+                        break
+            out.append(frozenset(sets))
+        return out
 
     # -- paraphrases -------------------------------------------------------------
     def phrase_hits(self, words: Sequence[str]) -> List[PhraseHit]:
