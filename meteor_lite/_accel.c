@@ -226,7 +226,7 @@ static inline void copy_mask(uint64_t *dst, const uint64_t *src, int W) {
 /* The children of one position are kept sorted by (key, creation order), at most `beam` of them: a child no
  * better than the worst of `beam` kept ones would be cut at the next step, so it is dropped at once.  A new
  * child is created after every kept one, so it goes after those with an equal key. */
-static int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_t last, int32_t chain, int32_t step,
+static inline int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_t last, int32_t chain, int32_t step,
                      const uint64_t *src, const Step *add) {
     Path *h = (Path *)s->nxt.data;
     size_t n = s->nxt.len;
