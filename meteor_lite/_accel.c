@@ -929,15 +929,17 @@ typedef struct {
 } RecHead;
 #define REC_HEAD ((Py_ssize_t)sizeof(RecHead))
 
-/* The head of word w's record in `records`, its synset ids in *ids (unaligned); 0 when it has none, 1 when found,
- * -1 with an exception set (a record that is not one, or lacks what `need` asks for). */
-static int word_record(PyObject *records, PyObject *w, uint32_t need, RecHead *head, const char **ids) {
+/* The head of word w's record in `records`, and the record itself in *held (a new reference: its synset ids follow
+ * the head, unaligned); 0 when it has none, 1 when found, -1 with an exception set (a record that is not one, or
+ * lacks what `need` asks for). */
+static int word_record(PyObject *records, PyObject *w, uint32_t need, RecHead *head, PyObject **held) {
     PyObject *rec = PyDict_GetItemWithError(records, w);  /* borrowed */
     if (!rec) return PyErr_Occurred() ? -1 : 0;
     if (!PyBytes_Check(rec) || PyBytes_GET_SIZE(rec) < REC_HEAD) goto bad;
     memcpy(head, PyBytes_AS_STRING(rec), sizeof(RecHead));
     if ((head->flags & need) != need || head->nsyn > (uint32_t)((PyBytes_GET_SIZE(rec) - REC_HEAD) / 8)) goto bad;
-    *ids = PyBytes_AS_STRING(rec) + REC_HEAD;
+    Py_INCREF(rec);  /* its ids are read later: the dict may change meanwhile (a finalizer run by the collector) */
+    *held = rec;
     return 1;
 bad:
     PyErr_SetString(PyExc_TypeError, "a word record is not one made by make_records for these modules (Resources.word_records)");
@@ -1030,14 +1032,14 @@ static PyObject *pack_words(PyObject *self, PyObject *args) {
     Py_ssize_t n = PyTuple_GET_SIZE(tup);
     PyObject *missing = NULL, *res = NULL, *flist = NULL, *llist = NULL;
     RecHead *heads = (RecHead *)malloc((n + 1) * sizeof(RecHead));
-    const char **ids = (const char **)malloc((n + 1) * sizeof(char *));
+    PyObject **held = (PyObject **)calloc((size_t)n + 1, sizeof(PyObject *));
     Packed *p = NULL;
     Py_ssize_t syn_total = 0;
-    if (!heads || !ids) { PyErr_NoMemory(); goto out; }
+    if (!heads || !held) { PyErr_NoMemory(); goto out; }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *w = PyTuple_GET_ITEM(tup, i);
         if (!PyUnicode_Check(w)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); goto out; }
-        int got = word_record(records, w, need, &heads[i], &ids[i]);
+        int got = word_record(records, w, need, &heads[i], &held[i]);
         if (got < 0) goto out;
         if (got) { syn_total += synonym ? (Py_ssize_t)heads[i].nsyn : 0; continue; }
         if (!missing && !(missing = PyDict_New())) goto out;
@@ -1079,7 +1081,7 @@ static PyObject *pack_words(PyObject *self, PyObject *args) {
         if (stem) p->stem[i] = hd->stem;
         if (synonym) {
             p->syn_start[i] = t;
-            memcpy(p->syn_vals + t, ids[i], 8 * (size_t)hd->nsyn);
+            memcpy(p->syn_vals + t, PyBytes_AS_STRING(held[i]) + REC_HEAD, 8 * (size_t)hd->nsyn);
             t += hd->nsyn;
         }
         p->func[i] = (char)(hd->flags & REC_FUNC);
@@ -1108,7 +1110,9 @@ fail:
     packed_free(p);
 out:
     free(heads);
-    free(ids);
+    if (held)
+        for (Py_ssize_t i = 0; i < n; i++) Py_XDECREF(held[i]);
+    free(held);
     Py_XDECREF(flist);
     Py_XDECREF(llist);
     Py_XDECREF(missing);
