@@ -867,8 +867,11 @@ static int pack_hits(Packed *p, PyObject *hits) {
     size_t chars = 0;  /* the entries' length bounds their paraphrases and words: no growing for most sentences */
     for (Py_ssize_t h = 0; h < nh; h++) {
         PyObject *hit = PyList_GET_ITEM(hits, h);
-        if (PyTuple_Check(hit) && PyTuple_GET_SIZE(hit) == 3 && PyUnicode_Check(PyTuple_GET_ITEM(hit, 2)))
-            chars += (size_t)PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(hit, 2)) + 1;
+        if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
+            PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, table entry) tuple");
+            return -1;
+        }
+        chars += (size_t)PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(hit, 2)) + 1;
     }
     size_t cap_para = chars / 2 + 16, cap_pw = chars / 2 + 64;
     p->nhits = nh;
@@ -878,12 +881,8 @@ static int pack_hits(Packed *p, PyObject *hits) {
     p->para_word = (Py_ssize_t *)malloc(cap_para * sizeof(Py_ssize_t));
     p->pw = (Span *)malloc(cap_pw * sizeof(Span));
     if (!p->hit_para || !p->hit_start || !p->hit_len || !p->para_word || !p->pw) { PyErr_NoMemory(); return -1; }
-    for (Py_ssize_t h = 0; h < nh; h++) {
+    for (Py_ssize_t h = 0; h < nh; h++) {  /* each hit a (start, length, entry) tuple, checked above */
         PyObject *hit = PyList_GET_ITEM(hits, h);
-        if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
-            PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, table entry) tuple");
-            return -1;
-        }
         p->hit_start[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 0));
         p->hit_len[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 1));
         if (PyErr_Occurred()) return -1;
@@ -2519,7 +2518,7 @@ static int cmp_walk_hit(const void *a, const void *b) {
 typedef struct {
     const char **wb;            /* each word's UTF-8 */
     Py_ssize_t *wl, words_cap;
-    Py_ssize_t *act, *nact, act_cap;   /* the starts of the n-grams of this length, and of the next */
+    Py_ssize_t *act, *nact;     /* the starts of the n-grams of this length, and of the next */
     const unsigned char **keys;
     Py_ssize_t *klen, *found;
     uint32_t *crc;
@@ -2645,6 +2644,7 @@ static PyObject *mapped_walk(PyObject *self, PyObject *args) {
             }
         }
         if (!bad) bad = walk_sentence(&t, &m, len, max_len) < 0;
+        Py_DECREF(seq);  /* its words' UTF-8 (m.wb) is not read after the walk */
         PyObject *hits = bad ? NULL : PyList_New((Py_ssize_t)m.nhits);
         for (size_t h = 0; hits && h < m.nhits; h++) {
             const WalkHit *x = &m.hits[h];
@@ -2653,7 +2653,6 @@ static PyObject *mapped_walk(PyObject *self, PyObject *args) {
             if (!hit) { Py_CLEAR(hits); break; }
             PyList_SET_ITEM(hits, (Py_ssize_t)h, hit);
         }
-        Py_DECREF(seq);  /* after the hits: the words' UTF-8 (m.wb) belongs to them */
         if (!hits) goto fail;
         PyList_SET_ITEM(out, s, hits);
     }
