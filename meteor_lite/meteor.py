@@ -10,7 +10,6 @@ import warnings
 from itertools import chain, islice
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from . import accel
 from .accel import env_switch
 from .config import MeteorConfig
 from .configure import setup_scorer
@@ -22,7 +21,7 @@ from .parallel import MIN_SHARD, batches, can_fork, default_jobs, map_blocks, ma
 from .resources.bundle import Bundle
 from .resources.lookups import RECENT_SENTENCES, Resources
 from .scores import CorpusScore, RunningTotal, SegmentScore
-from .scoring import best_reference, config_metrics
+from .scoring import best_reference, config_metrics, pair_kernel
 from .signature import make_signature
 from .stats import Metrics, Stats
 from .text.normalize import java_lower, prepare
@@ -381,7 +380,7 @@ class Meteor:
         res = self.resources
         if self.config.case_aware:  # the later modules look up lower-cased words (matches.collect_matches)
             sentences = [[java_lower(w) for w in s] for s in sentences]
-        if accel.compiled is not None and not self.config.case_aware:
+        if pair_kernel(self.config) is not None:
             # the records the pair kernel packs sentences from (stems and synsets of new words among them)
             res.word_records([w for s in sentences for w in s], "stem" in mods, "synonym" in mods)
         elif "stem" in mods or "synonym" in mods:

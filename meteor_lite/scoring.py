@@ -17,7 +17,7 @@ from .scores import SegmentScore
 from .stats import Metrics, Stats, compute
 from .text.normalize import java_lower
 
-__all__ = ["align_segment", "alignment_stats", "best_reference", "best_of", "config_metrics", "prepare_side", "Side"]
+__all__ = ["align_segment", "alignment_stats", "best_reference", "best_of", "config_metrics", "pair_kernel", "prepare_side", "Side"]
 
 
 def config_metrics(config: MeteorConfig, st: Stats) -> Metrics:
@@ -57,12 +57,19 @@ def _module_codes(modules: Sequence[str]) -> Tuple[int, ...]:
     return codes
 
 
+def pair_kernel(config: MeteorConfig) -> Optional[accel.Kernels]:
+    """The compiled kernels when they score the pairs of ``config`` (sentences packed from their words' records,
+    :meth:`Resources.word_records`), else None: pure Python, or a case-aware mode."""
+    kernels = accel.compiled
+    return kernels if kernels is not None and not config.case_aware else None
+
+
 def prepare_side(words: List[str], config: MeteorConfig, resources: Resources, *, packed: bool = True) -> Side:
     """The function-word flags and unit lengths of ``words`` (computed once per sentence, not per pair), and with
     ``packed`` the sentence packed for the compiled pair kernel (left out by the callers that align with
     :func:`_align_sides`, and None when that kernel does not run: pure Python, the case-aware modes)."""
-    kernels = accel.compiled
-    if packed and kernels is not None and not config.case_aware:
+    kernels = pair_kernel(config) if packed else None
+    if kernels is not None:
         return _packed_side(words, config, resources, kernels)
     lengths = [java_length(w) for w in words] if config.char_based else [1] * len(words)
     func = resources.function_flags(words)
