@@ -45,19 +45,17 @@ def java_double(x: float) -> str:
     """
     if 1e-3 <= x < 1e7 or -1e7 < x <= -1e-3:
         return repr(x)  # in Java's plain range Python's repr is the same shortest digits, never in E notation
-    if x == 0.0:  # most of a statistics line's counts
-        return "0.0" if math.copysign(1.0, x) > 0 else "-0.0"
     return _java_double_spelled(x)
 
 
 def _java_double_spelled(x: float) -> str:
     """:func:`java_double` spelled out from the shortest digits, for every value (the reference of its shortcut)."""
+    if x == 0.0:  # first: most of a statistics line's counts
+        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
     if math.isnan(x):
         return "NaN"
     if math.isinf(x):
         return "Infinity" if x > 0 else "-Infinity"
-    if x == 0.0:
-        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
     sign = "-" if x < 0 else ""
     ax = abs(x)
     digits, exp = _shortest_digits(ax)  # ax = 0.d1d2d3... * 10**exp

@@ -142,27 +142,22 @@ class Metrics:
 
 
 def compute(stats: Stats, alpha: float, beta: float, gamma: float, delta: float, weights: Sequence[float]) -> Metrics:
-    """Weighted precision/recall, Fmean, fragmentation penalty and score (Meteor 1.3+ formula).
-
-    Each division is Java's (:func:`~meteor_lite.jarcompat.jdiv`: x/0 is infinite, 0/0 NaN), written out
-    where the divisor is not zero (the usual case, the same quotient)."""
-    tfw, rfw = stats.test_function_words, stats.ref_function_words
-    test_wlen = delta * (stats.test_length - tfw) + (1.0 - delta) * tfw
-    ref_wlen = delta * (stats.ref_length - rfw) + (1.0 - delta) * rfw
-    tc, rc, tf, rf = stats.test_content, stats.ref_content, stats.test_function, stats.ref_function
+    """Weighted precision/recall, Fmean, fragmentation penalty and score (Meteor 1.3+ formula)."""
+    test_wlen = delta * (stats.test_length - stats.test_function_words) + (1.0 - delta) * stats.test_function_words
+    ref_wlen = delta * (stats.ref_length - stats.ref_function_words) + (1.0 - delta) * stats.ref_function_words
     test_wm = 0.0
     ref_wm = 0.0
     n = len(weights)
     for i in range(n):
-        test_wm += tc[i] * weights[i] * delta
+        test_wm += stats.test_content[i] * weights[i] * delta
     for i in range(n):
-        ref_wm += rc[i] * weights[i] * delta
+        ref_wm += stats.ref_content[i] * weights[i] * delta
     for i in range(n):
-        test_wm += tf[i] * weights[i] * (1.0 - delta)
+        test_wm += stats.test_function[i] * weights[i] * (1.0 - delta)
     for i in range(n):
-        ref_wm += rf[i] * weights[i] * (1.0 - delta)
-    p = test_wm / test_wlen if test_wlen != 0.0 else jdiv(test_wm, test_wlen)
-    r = ref_wm / ref_wlen if ref_wlen != 0.0 else jdiv(ref_wm, ref_wlen)
+        ref_wm += stats.ref_function[i] * weights[i] * (1.0 - delta)
+    p = jdiv(test_wm, test_wlen)
+    r = jdiv(ref_wm, ref_wlen)
     f1 = jdiv(2 * p * r, p + r)
     fmean = jdiv(1.0, jdiv(1.0 - alpha, p) + jdiv(alpha, r))
     if stats.is_perfect():
