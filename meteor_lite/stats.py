@@ -142,28 +142,38 @@ class Metrics:
 
 
 def compute(stats: Stats, alpha: float, beta: float, gamma: float, delta: float, weights: Sequence[float]) -> Metrics:
-    """Weighted precision/recall, Fmean, fragmentation penalty and score (Meteor 1.3+ formula)."""
-    test_wlen = delta * (stats.test_length - stats.test_function_words) + (1.0 - delta) * stats.test_function_words
-    ref_wlen = delta * (stats.ref_length - stats.ref_function_words) + (1.0 - delta) * stats.ref_function_words
+    """Weighted precision/recall, Fmean, fragmentation penalty and score (Meteor 1.3+ formula).
+
+    Every sum is taken in Meteor's order (the content matches of all modules, then the function-word
+    matches), so the result is the same to the last bit; a division by a zero is Java's (:func:`jdiv`).
+    """
+    tl, rl, tfw, rfw = stats.test_length, stats.ref_length, stats.test_function_words, stats.ref_function_words
+    tc, rc, tf, rf = stats.test_content, stats.ref_content, stats.test_function, stats.ref_function
+    nd = 1.0 - delta
+    test_wlen = delta * (tl - tfw) + nd * tfw
+    ref_wlen = delta * (rl - rfw) + nd * rfw
     test_wm = 0.0
     ref_wm = 0.0
     n = len(weights)
+    for i in range(n):  # two sums, each in Meteor's order: content first, then function words
+        w = weights[i]
+        test_wm += tc[i] * w * delta
+        ref_wm += rc[i] * w * delta
     for i in range(n):
-        test_wm += stats.test_content[i] * weights[i] * delta
-    for i in range(n):
-        ref_wm += stats.ref_content[i] * weights[i] * delta
-    for i in range(n):
-        test_wm += stats.test_function[i] * weights[i] * (1.0 - delta)
-    for i in range(n):
-        ref_wm += stats.ref_function[i] * weights[i] * (1.0 - delta)
-    p = jdiv(test_wm, test_wlen)
-    r = jdiv(ref_wm, ref_wlen)
-    f1 = jdiv(2 * p * r, p + r)
-    fmean = jdiv(1.0, jdiv(1.0 - alpha, p) + jdiv(alpha, r))
-    if stats.is_perfect():
+        w = weights[i]
+        test_wm += tf[i] * w * nd
+        ref_wm += rf[i] * w * nd
+    p = test_wm / test_wlen if test_wlen else jdiv(test_wm, test_wlen)
+    r = ref_wm / ref_wlen if ref_wlen else jdiv(ref_wm, ref_wlen)
+    pr = p + r
+    f1 = 2 * p * r / pr if pr else jdiv(2 * p * r, pr)
+    inv = ((1.0 - alpha) / p if p else jdiv(1.0 - alpha, p)) + (alpha / r if r else jdiv(alpha, r))
+    fmean = 1.0 / inv if inv else jdiv(1.0, inv)
+    chunks = stats.chunks
+    if chunks == 1.0 and sum(tc) + sum(tf) == tl and sum(rc) + sum(rf) == rl:  # Stats.is_perfect
         frag = 0.0
     else:
-        frag = jdiv(stats.chunks, (stats.test_word_matches + stats.ref_word_matches) / 2)
+        frag = jdiv(chunks, (stats.test_word_matches + stats.ref_word_matches) / 2)
     pen = gamma * jpow(frag, beta)
     score = fmean * (1.0 - pen)
     score = score if score > 0.0 else 0.0  # NaN and negatives -> 0.0, as Meteor
