@@ -48,16 +48,26 @@ class Kernels(Protocol):
         """:meth:`meteor_lite.resources.lookups.Resources._walk` over a paraphrase table held in memory."""
 
     def mapped_find(
-        self, data: Any, fd: int, off: int, nslots: int, kind: int, keys: List[str],
-        cache: Optional[Dict[int, str]] = None, /,
+        self, data: Any, fd: int, off: int, nslots: int, kind: int, keys: List[str], cache: Any = None, /,
     ) -> Any:
         """The look-ups of :class:`meteor_lite.resources.mapped.MappedTables` in one table of the mapped file."""
 
     def mapped_walk(
         self, data: Any, fd: int, off: int, nslots: int, sentences: List[Sequence[str]], max_len: int,
-        cache: Optional[Dict[int, str]] = None, /
+        cache: Any = None, /
     ) -> List[List[Tuple[int, int, str]]]:
-        """:meth:`meteor_lite.resources.lookups.Resources._walk` over a mapped paraphrase table."""
+        """:meth:`meteor_lite.resources.lookups.Resources._walk` over a mapped paraphrase table (``cache``: None, a
+        dict of entries by offset, or an :meth:`entry_cache`)."""
+
+    def entry_cache(self) -> Any:
+        """A new, empty cache of paraphrase entries by offset for :meth:`mapped_find` and :meth:`mapped_walk` (a
+        capsule: no int object nor dict look-up per entry found)."""
+
+    def entry_cache_len(self, cache: Any, /) -> int:
+        """The entries ``cache`` holds."""
+
+    def entry_cache_clear(self, cache: Any, /) -> None:
+        """Empty ``cache``."""
 
     def mapped_synsets(
         self, data: Any, fd: int, syn_off: int, syn_n: int, exc_off: int, exc_n: int, words: List[str],

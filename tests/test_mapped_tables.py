@@ -115,6 +115,46 @@ def test_the_compiled_walk_finds_the_bundle_walks_phrases(
     assert sum(map(len, expected)) > 10 * len(sentences)
 
 
+def test_the_entry_cache_gives_each_entry_once_and_empties_when_full(
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled readers' cache of entries (``entry_cache``): the same hits as without a cache, each entry's
+    text made once (the same object when it comes again), emptied past ``ENTRY_CACHE``; a bad cache is refused."""
+    k = accel.compiled
+    if k is None:
+        pytest.skip("the compiled kernels are not built (make accel; `make test` builds them)")
+    m = Meteor("en", norm=True, quiet=True)
+    sentences = [m.tokens(s) for pair in _pairs(shared_data, 100) for s in pair]
+    bundle, tables = _en_tables(en_bundle)
+    try:
+        max_len = bundle.paraphrase_max_length()
+        off, nslots = tables._where["paraphrases"]
+        args = (tables._data, tables._fd, off, nslots, sentences, max_len)
+        plain = k.mapped_walk(*args)
+        cache = k.entry_cache()
+        first, again = k.mapped_walk(*args, cache), k.mapped_walk(*args, cache)
+        assert first == plain == again and sum(map(len, plain)) > 1000
+        assert all(a[2] is b[2] for x, y in zip(first, again) for a, b in zip(x, y)), "an entry read twice"
+        texts = {id(e) for hits in first for _, _, e in hits}  # one-character texts are shared str objects
+        assert k.entry_cache_len(cache) >= len(texts) > 100
+        found, _ = k.mapped_find(tables._data, tables._fd, off, nslots, mapped.TABLES.index("paraphrases"),
+                                 [" ".join(s[:1]) for s in sentences], cache)
+        assert found and k.entry_cache_len(cache) >= len(texts)
+        k.entry_cache_clear(cache)
+        assert k.entry_cache_len(cache) == 0 and k.mapped_walk(*args, cache) == plain
+        for bad in ([], object(), k.entry_cache):
+            with pytest.raises(TypeError):
+                k.mapped_walk(*args, bad)
+        monkeypatch.setattr(mapped, "ENTRY_CACHE", 50)
+        tables.paraphrase_walk(k, sentences, max_len)
+        assert k.entry_cache_len(tables._entry_table) > 50, "the walk fills the table's cache past its bound"
+        tables.paraphrase_walk(k, sentences[:1], max_len)
+        assert k.entry_cache_len(tables._entry_table) <= 50 + sum(map(len, plain[:1])), "not emptied when full"
+    finally:
+        bundle.close()
+        tables.close()
+
+
 @pytest.mark.parametrize("kernels", KERNELS)
 def test_scores_with_the_mapped_file_are_the_queried_ones(
     shared_data: Path, en_bundle: Path, kernels: str, monkeypatch: pytest.MonkeyPatch

@@ -273,6 +273,8 @@ class MappedTables:
         #: Paraphrase entries read lately, by their offset in the file (a sentence's common phrases come back in
         #: most sentences: each entry is read and decoded once); at most :data:`ENTRY_CACHE` of them.
         self._entry_cache: Dict[int, str] = {}
+        #: The same for the compiled reader (:meth:`_compiled_entries`), made when first needed.
+        self._entry_table: Any = None
         self._slot_views: Dict[str, Any] = {}
 
     # -- the reference reader (pure Python) --
@@ -370,7 +372,8 @@ class MappedTables:
         if kernels is not None:
             off, nslots = self._where["paraphrases"]
             entries, begins = kernels.mapped_find(
-                self._data, self._fd, off, nslots, TABLES.index("paraphrases"), list(phrases), self._entries())
+                self._data, self._fd, off, nslots, TABLES.index("paraphrases"), list(phrases),
+                self._compiled_entries(kernels))
             return entries, begins
         found: Dict[str, str] = {}
         prefixes: Set[str] = set()
@@ -408,7 +411,7 @@ class MappedTables:
         (``kernels.mapped_walk``): what :meth:`Resources._walk <meteor_lite.resources.lookups.Resources._walk>` finds."""
         off, nslots = self._where["paraphrases"]
         found: List[List[Tuple[int, int, str]]] = kernels.mapped_walk(
-            self._data, self._fd, off, nslots, list(sentences), max_len, self._entries())
+            self._data, self._fd, off, nslots, list(sentences), max_len, self._compiled_entries(kernels))
         return found
 
     def _entries(self) -> Dict[int, str]:
@@ -416,6 +419,16 @@ class MappedTables:
         if len(self._entry_cache) > ENTRY_CACHE:
             self._entry_cache.clear()
         return self._entry_cache
+
+    def _compiled_entries(self, kernels: Any) -> Any:
+        """:meth:`_entries` for the compiled reader: a table of the kernels' (``kernels.entry_cache``, where finding
+        an entry costs no int object nor dict look-up), emptied when it holds more than :data:`ENTRY_CACHE`."""
+        table = self._entry_table
+        if table is None:
+            table = self._entry_table = kernels.entry_cache()
+        elif kernels.entry_cache_len(table) > ENTRY_CACHE:
+            kernels.entry_cache_clear(table)
+        return table
 
     def close(self) -> None:
         """Unmap and close the file (look-ups fail afterwards)."""
