@@ -822,37 +822,182 @@ static void packed_destroy(PyObject *capsule) {
     packed_free((Packed *)PyCapsule_GetPointer(capsule, PACKED_NAME));
 }
 
-/* Index a table entry's paraphrases (tab-separated, words space-separated) into p->pw; 0 or -1. */
-static int pack_entry(Packed *p, PyObject *entry, size_t *cap_para, size_t *cap_pw, Py_ssize_t *nw) {
+/* A table entry's paraphrases (tab-separated, their words space-separated) as pack_words reads them: each
+ * paraphrase's first word in word[], and each word's start and length in the entry and, for a paraphrase's first
+ * word, its hash (span_hash; 0 for the others, which are compared as text).  One block of memory. */
+typedef struct {
+    PyObject *text;          /* the entry (a strong reference when cached) */
+    Py_ssize_t npara, nwords;
+    int32_t *first;          /* npara + 1: paraphrase q's words are first[q]..first[q + 1] */
+    int32_t *start, *len;    /* nwords each */
+    uint32_t *hash;
+} ParsedEntry;
+
+/* Where parse_entry splits an entry: a word ends at a space, a paraphrase at a tab (and 0, a str's terminator). */
+static const unsigned char ENTRY_STOP[256] = {[0] = 1, ['\t'] = 1, [' '] = 1};
+
+/* parse_entry's scratch arrays (a word can be one character and its separator: at most len + 1 of each), kept
+ * between calls (the GIL is held and no Python code runs while it parses). */
+static struct {
+    int32_t *first, *start, *len;
+    uint32_t *hash;
+    Py_ssize_t cap;
+} parse_scratch;
+
+static int parse_scratch_room(Py_ssize_t n) {
+    if (n <= parse_scratch.cap) return 0;
+    Py_ssize_t cap = parse_scratch.cap ? parse_scratch.cap : 1024;
+    while (cap < n) cap *= 2;
+    int32_t *f = (int32_t *)realloc(parse_scratch.first, (size_t)cap * sizeof(int32_t));
+    if (f) parse_scratch.first = f;
+    int32_t *st = f ? (int32_t *)realloc(parse_scratch.start, (size_t)cap * sizeof(int32_t)) : NULL;
+    if (st) parse_scratch.start = st;
+    int32_t *ln = st ? (int32_t *)realloc(parse_scratch.len, (size_t)cap * sizeof(int32_t)) : NULL;
+    if (ln) parse_scratch.len = ln;
+    uint32_t *h = ln ? (uint32_t *)realloc(parse_scratch.hash, (size_t)cap * sizeof(uint32_t)) : NULL;
+    if (!h) { PyErr_NoMemory(); return -1; }
+    parse_scratch.hash = h;
+    parse_scratch.cap = cap;
+    return 0;
+}
+
+/* The paraphrases and words of `entry` (a str), split as phrase_matches splits them: every tab ends a paraphrase,
+ * every space a word (an empty paraphrase has one empty word); one pass into the scratch arrays, then one block of
+ * the exact size.  NULL with an exception set. */
+static ParsedEntry *parse_entry(PyObject *entry) {
     int kind = PyUnicode_KIND(entry);
     const void *data = PyUnicode_DATA(entry);
     Py_ssize_t end = PyUnicode_GET_LENGTH(entry);
-    for (Py_ssize_t q = 0; q <= end;) {  /* one paraphrase: entry[q:e], as phrase_matches reads it */
-        Py_ssize_t e = find_char(kind, data, q, end, '\t');
-        if ((size_t)p->npara + 2 > *cap_para) {
-            *cap_para *= 2;
-            Py_ssize_t *x = (Py_ssize_t *)realloc(p->para_word, *cap_para * sizeof(Py_ssize_t));
-            if (!x) { PyErr_NoMemory(); return -1; }
-            p->para_word = x;
-        }
-        p->para_word[p->npara++] = *nw;
-        for (Py_ssize_t a = q;;) {
-            Py_ssize_t b = find_char(kind, data, a, e, ' ');
-            if ((size_t)*nw + 1 > *cap_pw) {
-                *cap_pw *= 2;
-                Span *x = (Span *)realloc(p->pw, *cap_pw * sizeof(Span));
-                if (!x) { PyErr_NoMemory(); return -1; }
-                p->pw = x;
+    if (end > INT32_MAX - 2) { PyErr_SetString(PyExc_ValueError, "a paraphrase entry is too long"); return NULL; }
+    if (parse_scratch_room(end + 2) < 0) return NULL;
+    int32_t *first = parse_scratch.first, *start = parse_scratch.start, *len = parse_scratch.len;
+    uint32_t *hash = parse_scratch.hash;
+    Py_ssize_t q = 0, i = 0, w = 0, k = 0;  /* paraphrase start, position, words and paraphrases so far */
+    first[k++] = 0;
+    for (;;) {  /* one word: data[a:i] */
+        Py_ssize_t a = i;
+        uint32_t h = 0;
+        if (kind == PyUnicode_1BYTE_KIND) {
+            const Py_UCS1 *d = (const Py_UCS1 *)data;  /* NUL-terminated, as every str */
+            for (;;) {
+                while (!ENTRY_STOP[d[i]]) i++;
+                if (d[i] || i >= end) break;
+                i++;  /* a NUL inside the text: part of the word */
             }
-            /* only a paraphrase's first word is looked up by its hash; the others are compared as text */
-            Span sp = {kind, data, a, b - a, a == q ? span_hash(kind, data, a, b) : 0};
-            p->pw[(*nw)++] = sp;
-            if (b >= e) break;
-            a = b + 1;
+        } else {
+            while (i < end) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, i);
+                if (c == ' ' || c == '\t') break;
+                i++;
+            }
         }
-        q = e + 1;
+        if (a == q) h = span_hash(kind, data, a, i);  /* only a paraphrase's first word is looked up by its hash */
+        start[w] = (int32_t)a;
+        len[w] = (int32_t)(i - a);
+        hash[w] = h;
+        w++;
+        if (i >= end) break;
+        if (PyUnicode_READ(kind, data, i) == '\t') {
+            q = i + 1;
+            first[k++] = (int32_t)w;
+        }
+        i++;
     }
-    return 0;
+    first[k] = (int32_t)w;
+    Py_ssize_t npara = k, nwords = w;
+    size_t bytes = sizeof(ParsedEntry) + (size_t)(npara + 1) * sizeof(int32_t) + (size_t)nwords * (2 * sizeof(int32_t) + sizeof(uint32_t));
+    ParsedEntry *pe = (ParsedEntry *)malloc(bytes);
+    if (!pe) { PyErr_NoMemory(); return NULL; }
+    pe->text = entry;
+    pe->npara = npara;
+    pe->nwords = nwords;
+    pe->first = (int32_t *)(pe + 1);
+    pe->start = pe->first + npara + 1;
+    pe->len = pe->start + nwords;
+    pe->hash = (uint32_t *)(pe->len + nwords);
+    memcpy(pe->first, first, (size_t)(npara + 1) * sizeof(int32_t));
+    memcpy(pe->start, start, (size_t)nwords * sizeof(int32_t));
+    memcpy(pe->len, len, (size_t)nwords * sizeof(int32_t));
+    memcpy(pe->hash, hash, (size_t)nwords * sizeof(uint32_t));
+    return pe;
+}
+
+/* Parsed entries by their text (its address: the cache holds a reference to each text, so no other object has
+ * it while cached): most entries come back in sentence after sentence, and parsing one cost more than packing the
+ * rest of its sentence.  An open-addressing table in a capsule (parse_cache()), filled with the first `max`
+ * entries met and then left as it is: those are the ones met early and often (the entries of common words and
+ * phrases); the others are parsed for each sentence.  Nothing is dropped, so a sentence's parsed entries stay
+ * valid while it is packed, and memory is bounded. */
+typedef struct {
+    size_t cap, count, max;  /* cap: a power of two, at least twice max */
+    ParsedEntry **slots;     /* NULL: empty */
+} ParseCache;
+
+static const char *const PARSE_CACHE_NAME = "meteor_lite._accel.ParseCache";
+
+static void pc_destroy(PyObject *capsule) {
+    ParseCache *c = (ParseCache *)PyCapsule_GetPointer(capsule, PARSE_CACHE_NAME);
+    if (!c) return;
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->slots[i]) {
+            Py_DECREF(c->slots[i]->text);
+            free(c->slots[i]);
+        }
+    free(c->slots);
+    free(c);
+}
+
+static size_t pc_bucket(const ParseCache *c, const void *entry) {
+    return (size_t)((((uintptr_t)entry >> 4) * 0x9E3779B97F4A7C15ULL) >> 32) & (c->cap - 1);
+}
+
+/* parse_cache(max): a new, empty cache of at most `max` parsed entries for pack_words (see ParseCache). */
+static PyObject *parse_cache(PyObject *self, PyObject *arg) {
+    (void)self;
+    Py_ssize_t max = PyLong_AsSsize_t(arg);
+    if (max == -1 && PyErr_Occurred()) return NULL;
+    if (max < 1 || max > ((Py_ssize_t)1 << 28)) { PyErr_SetString(PyExc_ValueError, "parse_cache takes a size from 1 to 2**28"); return NULL; }
+    ParseCache *c = (ParseCache *)calloc(1, sizeof(ParseCache));
+    if (!c) return PyErr_NoMemory();
+    c->max = (size_t)max;
+    c->cap = 16;
+    while (c->cap < 2 * c->max) c->cap *= 2;
+    c->slots = (ParsedEntry **)calloc(c->cap, sizeof(ParsedEntry *));
+    PyObject *capsule = c->slots ? PyCapsule_New(c, PARSE_CACHE_NAME, pc_destroy) : NULL;
+    if (!capsule) {
+        int allocated = c->slots != NULL;
+        free(c->slots);
+        free(c);
+        return allocated ? NULL : PyErr_NoMemory();
+    }
+    return capsule;
+}
+
+/* parse_cache_len(cache): the parsed entries it holds. */
+static PyObject *parse_cache_len(PyObject *self, PyObject *capsule) {
+    (void)self;
+    ParseCache *c = (ParseCache *)PyCapsule_GetPointer(capsule, PARSE_CACHE_NAME);
+    return c ? PyLong_FromSize_t(c->count) : NULL;
+}
+
+/* The parsed form of `entry`: from the cache c (parsed and kept there when new and there is room), or parsed for
+ * this call (the caller frees it: *owned is set).  NULL with an exception set. */
+static ParsedEntry *pc_get(ParseCache *c, PyObject *entry, int *owned) {
+    *owned = 1;
+    if (!c) return parse_entry(entry);
+    size_t i = pc_bucket(c, entry);
+    while (c->slots[i] && c->slots[i]->text != entry) i = (i + 1) & (c->cap - 1);
+    if (c->slots[i]) {
+        *owned = 0;
+        return c->slots[i];
+    }
+    ParsedEntry *pe = parse_entry(entry);
+    if (!pe || c->count >= c->max) return pe;
+    Py_INCREF(entry);
+    c->slots[i] = pe;
+    c->count++;
+    *owned = 0;
+    return pe;
 }
 
 /* The bucket of a synset id in a hash table of `size` (a power of two) buckets. */
@@ -860,42 +1005,70 @@ static size_t synset_bucket(long long v, Py_ssize_t size) {
     return (size_t)(((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 32) & (size_t)(size - 1);
 }
 
-/* The paraphrase-table phrases `hits` of a sentence ((start, length, table entry) tuples) packed into p. */
-static int pack_hits(Packed *p, PyObject *hits) {
+/* The paraphrase-table phrases `hits` of a sentence ((start, length, table entry) tuples) packed into p: each
+ * entry's parsed form (from the cache c when there is one, see pc_get) copied into p's arrays, whose spans point
+ * into the entries' texts (which p->view keeps). */
+static int pack_hits(Packed *p, PyObject *hits, ParseCache *c) {
     p->has_hits = 1;
-    Py_ssize_t nh = PyList_GET_SIZE(hits), nw = 0;
-    size_t chars = 0;  /* the entries' length bounds their paraphrases and words: no growing for most sentences */
+    Py_ssize_t nh = PyList_GET_SIZE(hits), npara = 0, nw = 0;
     for (Py_ssize_t h = 0; h < nh; h++) {
         PyObject *hit = PyList_GET_ITEM(hits, h);
         if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
             PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, table entry) tuple");
             return -1;
         }
-        chars += (size_t)PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(hit, 2)) + 1;
     }
-    size_t cap_para = chars / 2 + 16, cap_pw = chars / 2 + 64;
+    ParsedEntry **pes = (ParsedEntry **)malloc((nh + 1) * sizeof(ParsedEntry *));
+    char *owned = (char *)calloc((size_t)nh + 1, 1);
+    int rc = -1;
+    Py_ssize_t got = 0;
+    if (!pes || !owned) { PyErr_NoMemory(); goto done; }
+    for (; got < nh; got++) {
+        int own;
+        pes[got] = pc_get(c, PyTuple_GET_ITEM(PyList_GET_ITEM(hits, got), 2), &own);
+        if (!pes[got]) goto done;
+        owned[got] = (char)own;
+        npara += pes[got]->npara;
+        nw += pes[got]->nwords;
+    }
     p->nhits = nh;
     p->hit_para = (Py_ssize_t *)malloc((nh + 1) * sizeof(Py_ssize_t));
     p->hit_start = (long *)malloc((nh + 1) * sizeof(long));
     p->hit_len = (long *)malloc((nh + 1) * sizeof(long));
-    p->para_word = (Py_ssize_t *)malloc(cap_para * sizeof(Py_ssize_t));
-    p->pw = (Span *)malloc(cap_pw * sizeof(Span));
-    if (!p->hit_para || !p->hit_start || !p->hit_len || !p->para_word || !p->pw) { PyErr_NoMemory(); return -1; }
+    p->para_word = (Py_ssize_t *)malloc((npara + 1) * sizeof(Py_ssize_t));
+    p->pw = (Span *)malloc((nw + 1) * sizeof(Span));
+    if (!p->hit_para || !p->hit_start || !p->hit_len || !p->para_word || !p->pw) { PyErr_NoMemory(); goto done; }
+    Py_ssize_t q = 0, w = 0;
     for (Py_ssize_t h = 0; h < nh; h++) {  /* each hit a (start, length, entry) tuple, checked above */
         PyObject *hit = PyList_GET_ITEM(hits, h);
         p->hit_start[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 0));
         p->hit_len[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 1));
-        if (PyErr_Occurred()) return -1;
+        if (PyErr_Occurred()) goto done;
         if (p->hit_start[h] < 0 || p->hit_len[h] < 1 || p->hit_start[h] + p->hit_len[h] > p->n) {
             PyErr_SetString(PyExc_ValueError, "a phrase hit lies outside its sentence");
-            return -1;
+            goto done;
         }
-        p->hit_para[h] = p->npara;
-        if (pack_entry(p, PyTuple_GET_ITEM(hit, 2), &cap_para, &cap_pw, &nw)) return -1;
+        const ParsedEntry *pe = pes[h];
+        PyObject *entry = PyTuple_GET_ITEM(hit, 2);
+        int kind = PyUnicode_KIND(entry);
+        const void *data = PyUnicode_DATA(entry);
+        p->hit_para[h] = q;
+        for (Py_ssize_t k = 0; k < pe->npara; k++) p->para_word[q++] = w + pe->first[k];
+        for (Py_ssize_t k = 0; k < pe->nwords; k++) {
+            Span sp = {kind, data, pe->start[k], pe->len[k], pe->hash[k]};
+            p->pw[w++] = sp;
+        }
     }
-    p->hit_para[nh] = p->npara;
-    p->para_word[p->npara] = nw;
-    return 0;
+    p->hit_para[nh] = q;
+    p->para_word[q] = w;
+    p->npara = q;
+    rc = 0;
+done:
+    for (Py_ssize_t h = 0; h < got; h++)
+        if (owned[h]) free(pes[h]);
+    free(pes);
+    free(owned);
+    return rc;
 }
 
 /* The table of p's synsets (syn_vals, syn_start): each id's words, chained by bucket. */
@@ -1013,17 +1186,23 @@ static PyObject *make_records(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* pack_words(words, records, hits, stem, synonym, char_based): one sentence packed for align_stats from the
+/* pack_words(words, records, hits, stem, synonym, char_based, cache): one sentence packed for align_stats from the
  * records of its words (make_records; see Resources.word_records) and its phrase hits (a list, or None without the
- * paraphrase module).  Returns the words of `words` that have no record yet (a list, each once) when there are
+ * paraphrase module), their entries parsed through `cache` (a parse_cache(), or None).  Returns the words of `words` that have no record yet (a list, each once) when there are
  * any; else (capsule, function-word flags, length units, total units, function-word units). */
 static PyObject *pack_words(PyObject *self, PyObject *args) {
-    PyObject *words, *records, *hits;
+    PyObject *words, *records, *hits, *cache = Py_None;
     int stem, synonym, char_based = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OO!Opp|p:pack_words", &words, &PyDict_Type, &records, &hits, &stem, &synonym,
-                          &char_based))
+    if (!PyArg_ParseTuple(args, "OO!Opp|pO:pack_words", &words, &PyDict_Type, &records, &hits, &stem, &synonym,
+                          &char_based, &cache))
         return NULL;
+    ParseCache *pcache = NULL;
+    if (cache != Py_None && !(pcache = (ParseCache *)PyCapsule_GetPointer(cache, PARSE_CACHE_NAME))) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "cache must be None or a parse_cache()");
+        return NULL;
+    }
     if (hits != Py_None && !PyList_Check(hits)) { PyErr_SetString(PyExc_TypeError, "hits must be a list or None"); return NULL; }
     PyObject *tup = PySequence_Tuple(words);
     if (!tup) return NULL;
@@ -1097,7 +1276,7 @@ static PyObject *pack_words(PyObject *self, PyObject *args) {
         p->syn_start[n] = t;
         if (pack_synset_table(p)) goto fail;
     }
-    if (hits != Py_None && pack_hits(p, hits)) goto fail;
+    if (hits != Py_None && pack_hits(p, hits, pcache)) goto fail;
     p->view = PyTuple_Pack(2, tup, hits);  /* the words' and the entries' text, which the spans point into */
     if (!p->view) goto fail;
     PyObject *cap = PyCapsule_New(p, PACKED_NAME, packed_destroy);
@@ -2789,7 +2968,7 @@ static PyMethodDef methods[] = {
      "make_records(records, words, hashes, stem_hashes, synsets, function) -> None: each word's record for pack_words, "
      "put in records."},
     {"pack_words", pack_words, METH_VARARGS,
-     "pack_words(words, records, hits, stem, synonym, char_based=False) -> (capsule, function flags, lengths, total, "
+     "pack_words(words, records, hits, stem, synonym, char_based=False, cache=None) -> (capsule, function flags, lengths, total, "
      "function total) of one sentence packed for align_stats, or the words that have no record yet."},
     {"walk_held", walk_held, METH_VARARGS,
      "walk_held(sentences, entries, beginnings, max_len) -> each sentence's phrase hits, from a table held in memory."},
@@ -2804,6 +2983,8 @@ static PyMethodDef methods[] = {
     {"positions_of", positions_of, METH_VARARGS, "positions_of(words) -> item -> ascending positions."},
     {"mapped_find", mapped_find, METH_VARARGS,
      "mapped_find(data, fd, off, nslots, kind, keys, cache=None) -> the keys' values in one table of a mapped table file."},
+    {"parse_cache", parse_cache, METH_O, "parse_cache(max) -> an empty cache of at most max parsed paraphrase entries for pack_words."},
+    {"parse_cache_len", parse_cache_len, METH_O, "parse_cache_len(cache) -> the parsed entries it holds."},
     {"entry_cache", entry_cache, METH_NOARGS, "entry_cache() -> an empty cache of paraphrase entries for mapped_find and mapped_walk."},
     {"entry_cache_len", entry_cache_len, METH_O, "entry_cache_len(cache) -> the entries it holds."},
     {"entry_cache_clear", entry_cache_clear, METH_O, "entry_cache_clear(cache) -> None: empty it."},

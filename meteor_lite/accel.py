@@ -84,11 +84,19 @@ class Kernels(Protocol):
 
     def pack_words(
         self, words: Sequence[str], records: Dict[str, Any], hits: Optional[List[Tuple[int, int, str]]], stem: bool,
-        synonym: bool, char_based: bool = False, /,
+        synonym: bool, char_based: bool = False, cache: Any = None, /,
     ) -> Union[List[str], Tuple[object, List[bool], List[int], float, float]]:
         """One sentence packed for :meth:`align_stats` from its words' records
         (:meth:`meteor_lite.resources.lookups.Resources.word_records`) with its function-word flags, length units
-        and their sums (:func:`meteor_lite.scoring.prepare_side`), or the words that have no record yet."""
+        and their sums (:func:`meteor_lite.scoring.prepare_side`), or the words that have no record yet; its
+        hits' entries parsed through ``cache`` (a :meth:`parse_cache`, or None)."""
+
+    def parse_cache(self, max_entries: int, /) -> Any:
+        """A new, empty cache of parsed paraphrase entries for :meth:`pack_words` (a capsule): the first
+        ``max_entries`` met are kept, the others parsed for each sentence."""
+
+    def parse_cache_len(self, cache: Any, /) -> int:
+        """The parsed entries ``cache`` holds."""
 
     def align_stats(
         self, hyp: object, ref: object, modules: Tuple[int, ...], beam: int, /

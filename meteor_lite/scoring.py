@@ -85,10 +85,11 @@ def _packed_side(words: List[str], config: MeteorConfig, resources: Resources, k
     stem, synonym = "stem" in mods, "synonym" in mods
     hits = (resources.phrase_hits(words) if resources.paraphrase_max_len > 0 else []) if "paraphrase" in mods else None
     records = resources.records_for(stem, synonym)
-    got = kernels.pack_words(words, records, hits, stem, synonym, config.char_based)
+    parsed = resources.parsed_entries(kernels) if hits else None
+    got = kernels.pack_words(words, records, hits, stem, synonym, config.char_based, parsed)
     while isinstance(got, list):  # words seen for the first time (no prefetch, or records emptied when full)
         records = resources.word_records(got, stem, synonym)
-        got = kernels.pack_words(words, records, hits, stem, synonym, config.char_based)
+        got = kernels.pack_words(words, records, hits, stem, synonym, config.char_based, parsed)
     view, func, lengths, total, func_total = got
     return words, func, lengths, total, func_total, view
 

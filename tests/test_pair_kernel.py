@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -175,6 +175,70 @@ def test_malformed_arguments_are_refused(en_bundle: Path) -> None:
         _accel.align_stats(bare, bare, (0,), 0)
     with pytest.raises(ValueError):
         _accel.align_stats("not a capsule", bare, (0,), 40)
+
+
+_PARA = 3  # the paraphrase module's code in align_stats (meteor_lite.languages.MODULES)
+
+
+def _paraphrase_matches(hyp: List[str], entry: str, cache: object) -> List[Tuple[int, ...]]:
+    """The matches align_stats finds between ``hyp`` and a one-word reference whose only table phrase is the word
+    itself, with ``entry`` as its paraphrases, the entry parsed through ``cache`` (None: none)."""
+    assert _accel is not None
+    from meteor_lite.jarcompat import java_string_hash
+
+    words = sorted(set(hyp) | {"R"})
+    records: dict = {}
+    _accel.make_records(records, words, [java_string_hash(w) for w in words], None, None, [False] * len(words))
+    ref = _accel.pack_words(["R"], records, [(0, 1, entry)], False, False, False, cache)[0]
+    side = _accel.pack_words(hyp, records, [], False, False, False, cache)[0]
+    return list(_accel.align_stats(side, ref, (_PARA,), 40)[-1])
+
+
+@pytest.mark.parametrize(
+    "entry, hyp, match",
+    [
+        ("x y\tz", ["z"], (0, 1)),
+        ("x y\tz", ["x", "y"], (0, 2)),
+        ("x  y", ["x", "", "y"], (0, 3)),  # two spaces: an empty word between
+        ("x  y", ["x", "y"], None),
+        ("\tz", ["q", ""], (1, 1)),  # an empty paraphrase first: one empty word
+        ("z\t", ["", "q"], (0, 1)),  # and last
+        ("z\t\tw", ["q", "w"], (1, 1)),
+        ("\u00fcn\u00ef\t\u65e5\u672c \u8a9e\t\U0001f600", ["\u65e5\u672c", "\u8a9e"], (0, 2)),  # a 4-byte str
+        ("\u00fcn\u00ef\t\u65e5\u672c \u8a9e\t\U0001f600", ["q", "\U0001f600"], (1, 1)),
+        ("\u00fcn \u00ef", ["\u00fcn", "\u00ef"], (0, 2)),  # a 1-byte str beyond ASCII
+        ("a\x00b c", ["a\x00b", "c"], (0, 2)),  # a NUL inside a word is part of it
+        ("a\x00b c", ["a", "c"], None),
+    ],
+)
+def test_table_entries_are_split_alike_with_and_without_the_parse_cache(
+    entry: str, hyp: List[str], match: Optional[Tuple[int, int]]
+) -> None:
+    """An entry's paraphrases and their words as phrase_matches splits them (tabs, then single spaces), whether
+    pack_words parses it for the sentence or takes it from a parse_cache (met the first time, then again)."""
+    assert _accel is not None
+    want = [(0, 0, 1, *match)] if match else []  # module 0: the first (only) module asked for
+    cache = _accel.parse_cache(4)
+    got = [_paraphrase_matches(hyp, entry, c) for c in (None, cache, cache)]
+    assert got == [want] * 3
+    assert _accel.parse_cache_len(cache) == 1
+
+
+def test_the_parse_cache_keeps_its_first_entries_and_refuses_what_is_not_one(en_bundle: Path) -> None:
+    assert _accel is not None
+    cache = _accel.parse_cache(2)
+    entries = [f"p{k} q\tr{k}" for k in range(5)]
+    for k, e in enumerate(entries):
+        assert _paraphrase_matches([f"r{k}"], e, cache) == [(0, 0, 1, 0, 1)]
+    assert _accel.parse_cache_len(cache) == 2, "filled with the first two, then left as it is"
+    assert _paraphrase_matches(["p0", "q"], entries[0], cache) == [(0, 0, 1, 0, 2)]
+    for bad in (0, -1, 2**40, "4"):
+        with pytest.raises((ValueError, TypeError, OverflowError)):
+            _accel.parse_cache(bad)
+    with pytest.raises(TypeError, match="parse_cache"):
+        _accel.pack_words(["R"], {}, [], False, False, False, {})
+    with pytest.raises(TypeError, match="parse_cache"):
+        _accel.pack_words(["R"], {}, [], False, False, False, _accel.entry_cache())
 
 
 def test_packed_flags_and_lengths_are_the_python_paths(en_bundle: Path) -> None:
