@@ -58,6 +58,8 @@ typedef struct {
     int32_t hs, hend, rs, rend;  /* the words it covers: tested and set in a path's bits as ranges (no mask per
                                   * step: 1,224 repeats of a word have 1.5 million steps of 2 x 20 words each) */
     Py_ssize_t cand;   /* its candidate's index in State.mi */
+    uint64_t hm, rm;   /* with one mask word (W == 1, most sentences): the bits it tests and sets, hypothesis and
+                        * reference (none for a one-word reference match, see push_path) */
 } Step;
 
 typedef struct {
@@ -65,9 +67,15 @@ typedef struct {
     int32_t idx, last;
     int32_t chain;     /* node of the chosen chain, -1 for none */
     int32_t step;      /* step this child took, not yet in the chain (-1 for none) */
-    int32_t seq;       /* creation order: ties keep it */
     int32_t moff;      /* used hypothesis bits then used reference bits in the path pool */
 } Path;
+
+/* A kept child's rank: its key and where it is (State.nxt and its masks in State.npool); the ranks are kept
+ * sorted, so an insertion moves 16 bytes a rank rather than a whole path. */
+typedef struct {
+    int64_t key;
+    int32_t slot, pad;
+} Rank;
 
 typedef struct {
     int32_t parent, step;
@@ -203,7 +211,7 @@ typedef struct {
     int32_t *st_first;    /* per position: first step, steps of position j are st_first[j]..st_first[j+1] */
     Step *steps;
     Vec paths, nxt, pool, npool, nodes;
-    int32_t seq;          /* creation order of the children of the current position */
+    Vec ord;              /* the ranks of the children of the current position (nxt, npool: their slots) */
 } State;
 
 static void state_free(State *s) {
@@ -211,6 +219,7 @@ static void state_free(State *s) {
     free(s->f_gk); free(s->f_d); free(s->f_hs); free(s->f_rend); free(s->f_hend);
     free(s->st_first); free(s->steps);
     free(s->paths.data); free(s->nxt.data); free(s->pool.data); free(s->npool.data); free(s->nodes.data);
+    free(s->ord.data);
 }
 
 /* Copy a path's masks (2 * W words: hypothesis, then reference); most sentences need one word each. */
@@ -223,44 +232,48 @@ static inline void copy_mask(uint64_t *dst, const uint64_t *src, int W) {
     }
 }
 
-/* The children of one position are kept sorted by (key, creation order), at most `beam` of them: a child no
- * better than the worst of `beam` kept ones would be cut at the next step, so it is dropped at once.  A new
- * child is created after every kept one, so it goes after those with an equal key. */
+/* The children of one position are ranked by (key, creation order), at most `beam` of them: a child no better
+ * than the worst of `beam` kept ones would be cut at the next step, so it is dropped at once.  A new child is
+ * created after every kept one, so it is ranked after those with an equal key.  When the beam is full, the
+ * worst falls out and the new child takes its slot. */
 static inline int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_t last, int32_t chain, int32_t step,
                      const uint64_t *src, const Step *add) {
-    Path *h = (Path *)s->nxt.data;
-    size_t n = s->nxt.len;
-    if (n == (size_t)beam && h[n - 1].key <= key) {  /* the usual cut, known without the search below */
-        s->seq++;
-        return 0;
-    }
+    Rank *o = (Rank *)s->ord.data;
+    size_t n = s->ord.len;
+    if (n == (size_t)beam && o[n - 1].key <= key) return 0;  /* the usual cut, known without the search below */
     size_t lo = 0, hi = n;  /* the first kept child with a larger key */
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (h[mid].key <= key) lo = mid + 1; else hi = mid;
+        if (o[mid].key <= key) lo = mid + 1; else hi = mid;
     }
-    s->seq++;
-    if (lo == (size_t)beam) return 0;  /* cut: beam better paths exist */
+    int32_t slot;
     if (n < (size_t)beam) {  /* room for one more (grown as needed: a huge -x must not be allocated up front) */
-        if (vec_reserve(&s->nxt, n + 1)) return -1;
-        h = (Path *)s->nxt.data;
+        if ((n + 1 > s->ord.cap && vec_reserve(&s->ord, n + 1)) || (n + 1 > s->nxt.cap && vec_reserve(&s->nxt, n + 1))
+            || ((n + 1) * 2 * (size_t)W > s->npool.cap && vec_reserve(&s->npool, (n + 1) * 2 * (size_t)W)))
+            return -1;
+        o = (Rank *)s->ord.data;
+        slot = (int32_t)n;
+    } else {
+        slot = o[n - 1].slot;  /* the worst falls out */
     }
-    if (vec_reserve(&s->npool, s->npool.len + 2 * (size_t)W)) return -1;
-    uint64_t *dst = (uint64_t *)s->npool.data + s->npool.len;
+    uint64_t *dst = (uint64_t *)s->npool.data + (size_t)slot * 2 * (size_t)W;
     copy_mask(dst, src, W);
-    if (add) {
+    if (add && W == 1) {
+        dst[0] |= add->hm;
+        dst[1] |= add->rm;
+    } else if (add) {
         set_bits(dst, add->hs, add->hend - add->hs);
         /* A one-word reference match needs no reference bit: the search never reads bits behind its position. */
         if (add->rend - add->rs > 1) set_bits(dst + W, add->rs, add->rend - add->rs);
     }
-    size_t keep = n == (size_t)beam ? n - 1 : n;  /* the worst falls out when the beam is full */
-    memmove(h + lo + 1, h + lo, (keep - lo) * sizeof(Path));
-    Path *p = &h[lo];
+    size_t keep = n == (size_t)beam && n > 0 ? n - 1 : n;  /* the worst falls out when the beam is full */
+    for (size_t k = keep; k > lo; k--) o[k] = o[k - 1];  /* a few ranks of 16 bytes: no call to memmove */
+    o[lo].key = key;
+    o[lo].slot = slot;
+    Path *p = (Path *)s->nxt.data + slot;
     p->key = key; p->idx = idx; p->last = last; p->chain = chain; p->step = step;
-    p->seq = s->seq - 1;
-    p->moff = (int32_t)s->npool.len;
-    s->npool.len += 2 * (size_t)W;
-    s->nxt.len = keep + 1;
+    p->moff = (int32_t)((size_t)slot * 2 * (size_t)W);
+    s->ord.len = keep + 1;
     return 0;
 }
 
@@ -271,15 +284,17 @@ static int any_bit(const uint64_t *bits, int32_t start, int32_t end) {
 }
 
 /* Whether a step covers a word a path has used (its reference words only when it covers more than one). */
-static int collides(const uint64_t *used, const Step *st, int W) {
+static inline int collides(const uint64_t *used, const Step *st, int W) {
+    if (W == 1) return ((used[0] & st->hm) | (used[1] & st->rm)) != 0;
     return any_bit(used, st->hs, st->hend) || (st->rend - st->rs > 1 && any_bit(used + W, st->rs, st->rend));
 }
 
-/* Move the kept children (sorted already) them to s->paths and their masks
- * to s->pool, and put the steps they took into the chain. */
+/* Move the kept children, in rank order, to s->paths and their masks to s->pool, and put the steps they took
+ * into the chain. */
 static int keep_best(State *s, int W) {
-    Path *nx = (Path *)s->nxt.data;
-    size_t n = s->nxt.len;
+    const Path *nx = (const Path *)s->nxt.data;
+    const Rank *o = (const Rank *)s->ord.data;
+    size_t n = s->ord.len;
     if (vec_reserve(&s->paths, n) || vec_reserve(&s->pool, n * 2 * (size_t)W) || vec_reserve(&s->nodes, s->nodes.len + n))
         return -1;
     Path *out = (Path *)s->paths.data;
@@ -287,7 +302,7 @@ static int keep_best(State *s, int W) {
     const uint64_t *npool = (const uint64_t *)s->npool.data;
     Node *nodes = (Node *)s->nodes.data;
     for (size_t i = 0; i < n; i++) {
-        Path p = nx[i];
+        Path p = nx[o[i].slot];
         copy_mask(pool + i * 2 * W, npool + p.moff, W);
         p.moff = (int32_t)(i * 2 * W);
         if (p.step >= 0) {
@@ -297,7 +312,6 @@ static int keep_best(State *s, int W) {
             p.step = -1;
             s->nodes.len += 1;
         }
-        p.seq = (int32_t)i;
         out[i] = p;
     }
     s->paths.len = n;
@@ -419,7 +433,7 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
         set_bits(used + W, mi->rstart, mi->rlen);
     }
     if (!open) {
-        Path none = {0, 0, -1, -1, -1, 0, 0};
+        Path none = {0, 0, -1, -1, -1, 0};
         return chosen_order(s, n2, &none, out, count);
     }
 
@@ -440,6 +454,11 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
             st->rs = (int32_t)mi->rstart;
             st->rend = (int32_t)(mi->rstart + mi->rlen);
             st->cand = c;
+            st->hm = st->rm = 0;
+            if (W == 1) {  /* hend, rend <= 63 */
+                st->hm = (((uint64_t)1 << (st->hend - st->hs)) - 1) << st->hs;
+                if (st->rend - st->rs > 1) st->rm = (((uint64_t)1 << (st->rend - st->rs)) - 1) << st->rs;
+            }
             ns++;
         }
     }
@@ -447,11 +466,12 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
     s->st_first[n2 + 1] = ns;
 
     s->paths.size = s->nxt.size = sizeof(Path);
+    s->ord.size = sizeof(Rank);
     s->pool.size = s->npool.size = sizeof(uint64_t);
     s->nodes.size = sizeof(Node);
     if (vec_reserve(&s->paths, 1) || vec_reserve(&s->pool, 2 * (size_t)W) || vec_reserve(&s->nxt, (size_t)(beam < 64 ? beam : 64)))
         return -1;
-    Path start = {0, 0, -1, -1, -1, 0, 0};
+    Path start = {0, 0, -1, -1, -1, 0};
     ((Path *)s->paths.data)[0] = start;
     memcpy(s->pool.data, used, 2 * (size_t)W * sizeof(uint64_t));
     s->paths.len = 1;
@@ -462,9 +482,7 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
         uint64_t bit = (uint64_t)1 << (cur & 63);
         const Step *here = s->steps + s->st_first[cur];
         int32_t nhere = s->st_first[cur + 1] - s->st_first[cur];
-        s->nxt.len = 0;
-        s->npool.len = 0;
-        s->seq = 0;
+        s->ord.len = 0;
         size_t np = s->paths.len;
         for (size_t i = 0; i < np; i++) {
             Path p = ((Path *)s->paths.data)[i];
@@ -494,7 +512,7 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
             }
             if (push_path(s, W, beam, keyc, p.idx + 1, -1, p.chain, -1, m, NULL)) return -1;
         }
-        if (s->nxt.len == 0) {
+        if (s->ord.len == 0) {
             /* Every path ended: keep the best one (the paths are sorted). */
             Path p = ((Path *)s->paths.data)[0];
             const uint64_t *m = (const uint64_t *)s->pool.data + p.moff;
