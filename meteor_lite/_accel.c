@@ -212,6 +212,7 @@ typedef struct {
     Step *steps;
     Vec paths, nxt, pool, npool, nodes;
     Vec ord;              /* the ranks of the children of the current position (nxt, npool: their slots) */
+    size_t room;          /* the children ord, nxt and npool have room for */
 } State;
 
 static void state_free(State *s) {
@@ -240,18 +241,27 @@ static inline int push_path(State *s, int W, int beam, int64_t key, int32_t idx,
                      const uint64_t *src, const Step *add) {
     Rank *o = (Rank *)s->ord.data;
     size_t n = s->ord.len;
-    if (n == (size_t)beam && o[n - 1].key <= key) return 0;  /* the usual cut, known without the search below */
-    size_t lo = 0, hi = n;  /* the first kept child with a larger key */
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (o[mid].key <= key) lo = mid + 1; else hi = mid;
+    size_t lo = n;  /* the first kept child with a larger key */
+    if (n && o[n - 1].key > key) {
+        size_t hi = n - 1;
+        lo = 0;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (o[mid].key <= key) lo = mid + 1; else hi = mid;
+        }
+    } else if (n == (size_t)beam) {
+        return 0;  /* the usual cut: beam kept children are no worse */
     }
     int32_t slot;
     if (n < (size_t)beam) {  /* room for one more (grown as needed: a huge -x must not be allocated up front) */
-        if ((n + 1 > s->ord.cap && vec_reserve(&s->ord, n + 1)) || (n + 1 > s->nxt.cap && vec_reserve(&s->nxt, n + 1))
-            || ((n + 1) * 2 * (size_t)W > s->npool.cap && vec_reserve(&s->npool, (n + 1) * 2 * (size_t)W)))
-            return -1;
-        o = (Rank *)s->ord.data;
+        if (n == s->room) {
+            if (vec_reserve(&s->ord, n + 1) || vec_reserve(&s->nxt, n + 1) || vec_reserve(&s->npool, (n + 1) * 2 * (size_t)W))
+                return -1;
+            size_t room = s->npool.cap / (2 * (size_t)W);
+            room = room < s->ord.cap ? room : s->ord.cap;
+            s->room = room < s->nxt.cap ? room : s->nxt.cap;
+            o = (Rank *)s->ord.data;
+        }
         slot = (int32_t)n;
     } else {
         slot = o[n - 1].slot;  /* the worst falls out */
