@@ -40,6 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #ifndef _WIN32
 #include <unistd.h>
 #endif
@@ -1901,7 +1904,16 @@ static inline int nc_in(int cls, NChar c) {
 
 /* Where character `c` first occurs in s[from:n], or -1. */
 static inline Py_ssize_t nb_chr(const NChar *s, Py_ssize_t from, Py_ssize_t n, NChar c) {
-    for (Py_ssize_t i = from; i < n; i++)
+    Py_ssize_t i = from;
+#if defined(__SSE2__)
+    /* four characters a comparison: most passes look for a character a line does not have (an apostrophe, a dash) */
+    const __m128i want = _mm_set1_epi32((int)c);
+    for (; i + 4 <= n; i += 4) {
+        int hit = _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), want));
+        if (hit) return i + (__builtin_ctz((unsigned)hit) >> 2);
+    }
+#endif
+    for (; i < n; i++)
         if (s[i] == c) return i;
     return -1;
 }
