@@ -2342,11 +2342,16 @@ static void crc_init(void) {
     }
 }
 
+/* The running state of zlib.crc32 after the bytes, from state c (0xFFFFFFFF at the start; the CRC is the final
+ * state ^ 0xFFFFFFFF): a key's CRC continues its prefix's. */
+static inline uint32_t crc32_update(uint32_t c, const unsigned char *p, Py_ssize_t n) {
+    while (n-- > 0) c = crc_table[(c ^ *p++) & 0xFF] ^ (c >> 8);
+    return c;
+}
+
 /* zlib.crc32 of the bytes. */
 static uint32_t crc32_of(const unsigned char *p, Py_ssize_t n) {
-    uint32_t c = 0xFFFFFFFFu;
-    while (n-- > 0) c = crc_table[(c ^ *p++) & 0xFF] ^ (c >> 8);
-    return c ^ 0xFFFFFFFFu;
+    return crc32_update(0xFFFFFFFFu, p, n) ^ 0xFFFFFFFFu;
 }
 
 static inline uint32_t rd16(const unsigned char *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
@@ -2410,20 +2415,17 @@ static Py_ssize_t mt_find(const MTable *t, const unsigned char *key, Py_ssize_t 
 #define MT_PREFETCH(p) ((void)0)
 #endif
 
-/* Look up `count` keys at once (keys[k] of length lens[k]; found[k] is set as mt_find returns): the slots of all
- * are asked of memory before any is read, then the records of those whose first slot holds their hash, so that
- * the cache misses of a batch overlap instead of following one another. */
+/* Look up `count` keys at once (keys[k] of length lens[k], crc[k] its CRC-32; found[k] is set as mt_find returns):
+ * the slots of all are asked of memory before any is read, then the records of those whose first slot holds
+ * their hash, so that the cache misses of a batch overlap instead of following one another. */
 static void mt_find_many(const MTable *t, const unsigned char *const *keys, const Py_ssize_t *lens, Py_ssize_t count,
-                         uint32_t *crc, Py_ssize_t *found) {
+                         const uint32_t *crc, Py_ssize_t *found) {
     if (!t->nslots) {
         for (Py_ssize_t k = 0; k < count; k++) found[k] = -1;
         return;
     }
     size_t mask = (size_t)t->nslots - 1;
-    for (Py_ssize_t k = 0; k < count; k++) {
-        crc[k] = crc32_of(keys[k], lens[k]);
-        MT_PREFETCH(t->base + t->off + 8 * (crc[k] & mask));
-    }
+    for (Py_ssize_t k = 0; k < count; k++) MT_PREFETCH(t->base + t->off + 8 * (crc[k] & mask));
     for (Py_ssize_t k = 0; k < count; k++) {  /* the first slot: empty (absent), or the record to fetch */
         uint64_t slot = rd64(t->base + t->off + 8 * (crc[k] & mask));
         found[k] = slot ? 0 : -1;
@@ -2841,11 +2843,6 @@ typedef struct {
     Py_ssize_t start, n, eoff, elen;
 } WalkHit;
 
-static int cmp_walk_hit(const void *a, const void *b) {
-    const WalkHit *x = (const WalkHit *)a, *y = (const WalkHit *)b;
-    if (x->start != y->start) return x->start < y->start ? -1 : 1;
-    return (x->n > y->n) - (x->n < y->n);
-}
 
 /* The walk's working memory, grown as needed and freed once. */
 typedef struct {
@@ -2857,13 +2854,16 @@ typedef struct {
     uint32_t *crc;
     char *gram;
     size_t gram_cap;
-    WalkHit *hits;
+    WalkHit *hits, *spare;      /* spare: as large as hits, for sorting them */
     size_t nhits, hits_cap;
+    Py_ssize_t *bucket;         /* per start (and one more): where its hits go when they are sorted */
+    uint32_t *state;            /* per start: the CRC state of its n-gram of the current length */
 } WalkMem;
 
 static void walk_mem_free(WalkMem *m) {
     PyMem_Free(m->wb); PyMem_Free(m->wl); PyMem_Free(m->act); PyMem_Free(m->nact); PyMem_Free((void *)m->keys);
     PyMem_Free(m->klen); PyMem_Free(m->found); PyMem_Free(m->crc); PyMem_Free(m->gram); PyMem_Free(m->hits);
+    PyMem_Free(m->spare); PyMem_Free(m->bucket); PyMem_Free(m->state);
 }
 
 /* Room for a sentence of `len` words; 0 or -1 (no memory). */
@@ -2879,9 +2879,26 @@ static int walk_mem_words(WalkMem *m, Py_ssize_t len) {
     WALK_GROW(klen, Py_ssize_t);
     WALK_GROW(found, Py_ssize_t);
     WALK_GROW(crc, uint32_t);
+    WALK_GROW(state, uint32_t);
+    n = (size_t)len + 1;
+    WALK_GROW(bucket, Py_ssize_t);
 #undef WALK_GROW
     m->words_cap = len;
     return 0;
+}
+
+/* m->hits sorted by start, then length: a counting sort by start, in the order they were found (each length's
+ * hits one after another, the lengths in increasing order), so each start's hits stay in increasing length. */
+static void sort_walk_hits(WalkMem *m, Py_ssize_t len) {
+    if (m->nhits < 2) return;
+    Py_ssize_t *b = m->bucket;
+    for (Py_ssize_t i = 0; i <= len; i++) b[i] = 0;
+    for (size_t h = 0; h < m->nhits; h++) b[m->hits[h].start + 1]++;
+    for (Py_ssize_t i = 1; i <= len; i++) b[i] += b[i - 1];
+    for (size_t h = 0; h < m->nhits; h++) m->spare[b[m->hits[h].start]++] = m->hits[h];
+    WalkHit *t = m->hits;
+    m->hits = m->spare;
+    m->spare = t;
 }
 
 /* The phrases of one sentence (its words in m->wb/m->wl) in m->hits, by start then length: one length at a time,
@@ -2905,13 +2922,18 @@ static int walk_sentence(const MTable *t, WalkMem *m, Py_ssize_t len, Py_ssize_t
         size_t at = 0;
         for (Py_ssize_t a = 0; a < nact; a++) {
             size_t from = at;
+            Py_ssize_t i = m->act[a];
             for (Py_ssize_t k = 0; k < n; k++) {
                 if (k) m->gram[at++] = ' ';
-                memcpy(m->gram + at, m->wb[m->act[a] + k], (size_t)m->wl[m->act[a] + k]);
-                at += (size_t)m->wl[m->act[a] + k];
+                memcpy(m->gram + at, m->wb[i + k], (size_t)m->wl[i + k]);
+                at += (size_t)m->wl[i + k];
             }
             m->klen[a] = (Py_ssize_t)(at - from);
             m->keys[a] = (const unsigned char *)m->gram + from;
+            /* the CRC continues the (n - 1)-gram's: only the space and the new word are read */
+            uint32_t c = n == 1 ? 0xFFFFFFFFu : crc32_update(m->state[i], (const unsigned char *)" ", 1);
+            m->state[i] = c = crc32_update(c, (const unsigned char *)m->wb[i + n - 1], m->wl[i + n - 1]);
+            m->crc[a] = c ^ 0xFFFFFFFFu;
         }
         mt_find_many(t, m->keys, m->klen, nact, m->crc, m->found);
         Py_ssize_t next = 0;
@@ -2926,8 +2948,10 @@ static int walk_sentence(const MTable *t, WalkMem *m, Py_ssize_t len, Py_ssize_t
                 if (m->nhits == m->hits_cap) {
                     size_t cap = m->hits_cap ? 2 * m->hits_cap : 64;
                     WalkHit *h = PyMem_Realloc(m->hits, cap * sizeof(WalkHit));
-                    if (!h) { PyErr_NoMemory(); return -1; }
-                    m->hits = h;
+                    if (h) m->hits = h;
+                    WalkHit *sp = h ? PyMem_Realloc(m->spare, cap * sizeof(WalkHit)) : NULL;
+                    if (!sp) { PyErr_NoMemory(); return -1; }
+                    m->spare = sp;
                     m->hits_cap = cap;
                 }
                 WalkHit hit = {i, n, eoff, elen};
@@ -2940,7 +2964,7 @@ static int walk_sentence(const MTable *t, WalkMem *m, Py_ssize_t len, Py_ssize_t
         m->nact = swap;
         nact = next;
     }
-    qsort(m->hits, m->nhits, sizeof(WalkHit), cmp_walk_hit);
+    sort_walk_hits(m, len);
     return 0;
 }
 
