@@ -215,6 +215,7 @@ typedef struct {
     Step *steps;
     Vec paths, nxt, pool, npool, nodes;
     Vec ord;              /* the ranks of the children of the current position (nxt, npool: their slots) */
+    Vec pord;             /* the ranks of the parents (paths, pool: their slots) */
     size_t room;          /* the children ord, nxt and npool have room for */
 } State;
 
@@ -223,7 +224,7 @@ static void state_free(State *s) {
     free(s->f_gk); free(s->f_d); free(s->f_hs); free(s->f_rend); free(s->f_hend);
     free(s->st_first); free(s->steps);
     free(s->paths.data); free(s->nxt.data); free(s->pool.data); free(s->npool.data); free(s->nodes.data);
-    free(s->ord.data);
+    free(s->ord.data); free(s->pord.data);
 }
 
 /* Copy a path's masks (2 * W words: hypothesis, then reference); most sentences need one word each. */
@@ -302,33 +303,30 @@ static inline int collides(const uint64_t *used, const Step *st, int W) {
     return any_bit(used, st->hs, st->hend) || (st->rend - st->rs > 1 && any_bit(used + W, st->rs, st->rend));
 }
 
-/* Move the kept children, in rank order, to s->paths and their masks to s->pool, and put the steps they took
- * into the chain. */
+/* The kept children become the parents of the next position: the steps they took are put into the chain (in rank
+ * order), and their arrays are swapped with the parents' (nothing is copied). */
 static int keep_best(State *s, int W) {
-    const Path *nx = (const Path *)s->nxt.data;
+    Path *nx = (Path *)s->nxt.data;
     const Rank *o = (const Rank *)s->ord.data;
     size_t n = s->ord.len;
-    if (vec_reserve(&s->paths, n) || vec_reserve(&s->pool, n * 2 * (size_t)W) || vec_reserve(&s->nodes, s->nodes.len + n))
-        return -1;
-    Path *out = (Path *)s->paths.data;
-    uint64_t *pool = (uint64_t *)s->pool.data;
-    const uint64_t *npool = (const uint64_t *)s->npool.data;
+    if (vec_reserve(&s->nodes, s->nodes.len + n)) return -1;
     Node *nodes = (Node *)s->nodes.data;
     for (size_t i = 0; i < n; i++) {
-        Path p = nx[o[i].slot];
-        copy_mask(pool + i * 2 * W, npool + p.moff, W);
-        p.moff = (int32_t)(i * 2 * W);
-        if (p.step >= 0) {
-            nodes[s->nodes.len].parent = p.chain;
-            nodes[s->nodes.len].step = p.step;
-            p.chain = (int32_t)s->nodes.len;
-            p.step = -1;
+        Path *p = &nx[o[i].slot];
+        if (p->step >= 0) {
+            nodes[s->nodes.len].parent = p->chain;
+            nodes[s->nodes.len].step = p->step;
+            p->chain = (int32_t)s->nodes.len;
+            p->step = -1;
             s->nodes.len += 1;
         }
-        out[i] = p;
     }
-    s->paths.len = n;
-    s->pool.len = n * 2 * (size_t)W;
+    Vec t = s->paths; s->paths = s->nxt; s->nxt = t;
+    t = s->pool; s->pool = s->npool; s->npool = t;
+    t = s->pord; s->pord = s->ord; s->ord = t;
+    size_t room = s->npool.cap / (2 * (size_t)W);
+    room = room < s->ord.cap ? room : s->ord.cap;
+    s->room = room < s->nxt.cap ? room : s->nxt.cap;
     return 0;
 }
 
@@ -479,16 +477,17 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
     s->st_first[n2 + 1] = ns;
 
     s->paths.size = s->nxt.size = sizeof(Path);
-    s->ord.size = sizeof(Rank);
+    s->ord.size = s->pord.size = sizeof(Rank);
     s->pool.size = s->npool.size = sizeof(uint64_t);
     s->nodes.size = sizeof(Node);
-    if (vec_reserve(&s->paths, 1) || vec_reserve(&s->pool, 2 * (size_t)W) || vec_reserve(&s->nxt, (size_t)(beam < 64 ? beam : 64)))
+    if (vec_reserve(&s->paths, 1) || vec_reserve(&s->pool, 2 * (size_t)W) || vec_reserve(&s->pord, 1))
         return -1;
     Path start = {0, 0, -1, -1, -1, 0};
+    Rank first = {0, 0, 0};
     ((Path *)s->paths.data)[0] = start;
+    ((Rank *)s->pord.data)[0] = first;
     memcpy(s->pool.data, used, 2 * (size_t)W * sizeof(uint64_t));
-    s->paths.len = 1;
-    s->pool.len = 2 * (size_t)W;
+    s->pord.len = 1;
 
     for (int cur = 0; cur < n2; cur++) {
         int blk = cur >> 6;
@@ -496,9 +495,10 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
         const Step *here = s->steps + s->st_first[cur];
         int32_t nhere = s->st_first[cur + 1] - s->st_first[cur];
         s->ord.len = 0;
-        size_t np = s->paths.len;
-        for (size_t i = 0; i < np; i++) {
-            Path p = ((Path *)s->paths.data)[i];
+        const Rank *po = (const Rank *)s->pord.data;
+        size_t np = s->pord.len;
+        for (size_t i = 0; i < np; i++) {  /* the parents, best first (push_path writes the other arrays) */
+            const Path p = ((const Path *)s->paths.data)[po[i].slot];
             const uint64_t *m = (const uint64_t *)s->pool.data + p.moff;
             if (m[W + blk] & bit) {
                 if (cur < p.idx) {
@@ -526,21 +526,23 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
             if (push_path(s, W, beam, keyc, p.idx + 1, -1, p.chain, -1, m, NULL)) return -1;
         }
         if (s->ord.len == 0) {
-            /* Every path ended: keep the best one (the paths are sorted). */
-            Path p = ((Path *)s->paths.data)[0];
+            /* Every path ended: keep the best one. */
+            const Path p = ((const Path *)s->paths.data)[po[0].slot];
             const uint64_t *m = (const uint64_t *)s->pool.data + p.moff;
             if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL)) return -1;
         }
         if (keep_best(s, W)) return -1;
     }
 
-    /* Close the open chunk of each kept path; the first best wins. */
+    /* Close the open chunk of each kept path; the first best (in rank order) wins. */
     const Path *paths = (const Path *)s->paths.data;
-    const Path *best = &paths[0];
+    const Rank *po = (const Rank *)s->pord.data;
+    const Path *best = &paths[po[0].slot];
     int64_t best_key = best->key + (best->last != -1 ? cu : 0);
-    for (size_t i = 1; i < s->paths.len; i++) {
-        int64_t k = paths[i].key + (paths[i].last != -1 ? cu : 0);
-        if (k < best_key) { best_key = k; best = &paths[i]; }
+    for (size_t i = 1; i < s->pord.len; i++) {
+        const Path *p = &paths[po[i].slot];
+        int64_t k = p->key + (p->last != -1 ? cu : 0);
+        if (k < best_key) { best_key = k; best = p; }
     }
     return chosen_order(s, n2, best, out, count);
 }
