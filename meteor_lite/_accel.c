@@ -1359,14 +1359,30 @@ static int found_add(Found *f, int mod, long rs, long rl, long hs, long hl, int 
 
 /* The one-word candidates of the exact (0) or stem (1) module, as collect_matches finds them. */
 static int word_candidates(Found *f, int mi, int kind, const Packed *h, const Packed *r) {
-    for (Py_ssize_t j = 0; j < r->n; j++) {
-        long long rw = r->hash[j];
-        for (Py_ssize_t i = 0; i < h->n; i++) {
-            int hit = kind == 0 ? h->hash[i] == rw : h->stem[i] == r->stem[j] && h->hash[i] != rw;
-            if (hit && found_add(f, mi, (long)j, 1, (long)i, 1, kind == 0)) return -1;
+    /* the hypothesis's words chained by their key (the word's hash, or its stem's) in a small table, each chain in
+     * ascending position: each reference word then visits only the words with its key, in the order of a scan */
+    const long long *hk = kind == 0 ? h->hash : h->stem, *rk = kind == 0 ? r->hash : r->stem;
+    Py_ssize_t size = 8;
+    while (size < 2 * h->n) size *= 2;
+    Py_ssize_t local[64 + 32], *mem = size + h->n <= 64 + 32 ? local : (Py_ssize_t *)malloc((size_t)(size + h->n) * sizeof(Py_ssize_t));
+    if (!mem) { PyErr_NoMemory(); return -1; }
+    Py_ssize_t *head = mem, *next = mem + size;
+    for (Py_ssize_t b = 0; b < size; b++) head[b] = -1;
+    for (Py_ssize_t i = h->n - 1; i >= 0; i--) {
+        size_t b = synset_bucket(hk[i], size);
+        next[i] = head[b];
+        head[b] = i;
+    }
+    int rc = 0;
+    for (Py_ssize_t j = 0; j < r->n && !rc; j++) {
+        long long rw = r->hash[j], key = rk[j];
+        for (Py_ssize_t i = head[synset_bucket(key, size)]; i >= 0; i = next[i]) {
+            int hit = hk[i] == key && (kind == 0 || h->hash[i] != rw);
+            if (hit && found_add(f, mi, (long)j, 1, (long)i, 1, kind == 0)) { rc = -1; break; }
         }
     }
-    return 0;
+    if (mem != local) free(mem);
+    return rc;
 }
 
 /* The synonym candidates: for each reference word, the hypothesis words sharing a synset with it (found through
