@@ -80,14 +80,20 @@ class Meteor15Stemmer:
     """``stem(word)`` as Meteor 1.5 stems it, for one language; safe to share between threads."""
 
     def __init__(self, algorithm: str):
+        if algorithm not in METEOR15_ALGORITHMS:
+            stemmer_class(algorithm)  # raises ValueError naming the algorithms there are
         self.algorithm = algorithm
-        self._cls = stemmer_class(algorithm)
+        #: The Snowball class, imported when a word first needs it: with the compiled English stemmer that may be
+        #: never, and importing ``snowballstemmer`` (every algorithm it has) took 19 ms of each English start.
+        self._cls: Optional[type] = None
         self._local = threading.local()
         self._english = algorithm == "english"
 
     def _stemmer(self) -> Any:
         st = getattr(self._local, "stemmer", None)
         if st is None:
+            if self._cls is None:
+                self._cls = stemmer_class(self.algorithm)
             st = self._local.stemmer = self._cls()
         return st
 
