@@ -41,7 +41,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from .. import accel
 from ..languages import LANGUAGES, default_tokenizer, language_alias
@@ -108,7 +108,26 @@ _TRIM_CHARS = "".join(chr(i) for i in range(0x21))
 #: The spaces Meteor collapses at the end (not \t, \n, ...).
 _WHITE = " \u2000-\u200a\u202f\u205f\u3000\u00a0"
 
-_C = re.compile
+class _LazyPattern:
+    """A regular expression compiled when first used: with the compiled normaliser (``prepare_western``) a run may
+    never need it, and compiling all of this module's (large Unicode classes) took about 8 ms of every start.  After
+    the first use its methods are the compiled pattern's own (no extra call)."""
+
+    __slots__ = ("source", "sub", "search", "match", "split")
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def __getattr__(self, name: str) -> Any:  # only for a method not set yet
+        if name not in _LazyPattern.__slots__[1:]:
+            raise AttributeError(name)
+        rx = re.compile(self.source)
+        for method in _LazyPattern.__slots__[1:]:
+            setattr(self, method, getattr(rx, method))
+        return getattr(rx, name)
+
+
+_C = _LazyPattern
 # western rules
 _R_SEP = _C("([^" + _ALNUM + _JAVA_SPACE + ".'`,\\-\u2018\u2019])")
 _R_MULTI_DOT = _C(r"\.(\.+)")
@@ -245,7 +264,7 @@ _L, _D = "LI*", "DI*"
 _WORD = f"(?:{_L})+(?:[.qw](?:{_L})+)*"
 _NUMBER = f"(?:{_D})+(?:[.qc](?:{_D})+)*"
 _BREAK_RULES = tuple(
-    re.compile(p)
+    _LazyPattern(p)
     for p in (
         f"(?:{_WORD}|{_NUMBER})*{_NUMBER}s",
         f"(?:{_WORD}|{_NUMBER})+",
