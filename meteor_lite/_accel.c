@@ -895,14 +895,14 @@ static int parse_scratch_room(Py_ssize_t n) {
 }
 
 /* The paraphrases and words of `entry` (a str), split as phrase_matches splits them: every tab ends a paraphrase,
- * every space a word (an empty paraphrase has one empty word); one pass into the scratch arrays, then one block of
- * the exact size.  NULL with an exception set. */
-static ParsedEntry *parse_entry(PyObject *entry) {
+ * every space a word (an empty paraphrase has one empty word), in one pass into the scratch arrays, which *view
+ * then describes (valid until the next parse).  0, or -1 with an exception set. */
+static int parse_to_scratch(PyObject *entry, ParsedEntry *view) {
     int kind = PyUnicode_KIND(entry);
     const void *data = PyUnicode_DATA(entry);
     Py_ssize_t end = PyUnicode_GET_LENGTH(entry);
-    if (end > INT32_MAX - 2) { PyErr_SetString(PyExc_ValueError, "a paraphrase entry is too long"); return NULL; }
-    if (parse_scratch_room(end + 2) < 0) return NULL;
+    if (end > INT32_MAX - 2) { PyErr_SetString(PyExc_ValueError, "a paraphrase entry is too long"); return -1; }
+    if (parse_scratch_room(end + 2) < 0) return -1;
     int32_t *first = parse_scratch.first, *start = parse_scratch.start, *len = parse_scratch.len;
     uint32_t *hash = parse_scratch.hash;
     Py_ssize_t q = 0, i = 0, w = 0, k = 0;  /* paraphrase start, position, words and paraphrases so far */
@@ -937,7 +937,21 @@ static ParsedEntry *parse_entry(PyObject *entry) {
         i++;
     }
     first[k] = (int32_t)w;
-    Py_ssize_t npara = k, nwords = w;
+    view->text = entry;
+    view->npara = k;
+    view->nwords = w;
+    view->first = first;
+    view->start = start;
+    view->len = len;
+    view->hash = hash;
+    return 0;
+}
+
+/* parse_to_scratch's result in one block of its own (for the cache).  NULL with an exception set. */
+static ParsedEntry *parse_entry(PyObject *entry) {
+    ParsedEntry v;
+    if (parse_to_scratch(entry, &v) < 0) return NULL;
+    Py_ssize_t npara = v.npara, nwords = v.nwords;
     size_t bytes = sizeof(ParsedEntry) + (size_t)(npara + 1) * sizeof(int32_t) + (size_t)nwords * (2 * sizeof(int32_t) + sizeof(uint32_t));
     ParsedEntry *pe = (ParsedEntry *)malloc(bytes);
     if (!pe) { PyErr_NoMemory(); return NULL; }
@@ -948,10 +962,10 @@ static ParsedEntry *parse_entry(PyObject *entry) {
     pe->start = pe->first + npara + 1;
     pe->len = pe->start + nwords;
     pe->hash = (uint32_t *)(pe->len + nwords);
-    memcpy(pe->first, first, (size_t)(npara + 1) * sizeof(int32_t));
-    memcpy(pe->start, start, (size_t)nwords * sizeof(int32_t));
-    memcpy(pe->len, len, (size_t)nwords * sizeof(int32_t));
-    memcpy(pe->hash, hash, (size_t)nwords * sizeof(uint32_t));
+    memcpy(pe->first, v.first, (size_t)(npara + 1) * sizeof(int32_t));
+    memcpy(pe->start, v.start, (size_t)nwords * sizeof(int32_t));
+    memcpy(pe->len, v.len, (size_t)nwords * sizeof(int32_t));
+    memcpy(pe->hash, v.hash, (size_t)nwords * sizeof(uint32_t));
     return pe;
 }
 
@@ -1013,23 +1027,18 @@ static PyObject *parse_cache_len(PyObject *self, PyObject *capsule) {
     return c ? PyLong_FromSize_t(c->count) : NULL;
 }
 
-/* The parsed form of `entry`: from the cache c (parsed and kept there when new and there is room), or parsed for
- * this call (the caller frees it: *owned is set).  NULL with an exception set. */
-static ParsedEntry *pc_get(ParseCache *c, PyObject *entry, int *owned) {
-    *owned = 1;
-    if (!c) return parse_entry(entry);
+/* The parsed form of `entry` from the cache c (parsed and kept there when new and there is room); NULL when it is
+ * not kept (no cache, or a full one: the caller parses it into the scratch arrays), or NULL with an exception set. */
+static ParsedEntry *pc_get(ParseCache *c, PyObject *entry) {
+    if (!c) return NULL;
     size_t i = pc_bucket(c, entry);
     while (c->slots[i] && c->slots[i]->text != entry) i = (i + 1) & (c->cap - 1);
-    if (c->slots[i]) {
-        *owned = 0;
-        return c->slots[i];
-    }
+    if (c->slots[i] || c->count >= c->max) return c->slots[i];
     ParsedEntry *pe = parse_entry(entry);
-    if (!pe || c->count >= c->max) return pe;
+    if (!pe) return NULL;
     Py_INCREF(entry);
     c->slots[i] = pe;
     c->count++;
-    *owned = 0;
     return pe;
 }
 
@@ -1052,17 +1061,14 @@ static int pack_hits(Packed *p, PyObject *hits, ParseCache *c) {
         }
     }
     ParsedEntry **pes = (ParsedEntry **)malloc((nh + 1) * sizeof(ParsedEntry *));
-    char *owned = (char *)calloc((size_t)nh + 1, 1);
+    if (!pes) { PyErr_NoMemory(); return -1; }
     int rc = -1;
-    Py_ssize_t got = 0;
-    if (!pes || !owned) { PyErr_NoMemory(); goto done; }
-    for (; got < nh; got++) {
-        int own;
-        pes[got] = pc_get(c, PyTuple_GET_ITEM(PyList_GET_ITEM(hits, got), 2), &own);
-        if (!pes[got]) goto done;
-        owned[got] = (char)own;
-        npara += pes[got]->npara;
-        nw += pes[got]->nwords;
+    for (Py_ssize_t h = 0; h < nh; h++) {  /* the kept entries' sizes; a bound for the others (parsed below) */
+        PyObject *entry = PyTuple_GET_ITEM(PyList_GET_ITEM(hits, h), 2);
+        pes[h] = pc_get(c, entry);
+        if (!pes[h] && PyErr_Occurred()) goto done;
+        npara += pes[h] ? pes[h]->npara : PyUnicode_GET_LENGTH(entry) + 1;
+        nw += pes[h] ? pes[h]->nwords : PyUnicode_GET_LENGTH(entry) + 1;
     }
     p->nhits = nh;
     p->hit_para = (Py_ssize_t *)malloc((nh + 1) * sizeof(Py_ssize_t));
@@ -1081,8 +1087,13 @@ static int pack_hits(Packed *p, PyObject *hits, ParseCache *c) {
             PyErr_SetString(PyExc_ValueError, "a phrase hit lies outside its sentence");
             goto done;
         }
-        const ParsedEntry *pe = pes[h];
         PyObject *entry = PyTuple_GET_ITEM(hit, 2);
+        ParsedEntry scratch;
+        const ParsedEntry *pe = pes[h];
+        if (!pe) {
+            if (parse_to_scratch(entry, &scratch) < 0) goto done;
+            pe = &scratch;
+        }
         int kind = PyUnicode_KIND(entry);
         const void *data = PyUnicode_DATA(entry);
         p->hit_para[h] = q;
@@ -1095,12 +1106,13 @@ static int pack_hits(Packed *p, PyObject *hits, ParseCache *c) {
     p->hit_para[nh] = q;
     p->para_word[q] = w;
     p->npara = q;
+    if (w + 1 < (nw + 1) / 2) {  /* bounded for entries parsed here: give most of it back */
+        Span *x = (Span *)realloc(p->pw, (size_t)(w + 1) * sizeof(Span));
+        if (x) p->pw = x;
+    }
     rc = 0;
 done:
-    for (Py_ssize_t h = 0; h < got; h++)
-        if (owned[h]) free(pes[h]);
     free(pes);
-    free(owned);
     return rc;
 }
 
