@@ -61,8 +61,6 @@ typedef struct {
     int32_t hs, hend, rs, rend;  /* the words it covers: tested and set in a path's bits as ranges (no mask per
                                   * step: 1,224 repeats of a word have 1.5 million steps of 2 x 20 words each) */
     Py_ssize_t cand;   /* its candidate's index in State.mi */
-    uint64_t hm, rm;   /* with one mask word (W == 1, most sentences): the bits it tests and sets, hypothesis and
-                        * reference (none for a one-word reference match, see push_path) */
 } Step;
 
 typedef struct {
@@ -213,6 +211,9 @@ typedef struct {
     int32_t *f_hs, *f_rend, *f_hend;
     int32_t *st_first;    /* per position: first step, steps of position j are st_first[j]..st_first[j+1] */
     Step *steps;
+    uint64_t *st_masks;   /* with one mask word (W == 1, most sentences): per step, the bits it tests and sets,
+                           * hypothesis then reference (none for a one-word reference match, see push_path);
+                           * apart from the steps, which a crowded segment has millions of */
     Vec paths, nxt, pool, npool, nodes;
     Vec ord;              /* the ranks of the children of the current position (nxt, npool: their slots) */
     Vec pord;             /* the ranks of the parents (paths, pool: their slots) */
@@ -222,7 +223,7 @@ typedef struct {
 static void state_free(State *s) {
     free(s->mi); free(s->first); free(s->cov_h); free(s->cov_r); free(s->fixed);
     free(s->f_gk); free(s->f_d); free(s->f_hs); free(s->f_rend); free(s->f_hend);
-    free(s->st_first); free(s->steps);
+    free(s->st_first); free(s->steps); free(s->st_masks);
     free(s->paths.data); free(s->nxt.data); free(s->pool.data); free(s->npool.data); free(s->nodes.data);
     free(s->ord.data); free(s->pord.data);
 }
@@ -242,7 +243,7 @@ static inline void copy_mask(uint64_t *dst, const uint64_t *src, int W) {
  * created after every kept one, so it is ranked after those with an equal key.  When the beam is full, the
  * worst falls out and the new child takes its slot. */
 static inline int push_path(State *s, int W, int beam, int64_t key, int32_t idx, int32_t last, int32_t chain, int32_t step,
-                     const uint64_t *src, const Step *add) {
+                     const uint64_t *src, const Step *add, const uint64_t *add_mask) {
     Rank *o = (Rank *)s->ord.data;
     size_t n = s->ord.len;
     size_t lo = n;  /* the first kept child with a larger key */
@@ -272,9 +273,9 @@ static inline int push_path(State *s, int W, int beam, int64_t key, int32_t idx,
     }
     uint64_t *dst = (uint64_t *)s->npool.data + (size_t)slot * 2 * (size_t)W;
     copy_mask(dst, src, W);
-    if (add && W == 1) {
-        dst[0] |= add->hm;
-        dst[1] |= add->rm;
+    if (add_mask) {
+        dst[0] |= add_mask[0];
+        dst[1] |= add_mask[1];
     } else if (add) {
         set_bits(dst, add->hs, add->hend - add->hs);
         /* A one-word reference match needs no reference bit: the search never reads bits behind its position. */
@@ -298,8 +299,7 @@ static int any_bit(const uint64_t *bits, int32_t start, int32_t end) {
 }
 
 /* Whether a step covers a word a path has used (its reference words only when it covers more than one). */
-static inline int collides(const uint64_t *used, const Step *st, int W) {
-    if (W == 1) return ((used[0] & st->hm) | (used[1] & st->rm)) != 0;
+static int collides(const uint64_t *used, const Step *st, int W) {
     return any_bit(used, st->hs, st->hend) || (st->rend - st->rs > 1 && any_bit(used + W, st->rs, st->rend));
 }
 
@@ -450,7 +450,8 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
 
     /* Steps: the candidates of the positions left open. */
     s->steps = (Step *)malloc((total ? total : 1) * sizeof(Step));
-    if (!s->steps) { PyErr_NoMemory(); return -1; }
+    if (W == 1) s->st_masks = (uint64_t *)malloc((total ? total : 1) * 2 * sizeof(uint64_t));
+    if (!s->steps || (W == 1 && !s->st_masks)) { PyErr_NoMemory(); return -1; }
     int32_t ns = 0;
     for (int j = 0; j < n2; j++) {
         s->st_first[j] = ns;
@@ -465,10 +466,10 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
             st->rs = (int32_t)mi->rstart;
             st->rend = (int32_t)(mi->rstart + mi->rlen);
             st->cand = c;
-            st->hm = st->rm = 0;
             if (W == 1) {  /* hend, rend <= 63 */
-                st->hm = (((uint64_t)1 << (st->hend - st->hs)) - 1) << st->hs;
-                if (st->rend - st->rs > 1) st->rm = (((uint64_t)1 << (st->rend - st->rs)) - 1) << st->rs;
+                uint64_t *mk = s->st_masks + 2 * (size_t)ns;
+                mk[0] = (((uint64_t)1 << (st->hend - st->hs)) - 1) << st->hs;
+                mk[1] = st->rend - st->rs > 1 ? (((uint64_t)1 << (st->rend - st->rs)) - 1) << st->rs : 0;
             }
             ns++;
         }
@@ -502,34 +503,36 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
             const uint64_t *m = (const uint64_t *)s->pool.data + p.moff;
             if (m[W + blk] & bit) {
                 if (cur < p.idx) {
-                    if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL)) return -1;
+                    if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL, NULL)) return -1;
                 } else if (p.idx < n2 && s->fixed[p.idx]) {
                     int64_t key = p.key;
                     if (p.last != -1 && s->f_hs[p.idx] != p.last) key += cu;
                     if (push_path(s, W, beam, key - s->f_gk[p.idx] + s->f_d[p.idx], s->f_rend[p.idx], s->f_hend[p.idx],
-                                  p.chain, -1, m, NULL))
+                                  p.chain, -1, m, NULL, NULL))
                         return -1;
                 }
                 continue;
             }
             int64_t key = p.key;
             int64_t keyc = p.last != -1 ? key + cu : key;
+            const uint64_t *masks = W == 1 ? s->st_masks + 2 * (size_t)s->st_first[cur] : NULL;
             for (int32_t k = 0; k < nhere; k++) {
                 const Step *st = &here[k];
-                if (collides(m, st, W)) continue;
+                const uint64_t *mk = masks ? masks + 2 * (size_t)k : NULL;
+                if (mk ? ((m[0] & mk[0]) | (m[1] & mk[1])) != 0 : collides(m, st, W)) continue;
                 if (push_path(s, W, beam, (st->hs == p.last ? key : keyc) - st->gk, st->rend, st->hend, p.chain,
-                              s->st_first[cur] + k, m, st))
+                              s->st_first[cur] + k, m, st, mk))
                     return -1;
                 key += st->d;
                 keyc += st->d;
             }
-            if (push_path(s, W, beam, keyc, p.idx + 1, -1, p.chain, -1, m, NULL)) return -1;
+            if (push_path(s, W, beam, keyc, p.idx + 1, -1, p.chain, -1, m, NULL, NULL)) return -1;
         }
         if (s->ord.len == 0) {
             /* Every path ended: keep the best one. */
             const Path p = ((const Path *)s->paths.data)[po[0].slot];
             const uint64_t *m = (const uint64_t *)s->pool.data + p.moff;
-            if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL)) return -1;
+            if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL, NULL)) return -1;
         }
         if (keep_best(s, W)) return -1;
     }
