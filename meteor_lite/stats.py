@@ -163,17 +163,14 @@ def compute(stats: Stats, alpha: float, beta: float, gamma: float, delta: float,
         w = weights[i]
         test_wm += tf[i] * w * nd
         ref_wm += rf[i] * w * nd
-    p = test_wm / test_wlen if test_wlen else jdiv(test_wm, test_wlen)
-    r = ref_wm / ref_wlen if ref_wlen else jdiv(ref_wm, ref_wlen)
-    pr = p + r
-    f1 = 2 * p * r / pr if pr else jdiv(2 * p * r, pr)
-    inv = ((1.0 - alpha) / p if p else jdiv(1.0 - alpha, p)) + (alpha / r if r else jdiv(alpha, r))
-    fmean = 1.0 / inv if inv else jdiv(1.0, inv)
-    chunks = stats.chunks
-    if chunks == 1.0 and sum(tc) + sum(tf) == tl and sum(rc) + sum(rf) == rl:  # Stats.is_perfect
+    p = jdiv(test_wm, test_wlen)
+    r = jdiv(ref_wm, ref_wlen)
+    f1 = jdiv(2 * p * r, p + r)
+    fmean = jdiv(1.0, jdiv(1.0 - alpha, p) + jdiv(alpha, r))
+    if stats.is_perfect():
         frag = 0.0
     else:
-        frag = jdiv(chunks, (stats.test_word_matches + stats.ref_word_matches) / 2)
+        frag = jdiv(stats.chunks, (stats.test_word_matches + stats.ref_word_matches) / 2)
     pen = gamma * jpow(frag, beta)
     score = fmean * (1.0 - pen)
     score = score if score > 0.0 else 0.0  # NaN and negatives -> 0.0, as Meteor
