@@ -238,6 +238,13 @@ static inline void copy_mask(uint64_t *dst, const uint64_t *src, int W) {
     }
 }
 
+/* The children the arrays of the current position (ord, nxt and npool) have room for. */
+static void children_room(State *s, int W) {
+    size_t room = s->npool.cap / (2 * (size_t)W);
+    room = room < s->ord.cap ? room : s->ord.cap;
+    s->room = room < s->nxt.cap ? room : s->nxt.cap;
+}
+
 /* The children of one position are ranked by (key, creation order), at most `beam` of them: a child no better
  * than the worst of `beam` kept ones would be cut at the next step, so it is dropped at once.  A new child is
  * created after every kept one, so it is ranked after those with an equal key.  When the beam is full, the
@@ -262,9 +269,7 @@ static inline int push_path(State *s, int W, int beam, int64_t key, int32_t idx,
         if (n == s->room) {
             if (vec_reserve(&s->ord, n + 1) || vec_reserve(&s->nxt, n + 1) || vec_reserve(&s->npool, (n + 1) * 2 * (size_t)W))
                 return -1;
-            size_t room = s->npool.cap / (2 * (size_t)W);
-            room = room < s->ord.cap ? room : s->ord.cap;
-            s->room = room < s->nxt.cap ? room : s->nxt.cap;
+            children_room(s, W);
             o = (Rank *)s->ord.data;
         }
         slot = (int32_t)n;
@@ -298,8 +303,10 @@ static int any_bit(const uint64_t *bits, int32_t start, int32_t end) {
     return 0;
 }
 
-/* Whether a step covers a word a path has used (its reference words only when it covers more than one). */
-static int collides(const uint64_t *used, const Step *st, int W) {
+/* Whether a step covers a word a path has used (its reference words only when it covers more than one): with one
+ * mask word, its two masks (mask, from State.st_masks), else its ranges. */
+static inline int collides(const uint64_t *used, const Step *st, const uint64_t *mask, int W) {
+    if (mask) return ((used[0] & mask[0]) | (used[1] & mask[1])) != 0;
     return any_bit(used, st->hs, st->hend) || (st->rend - st->rs > 1 && any_bit(used + W, st->rs, st->rend));
 }
 
@@ -324,9 +331,7 @@ static int keep_best(State *s, int W) {
     Vec t = s->paths; s->paths = s->nxt; s->nxt = t;
     t = s->pool; s->pool = s->npool; s->npool = t;
     t = s->pord; s->pord = s->ord; s->ord = t;
-    size_t room = s->npool.cap / (2 * (size_t)W);
-    room = room < s->ord.cap ? room : s->ord.cap;
-    s->room = room < s->nxt.cap ? room : s->nxt.cap;
+    children_room(s, W);
     return 0;
 }
 
@@ -519,7 +524,7 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
             for (int32_t k = 0; k < nhere; k++) {
                 const Step *st = &here[k];
                 const uint64_t *mk = masks ? masks + 2 * (size_t)k : NULL;
-                if (mk ? ((m[0] & mk[0]) | (m[1] & mk[1])) != 0 : collides(m, st, W)) continue;
+                if (collides(m, st, mk, W)) continue;
                 if (push_path(s, W, beam, (st->hs == p.last ? key : keyc) - st->gk, st->rend, st->hend, p.chain,
                               s->st_first[cur] + k, m, st, mk))
                     return -1;
@@ -1236,8 +1241,9 @@ static PyObject *make_records(PyObject *self, PyObject *args) {
 
 /* pack_words(words, records, hits, stem, synonym, char_based, cache): one sentence packed for align_stats from the
  * records of its words (make_records; see Resources.word_records) and its phrase hits (a list, or None without the
- * paraphrase module), their entries parsed through `cache` (a parse_cache(), or None).  Returns the words of `words` that have no record yet (a list, each once) when there are
- * any; else (capsule, function-word flags, length units, total units, function-word units). */
+ * paraphrase module), their entries parsed through `cache` (a parse_cache(), or None).  Returns the words of
+ * `words` that have no record yet (a list, each once) when there are any; else (capsule, function-word flags,
+ * length units, total units, function-word units). */
 static PyObject *pack_words(PyObject *self, PyObject *args) {
     PyObject *words, *records, *hits, *cache = Py_None;
     int stem, synonym, char_based = 0;
@@ -2655,48 +2661,34 @@ static PyObject *entry_cache_clear(PyObject *self, PyObject *capsule) {
     Py_RETURN_NONE;
 }
 
-/* A cache argument checked: None (no cache), a dict (offset -> text, the pure reader's) or an entry_cache(). */
+/* A cache argument checked: None (no cache) or an entry_cache(). */
 static int cache_arg_ok(PyObject *cache) {
-    if (cache == Py_None || PyDict_Check(cache) || PyCapsule_IsValid(cache, ENTRY_CACHE_NAME)) return 1;
-    PyErr_SetString(PyExc_TypeError, "cache must be None, a dict or an entry_cache()");
+    if (cache == Py_None || PyCapsule_IsValid(cache, ENTRY_CACHE_NAME)) return 1;
+    PyErr_SetString(PyExc_TypeError, "cache must be None or an entry_cache()");
     return 0;
 }
 
 /* mt_entry through `cache` (see cache_arg_ok); a new reference, or NULL with an exception set. */
 static PyObject *mt_entry_cached(const MTable *t, int fd, Py_ssize_t off, Py_ssize_t n, PyObject *cache) {
     if (cache == Py_None) return mt_entry(t, fd, off, n);
-    if (!PyDict_Check(cache)) {
-        EntryCache *c = ec_of(cache);
-        if (!c) return NULL;
-        size_t i = ec_slot(c->keys, c->cap, (int64_t)off);
+    EntryCache *c = ec_of(cache);
+    if (!c) return NULL;
+    size_t i = ec_slot(c->keys, c->cap, (int64_t)off);
+    if (c->keys[i] < 0) {
+        PyObject *e = mt_entry(t, fd, off, n);
+        if (!e) return NULL;
+        if (2 * (c->count + 1) > c->cap && ec_resize(c, 2 * c->cap) < 0) { Py_DECREF(e); return NULL; }
+        i = ec_slot(c->keys, c->cap, (int64_t)off);  /* again: decoding may have run a finalizer that used it */
         if (c->keys[i] < 0) {
-            PyObject *e = mt_entry(t, fd, off, n);
-            if (!e) return NULL;
-            if (2 * (c->count + 1) > c->cap && ec_resize(c, 2 * c->cap) < 0) { Py_DECREF(e); return NULL; }
-            i = ec_slot(c->keys, c->cap, (int64_t)off);  /* again: decoding may have run a finalizer that used it */
-            if (c->keys[i] < 0) {
-                c->keys[i] = (int64_t)off;
-                c->vals[i] = e;  /* the cache's reference */
-                c->count++;
-            } else {
-                Py_DECREF(e);
-            }
+            c->keys[i] = (int64_t)off;
+            c->vals[i] = e;  /* the cache's reference */
+            c->count++;
+        } else {
+            Py_DECREF(e);
         }
-        Py_INCREF(c->vals[i]);
-        return c->vals[i];
     }
-    PyObject *key = PyLong_FromSsize_t(off);
-    if (!key) return NULL;
-    PyObject *e = PyDict_GetItemWithError(cache, key);  /* borrowed */
-    if (e) {
-        Py_DECREF(key);
-        Py_INCREF(e);
-        return e;
-    }
-    e = PyErr_Occurred() ? NULL : mt_entry(t, fd, off, n);
-    if (e && PyDict_SetItem(cache, key, e) < 0) Py_CLEAR(e);
-    Py_DECREF(key);
-    return e;
+    Py_INCREF(c->vals[i]);
+    return c->vals[i];
 }
 
 /* mapped_find(data, fd, off, nslots, kind, keys, cache=None) (cache: see mt_entry_cached): the look-ups of MappedTables (kinds 0-2: a dict of the keys found;

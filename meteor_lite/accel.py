@@ -56,8 +56,8 @@ class Kernels(Protocol):
         self, data: Any, fd: int, off: int, nslots: int, sentences: List[Sequence[str]], max_len: int,
         cache: Any = None, /
     ) -> List[List[Tuple[int, int, str]]]:
-        """:meth:`meteor_lite.resources.lookups.Resources._walk` over a mapped paraphrase table (``cache``: None, a
-        dict of entries by offset, or an :meth:`entry_cache`)."""
+        """:meth:`meteor_lite.resources.lookups.Resources._walk` over a mapped paraphrase table (``cache``: None or an
+        :meth:`entry_cache`)."""
 
     def entry_cache(self) -> Any:
         """A new, empty cache of paraphrase entries by offset for :meth:`mapped_find` and :meth:`mapped_walk` (a

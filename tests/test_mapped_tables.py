@@ -142,7 +142,7 @@ def test_the_entry_cache_gives_each_entry_once_and_empties_when_full(
         assert found and k.entry_cache_len(cache) >= len(texts)
         k.entry_cache_clear(cache)
         assert k.entry_cache_len(cache) == 0 and k.mapped_walk(*args, cache) == plain
-        for bad in ([], object(), k.entry_cache):
+        for bad in ({}, [], object(), k.entry_cache):
             with pytest.raises(TypeError):
                 k.mapped_walk(*args, bad)
         monkeypatch.setattr(mapped, "ENTRY_CACHE", 50)
