@@ -1055,24 +1055,18 @@ static size_t synset_bucket(long long v, Py_ssize_t size) {
     return (size_t)(((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 32) & (size_t)(size - 1);
 }
 
-/* The paraphrase-table phrases `hits` of a sentence ((start, length, table entry) tuples) packed into p: each
- * entry's parsed form (from the cache c when there is one, see pc_get) copied into p's arrays, whose spans point
- * into the entries' texts (which p->view keeps). */
-static int pack_hits(Packed *p, PyObject *hits, ParseCache *c) {
+/* A sentence's paraphrase-table phrases packed into p: phrase h starts at word start[h], is len[h] words long and
+ * has the table entry entries[h] (a str); each entry's parsed form (from the cache c when there is one, see pc_get)
+ * is copied into p's arrays, whose spans point into the entries' texts (which p->view keeps). */
+static int pack_hit_arrays(Packed *p, Py_ssize_t nh, const long *start, const long *len, PyObject *const *entries,
+                           ParseCache *c) {
     p->has_hits = 1;
-    Py_ssize_t nh = PyList_GET_SIZE(hits), npara = 0, nw = 0;
-    for (Py_ssize_t h = 0; h < nh; h++) {
-        PyObject *hit = PyList_GET_ITEM(hits, h);
-        if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
-            PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, table entry) tuple");
-            return -1;
-        }
-    }
+    Py_ssize_t npara = 0, nw = 0;
     ParsedEntry **pes = (ParsedEntry **)malloc((nh + 1) * sizeof(ParsedEntry *));
     if (!pes) { PyErr_NoMemory(); return -1; }
     int rc = -1;
     for (Py_ssize_t h = 0; h < nh; h++) {  /* the kept entries' sizes; a bound for the others (parsed below) */
-        PyObject *entry = PyTuple_GET_ITEM(PyList_GET_ITEM(hits, h), 2);
+        PyObject *entry = entries[h];
         pes[h] = pc_get(c, entry);
         if (!pes[h] && PyErr_Occurred()) goto done;
         npara += pes[h] ? pes[h]->npara : PyUnicode_GET_LENGTH(entry) + 1;
@@ -1086,16 +1080,14 @@ static int pack_hits(Packed *p, PyObject *hits, ParseCache *c) {
     p->pw = (Span *)malloc((nw + 1) * sizeof(Span));
     if (!p->hit_para || !p->hit_start || !p->hit_len || !p->para_word || !p->pw) { PyErr_NoMemory(); goto done; }
     Py_ssize_t q = 0, w = 0;
-    for (Py_ssize_t h = 0; h < nh; h++) {  /* each hit a (start, length, entry) tuple, checked above */
-        PyObject *hit = PyList_GET_ITEM(hits, h);
-        p->hit_start[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 0));
-        p->hit_len[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 1));
-        if (PyErr_Occurred()) goto done;
-        if (p->hit_start[h] < 0 || p->hit_len[h] < 1 || p->hit_start[h] + p->hit_len[h] > p->n) {
+    for (Py_ssize_t h = 0; h < nh; h++) {
+        p->hit_start[h] = start[h];
+        p->hit_len[h] = len[h];
+        if (start[h] < 0 || len[h] < 1 || start[h] + len[h] > p->n) {
             PyErr_SetString(PyExc_ValueError, "a phrase hit lies outside its sentence");
             goto done;
         }
-        PyObject *entry = PyTuple_GET_ITEM(hit, 2);
+        PyObject *entry = entries[h];
         ParsedEntry scratch;
         const ParsedEntry *pe = pes[h];
         if (!pe) {
@@ -1123,6 +1115,36 @@ done:
     free(pes);
     return rc;
 }
+
+/* pack_hit_arrays of `hits`, a list of (start, length, table entry) tuples. */
+static int pack_hits(Packed *p, PyObject *hits, ParseCache *c) {
+    Py_ssize_t nh = PyList_GET_SIZE(hits);
+    long *start = (long *)malloc((nh + 1) * sizeof(long)), *len = (long *)malloc((nh + 1) * sizeof(long));
+    PyObject **entries = (PyObject **)malloc((nh + 1) * sizeof(PyObject *));  /* borrowed from the hits */
+    int rc = -1;
+    if (!start || !len || !entries) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t h = 0; h < nh; h++) {
+        PyObject *hit = PyList_GET_ITEM(hits, h);
+        if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
+            PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, table entry) tuple");
+            goto done;
+        }
+        start[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 0));
+        len[h] = PyLong_AsLong(PyTuple_GET_ITEM(hit, 1));
+        if (PyErr_Occurred()) goto done;
+        entries[h] = PyTuple_GET_ITEM(hit, 2);
+    }
+    rc = pack_hit_arrays(p, nh, start, len, entries, c);
+done:
+    free(start);
+    free(len);
+    free(entries);
+    return rc;
+}
+
+/* The phrases of a sentence (`words`, a tuple) found by walking the mapped paraphrase table `spec` describes (see
+ * pack_words), as pack_hit_arrays takes them; *entries a new tuple of their entries.  Defined with the walk. */
+static int walk_for_pack(PyObject *spec, PyObject *words, Py_ssize_t *nh, long **start, long **len, PyObject **entries);
 
 /* The table of p's synsets (syn_vals, syn_start): each id's words, chained by bucket. */
 static int pack_synset_table(Packed *p) {
@@ -1240,8 +1262,10 @@ static PyObject *make_records(PyObject *self, PyObject *args) {
 }
 
 /* pack_words(words, records, hits, stem, synonym, char_based, cache): one sentence packed for align_stats from the
- * records of its words (make_records; see Resources.word_records) and its phrase hits (a list, or None without the
- * paraphrase module), their entries parsed through `cache` (a parse_cache(), or None).  Returns the words of
+ * records of its words (make_records; see Resources.word_records) and its phrase hits (a list; or the mapped
+ * paraphrase table to walk for them, a tuple (data, fd, offset, slots, max_len, entry_cache()) as
+ * MappedTables.walk_spec gives it, so that no hit tuples are made; or None without the paraphrase module), their
+ * entries parsed through `cache` (a parse_cache(), or None).  Returns the words of
  * `words` that have no record yet (a list, each once) when there are any; else (capsule, function-word flags,
  * length units, total units, function-word units). */
 static PyObject *pack_words(PyObject *self, PyObject *args) {
@@ -1257,12 +1281,15 @@ static PyObject *pack_words(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "cache must be None or a parse_cache()");
         return NULL;
     }
-    if (hits != Py_None && !PyList_Check(hits)) { PyErr_SetString(PyExc_TypeError, "hits must be a list or None"); return NULL; }
+    if (hits != Py_None && !PyList_Check(hits) && !PyTuple_Check(hits)) {
+        PyErr_SetString(PyExc_TypeError, "hits must be a list, a table to walk (a tuple) or None");
+        return NULL;
+    }
     PyObject *tup = PySequence_Tuple(words);
     if (!tup) return NULL;
     uint32_t need = (stem ? REC_STEM : 0) | (synonym ? REC_SYN : 0);
     Py_ssize_t n = PyTuple_GET_SIZE(tup);
-    PyObject *missing = NULL, *res = NULL, *flist = NULL, *llist = NULL;
+    PyObject *missing = NULL, *res = NULL, *flist = NULL, *llist = NULL, *walked = NULL;
     RecHead *heads = (RecHead *)malloc((n + 1) * sizeof(RecHead));
     PyObject **held = (PyObject **)calloc((size_t)n + 1, sizeof(PyObject *));
     Packed *p = NULL;
@@ -1330,8 +1357,20 @@ static PyObject *pack_words(PyObject *self, PyObject *args) {
         p->syn_start[n] = t;
         if (pack_synset_table(p)) goto fail;
     }
-    if (hits != Py_None && pack_hits(p, hits, pcache)) goto fail;
-    p->view = PyTuple_Pack(2, tup, hits);  /* the words' and the entries' text, which the spans point into */
+    PyObject *texts = hits;  /* what holds the entries' texts */
+    if (PyTuple_Check(hits)) {  /* the sentence walked here: no hit tuples made */
+        Py_ssize_t nh = 0;
+        long *hs = NULL, *hl = NULL;
+        int bad = walk_for_pack(hits, tup, &nh, &hs, &hl, &walked) < 0
+                  || pack_hit_arrays(p, nh, hs, hl, &PyTuple_GET_ITEM(walked, 0), pcache) < 0;
+        free(hs);
+        free(hl);
+        if (bad) goto fail;
+        texts = walked;
+    } else if (hits != Py_None && pack_hits(p, hits, pcache)) {
+        goto fail;
+    }
+    p->view = PyTuple_Pack(2, tup, texts);  /* the words' and the entries' text, which the spans point into */
     if (!p->view) goto fail;
     PyObject *cap = PyCapsule_New(p, PACKED_NAME, packed_destroy);
     if (!cap) goto fail;
@@ -1348,6 +1387,7 @@ out:
     Py_XDECREF(flist);
     Py_XDECREF(llist);
     Py_XDECREF(missing);
+    Py_XDECREF(walked);
     Py_DECREF(tup);
     return res;
 }
@@ -3046,6 +3086,54 @@ fail:
     PyBuffer_Release(&view);
     Py_XDECREF(out);
     return NULL;
+}
+
+/* walk_for_pack's working memory, kept between calls (the GIL is held and no Python code runs while it walks). */
+static WalkMem pack_walk_mem;
+
+static int walk_for_pack(PyObject *spec, PyObject *words, Py_ssize_t *nh, long **start, long **len, PyObject **entries) {
+    PyObject *data, *cache;
+    Py_ssize_t off, nslots, max_len;
+    int fd;
+    if (PyTuple_GET_SIZE(spec) != 6 || !PyArg_ParseTuple(spec, "OinnnO", &data, &fd, &off, &nslots, &max_len, &cache)) {
+        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "a table to walk is (data, fd, offset, slots, max_len, entry_cache())");
+        }
+        return -1;
+    }
+    if (cache == Py_None || !cache_arg_ok(cache)) {
+        PyErr_SetString(PyExc_TypeError, "a table to walk needs an entry_cache()");
+        return -1;
+    }
+    Py_buffer view;
+    MTable t;
+    if (mt_open(data, &view, off, nslots, &t) < 0) return -1;
+    WalkMem *m = &pack_walk_mem;
+    Py_ssize_t n = PyTuple_GET_SIZE(words);
+    int rc = -1;
+    if (walk_mem_words(m, n) < 0) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!(m->wb[i] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(words, i), &m->wl[i]))) goto done;
+    if (walk_sentence(&t, m, n, max_len) < 0) goto done;
+    Py_ssize_t k = (Py_ssize_t)m->nhits;
+    *start = (long *)malloc((size_t)(k + 1) * sizeof(long));
+    *len = (long *)malloc((size_t)(k + 1) * sizeof(long));
+    *entries = PyTuple_New(k);
+    if (!*start || !*len || !*entries) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t h = 0; h < k; h++) {
+        const WalkHit *x = &m->hits[h];
+        PyObject *e = mt_entry_cached(&t, fd, x->eoff, x->elen, cache);
+        if (!e) goto done;
+        PyTuple_SET_ITEM(*entries, h, e);
+        (*start)[h] = (long)x->start;
+        (*len)[h] = (long)x->n;
+    }
+    *nh = k;
+    rc = 0;
+done:
+    PyBuffer_Release(&view);
+    return rc;
 }
 
 static PyMethodDef methods[] = {

@@ -11,8 +11,8 @@ def make_records(
     synsets: Optional[List[FrozenSet[int]]], function: List[bool], /,
 ) -> None: ...
 def pack_words(
-    words: Sequence[str], records: Dict[str, Any], hits: Optional[List[Tuple[int, int, str]]], stem: bool,
-    synonym: bool, char_based: bool = False, /,
+    words: Sequence[str], records: Dict[str, Any], hits: Union[None, List[Tuple[int, int, str]], Tuple[Any, ...]],
+    stem: bool, synonym: bool, char_based: bool = False, cache: Any = None, /,
 ) -> Union[List[str], Tuple[object, List[bool], List[int], float, float]]: ...
 def walk_held(
     sentences: List[Sequence[str]], entries: Dict[str, str], beginnings: Set[str], max_len: int, /

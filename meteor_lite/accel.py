@@ -83,13 +83,16 @@ class Kernels(Protocol):
         (:meth:`meteor_lite.resources.lookups.Resources.word_records`)."""
 
     def pack_words(
-        self, words: Sequence[str], records: Dict[str, Any], hits: Optional[List[Tuple[int, int, str]]], stem: bool,
-        synonym: bool, char_based: bool = False, cache: Any = None, /,
+        self, words: Sequence[str], records: Dict[str, Any],
+        hits: Union[None, List[Tuple[int, int, str]], Tuple[Any, ...]], stem: bool, synonym: bool,
+        char_based: bool = False, cache: Any = None, /,
     ) -> Union[List[str], Tuple[object, List[bool], List[int], float, float]]:
         """One sentence packed for :meth:`align_stats` from its words' records
         (:meth:`meteor_lite.resources.lookups.Resources.word_records`) with its function-word flags, length units
-        and their sums (:func:`meteor_lite.scoring.prepare_side`), or the words that have no record yet; its
-        hits' entries parsed through ``cache`` (a :meth:`parse_cache`, or None)."""
+        and their sums (:func:`meteor_lite.scoring.prepare_side`), or the words that have no record yet.  ``hits``:
+        its paraphrase-table phrases, or the mapped table to walk for them
+        (:meth:`meteor_lite.resources.mapped.MappedTables.walk_spec`), or None without the paraphrase module; their
+        entries are parsed through ``cache`` (a :meth:`parse_cache`, or None)."""
 
     def parse_cache(self, max_entries: int, /) -> Any:
         """A new, empty cache of parsed paraphrase entries for :meth:`pack_words` (a capsule): the first

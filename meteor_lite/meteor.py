@@ -380,9 +380,12 @@ class Meteor:
         res = self.resources
         if self.config.case_aware:  # the later modules look up lower-cased words (matches.collect_matches)
             sentences = [[java_lower(w) for w in s] for s in sentences]
-        if pair_kernel(self.config) is not None:
+        kernels = pair_kernel(self.config)
+        if kernels is not None:
             # the records the pair kernel packs sentences from (stems and synsets of new words among them)
             res.word_records([w for s in sentences for w in s], "stem" in mods, "synonym" in mods)
+            if res.table_to_walk(kernels) is not None:
+                return  # each sentence's table phrases are found as it is packed (scoring.prepare_side)
         elif "stem" in mods or "synonym" in mods:
             vocab = sorted({w for s in sentences for w in s})
             if "stem" in mods:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import accel
 from .align.bounded import BOUNDED_CAP, SMALL_SEGMENT, bounded_alignment, work_limit
@@ -83,7 +83,9 @@ def _packed_side(words: List[str], config: MeteorConfig, resources: Resources, k
     :func:`~meteor_lite.align.matches.collect_matches` would look up per pair."""
     mods = config.modules
     stem, synonym = "stem" in mods, "synonym" in mods
-    hits = (resources.phrase_hits(words) if resources.paraphrase_max_len > 0 else []) if "paraphrase" in mods else None
+    hits: Union[None, List[Tuple[int, int, str]], Tuple[Any, ...]] = None
+    if "paraphrase" in mods:
+        hits = [] if resources.paraphrase_max_len <= 0 else resources.table_to_walk(kernels) or resources.phrase_hits(words)
     records = resources.records_for(stem, synonym)
     parsed = resources.parsed_entries(kernels) if hits else None
     got = kernels.pack_words(words, records, hits, stem, synonym, config.char_based, parsed)

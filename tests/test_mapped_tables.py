@@ -155,6 +155,37 @@ def test_the_entry_cache_gives_each_entry_once_and_empties_when_full(
         tables.close()
 
 
+def test_pack_words_walks_the_mapped_table_as_mapped_walk_does(shared_data: Path, en_bundle: Path) -> None:
+    """A sentence packed with the mapped table to walk (``Resources.table_to_walk``) aligns as one packed from
+    ``mapped_walk``'s hits, on real pairs; scoring then holds no walked hits; a bad table to walk is refused."""
+    k = accel.compiled
+    if k is None:
+        pytest.skip("the compiled kernels are not built (make accel; `make test` builds them)")
+    m = Meteor("en", norm=True, quiet=True)
+    res = m.resources
+    assert res.mapped, "the English bundle's directory is writable: its mapped file is built or read"
+    pairs = [(m.tokens(h), m.tokens(r)) for h, r in _pairs(shared_data, 200)]
+    sentences = [s for pair in pairs for s in pair]
+    records = res.word_records([w for s in sentences for w in s], True, True)
+    spec = res.table_to_walk(k)
+    assert spec is not None
+    walked = res._tables.paraphrase_walk(k, sentences, res.paraphrase_max_len)
+    codes = (0, 1, 2, 3)
+    compared = 0
+    for (hyp, ref), (hh, rh) in zip(pairs, zip(walked[::2], walked[1::2])):
+        a = [k.pack_words(s, records, spec, True, True, False, None)[0] for s in (hyp, ref)]
+        b = [k.pack_words(s, records, hits, True, True, False, None)[0] for s, hits in ((hyp, hh), (ref, rh))]
+        got = k.align_stats(a[0], a[1], codes, 40)
+        assert got == k.align_stats(b[0], b[1], codes, 40), (hyp, ref)
+        compared += got is not None and any(c[0] == 3 for c in got[-1])
+    assert compared > 50, "too few pairs with a paraphrase match"
+    m.score_corpus([" ".join(h) for h, _ in pairs], [[" ".join(r) for _, r in pairs]], jobs=1)
+    assert not res._hits, "the corpus's phrases were walked and held for the block"
+    for bad in (spec[:5], spec[:5] + (None,), spec[:5] + ({},), ("not a mapping",) + spec[1:]):
+        with pytest.raises(TypeError):
+            k.pack_words(pairs[0][0], records, bad, True, True, False, None)
+
+
 @pytest.mark.parametrize("kernels", KERNELS)
 def test_scores_with_the_mapped_file_are_the_queried_ones(
     shared_data: Path, en_bundle: Path, kernels: str, monkeypatch: pytest.MonkeyPatch
@@ -308,6 +339,10 @@ def test_a_damaged_record_is_an_error_never_a_read_outside_the_file(
         if kernels == "compiled":
             with pytest.raises(ValueError, match="damaged"):
                 tables.paraphrase_walk(accel.compiled, [["the", "car"]], 4)
+            records: dict = {}
+            accel.compiled.make_records(records, ["the", "car"], [1, 2], None, None, [True, False])
+            with pytest.raises(ValueError, match="damaged"):  # the walk of a sentence as it is packed
+                accel.compiled.pack_words(["the", "car"], records, tables.walk_spec(accel.compiled, 4), False, False)
         assert tables.paraphrase_entries(["no such phrase"]) == ({}, set())
         tables.close()
 

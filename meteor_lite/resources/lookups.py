@@ -302,6 +302,14 @@ class Resources:
         hits = self._hits.get(tuple(words))
         return hits if hits is not None else self._walk([words])[0]
 
+    def table_to_walk(self, kernels: Any) -> Optional[Tuple[Any, ...]]:
+        """The paraphrase table as ``kernels.pack_words`` walks it for each sentence it packs, when the table is
+        mapped (:meth:`MappedTables.walk_spec`); else None, and the sentence's :meth:`phrase_hits` are packed."""
+        held = self._tables
+        if self.has_paraphrases and isinstance(held, MappedTables) and held.has_paraphrases:
+            return held.walk_spec(kernels, self.paraphrase_max_len)
+        return None
+
     def paraphrase_tokens(self, entry: str) -> Paraphrases:
         """The paraphrases of a table entry (a :data:`PhraseHit`'s third item) as token tuples, in table order."""
         split = self._para_split.get(entry)

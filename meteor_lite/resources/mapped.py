@@ -414,6 +414,13 @@ class MappedTables:
             self._data, self._fd, off, nslots, list(sentences), max_len, self._compiled_entries(kernels))
         return found
 
+    def walk_spec(self, kernels: Any, max_len: int) -> Tuple[Any, ...]:
+        """What ``kernels.pack_words`` takes in place of a sentence's phrase hits to walk the paraphrase table itself
+        (:meth:`paraphrase_walk` for one sentence, without a tuple made per phrase): the mapping, the file, the
+        table's slots, the longest phrase and the cache of entries."""
+        off, nslots = self._where["paraphrases"]
+        return (self._data, self._fd, off, nslots, max_len, self._compiled_entries(kernels))
+
     def _entries(self) -> Dict[int, str]:
         """The cache of decoded entries, emptied when it is full (memory stays bounded on any corpus)."""
         if len(self._entry_cache) > ENTRY_CACHE:
