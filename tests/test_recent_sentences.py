@@ -4,13 +4,15 @@ scorer gives (an n-best list scores its reference again and again)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import List, Sequence
 
 import pytest
 
-from meteor_lite import Meteor, meteor
+from meteor_lite import Meteor, accel, meteor
 from meteor_lite.resources import lookups
+from meteor_lite.resources.mapped import MAPPED_ENV
 
 MODULES = ["exact", "stem", "synonym", "paraphrase"]
 
@@ -60,10 +62,16 @@ def test_phrases_kept_are_bounded(tiny_bundle: Path) -> None:
     assert 0 < len(res._hits) <= lookups.RECENT_SENTENCES + 1
 
 
-def test_a_scored_block_leaves_no_more_walks_than_recent_sentences(tiny_bundle: Path) -> None:
+def test_a_scored_block_leaves_no_more_walks_than_recent_sentences(
+    tiny_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """forget_walks: once a corpus block is scored, its sentences' phrases are not all kept (the garbage collector
-    would visit every list); a few recent ones are, as paraphrase_table keeps them between calls."""
+    would visit every list); a few recent ones are, as paraphrase_table keeps them between calls.  (A scorer that
+    queries the bundle: with the mapped file and the compiled kernels, each sentence is walked as it is packed and
+    no walk is kept at all, see the next test.)"""
+    monkeypatch.setenv(MAPPED_ENV, "0")
     m = Meteor("en", norm=True, bundle=tiny_bundle, modules=MODULES, quiet=True)
+    assert not m.resources.mapped
     n = lookups.RECENT_SENTENCES + 50
     hyps = [f"the cat number {i} sat on the mat" for i in range(n)]
     refs = [f"a cat number {i} was on the mat" for i in range(n)]
@@ -73,6 +81,27 @@ def test_a_scored_block_leaves_no_more_walks_than_recent_sentences(tiny_bundle: 
     assert len(m.resources._hits) == 2  # a short call's sentences stay, for the next call
     assert m.score_pairs(list(zip(hyps, refs)))[0].score == m.score_segment(hyps[0], [refs[0]]).score
     assert len(m.resources._hits) <= lookups.RECENT_SENTENCES
+
+
+def test_with_the_mapped_file_no_walk_is_kept(tiny_bundle: Path) -> None:
+    """With the compiled kernels and the mapped file, the pair kernel walks each sentence's phrases as it packs it:
+    scoring keeps no walked phrases, and the scores are those of a scorer that queries the bundle."""
+    if accel.compiled is None:
+        pytest.skip("the compiled kernels are not built (make accel; `make test` builds them)")
+    m = Meteor("en", norm=True, bundle=tiny_bundle, modules=MODULES, quiet=True)
+    assert m.resources.mapped, "the tiny bundle's directory is writable: its mapped file is built"
+    hyps = [f"they get rid of a lot of car number {i}" for i in range(20)]
+    refs = [f"they remove many cars number {i} on the mat" for i in range(20)]
+    got = [m.score_segment(h, [r]) for h, r in zip(hyps, refs)] + m.score_pairs(list(zip(hyps, refs)))
+    assert not m.resources._hits
+    os.environ[MAPPED_ENV] = "0"
+    try:
+        sql = Meteor("en", norm=True, bundle=tiny_bundle, modules=MODULES, quiet=True)
+    finally:
+        del os.environ[MAPPED_ENV]
+    want = [sql.score_segment(h, [r]) for h, r in zip(hyps, refs)] * 2
+    assert [(g.stats.to_ss_line(), g.alignment) for g in got] == [(w.stats.to_ss_line(), w.alignment) for w in want]
+    assert any(a[0] == 3 for g in got for a in g.alignment), "no paraphrase match: the walk was not tested"
 
 
 def test_an_nbest_list_scores_as_fresh_scorers_do(en_bundle: Path, shared_data: Path) -> None:
