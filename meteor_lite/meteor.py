@@ -386,15 +386,14 @@ class Meteor:
         if kernels is not None:
             # the records the pair kernel packs sentences from (stems and synsets of new words among them)
             res.word_records([w for s in sentences for w in s], "stem" in mods, "synonym" in mods)
-            if res.table_to_walk(kernels) is not None:
-                return  # each sentence's table phrases are found as it is packed (scoring.prepare_side)
         elif "stem" in mods or "synonym" in mods:
             vocab = sorted({w for s in sentences for w in s})
             if "stem" in mods:
                 res.stems(vocab)
             if "synonym" in mods:
                 res.synsets(vocab)
-        if "paraphrase" in mods:
+        # with the mapped table, the pair kernel finds each sentence's phrases as it packs it (scoring.prepare_side)
+        if "paraphrase" in mods and (kernels is None or res.table_to_walk(kernels) is None):
             res.paraphrase_table(sentences)
 
     def aggregate(self, segments: List[SegmentScore]) -> CorpusScore:

@@ -186,6 +186,17 @@ def test_pack_words_walks_the_mapped_table_as_mapped_walk_does(shared_data: Path
             k.pack_words(pairs[0][0], records, bad, True, True, False, None)
 
 
+def test_without_the_paraphrase_module_no_entry_is_read(shared_data: Path, en_bundle: Path) -> None:
+    """Scoring without the paraphrase module neither walks the table nor makes its cache of entries."""
+    if accel.compiled is None:
+        pytest.skip("the compiled kernels are not built (make accel; `make test` builds them)")
+    m = Meteor("en", norm=True, modules=["exact", "stem", "synonym"], quiet=True)
+    assert m.resources.mapped
+    pairs = _pairs(shared_data, 50)
+    assert m.score_corpus([h for h, _ in pairs], [[r for _, r in pairs]], jobs=1).score > 0
+    assert m.resources._tables._entry_table is None and not m.resources._hits
+
+
 @pytest.mark.parametrize("kernels", KERNELS)
 def test_scores_with_the_mapped_file_are_the_queried_ones(
     shared_data: Path, en_bundle: Path, kernels: str, monkeypatch: pytest.MonkeyPatch
