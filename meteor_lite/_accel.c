@@ -2908,7 +2908,6 @@ typedef struct {
     Py_ssize_t start, n, eoff, elen;
 } WalkHit;
 
-
 /* The walk's working memory, grown as needed and freed once. */
 typedef struct {
     const char **wb;            /* each word's UTF-8 */
@@ -3033,6 +3032,21 @@ static int walk_sentence(const MTable *t, WalkMem *m, Py_ssize_t len, Py_ssize_t
     return 0;
 }
 
+/* The phrases of a sentence of `len` words (`words`, which must be str) in m->hits: the words' UTF-8 read into
+ * m->wb/m->wl, then walk_sentence.  0, or -1 with an exception set. */
+static int walk_words(const MTable *t, WalkMem *m, PyObject *const *words, Py_ssize_t len, Py_ssize_t max_len) {
+    if (walk_mem_words(m, len) < 0) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *w = words[i];
+        m->wb[i] = PyUnicode_Check(w) ? PyUnicode_AsUTF8AndSize(w, &m->wl[i]) : NULL;
+        if (!m->wb[i]) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "words must be strings");
+            return -1;
+        }
+    }
+    return walk_sentence(t, m, len, max_len);
+}
+
 /* mapped_walk(data, fd, off, nslots, sentences, max_len, cache=None): walk_held over the mapped paraphrase table: each
  * sentence's (start, length, entry) of the phrases that have a non-empty entry, by start then length; an n-gram
  * is extended while it begins a longer phrase, up to max_len words (walk_sentence). */
@@ -3055,17 +3069,7 @@ static PyObject *mapped_walk(PyObject *self, PyObject *args) {
     for (Py_ssize_t s = 0; s < PyList_GET_SIZE(sentences); s++) {
         PyObject *seq = PySequence_Fast(PyList_GET_ITEM(sentences, s), "a sentence must be a sequence of words");
         if (!seq) goto fail;
-        Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
-        int bad = walk_mem_words(&m, len) < 0 ? (PyErr_NoMemory(), 1) : 0;
-        for (Py_ssize_t i = 0; i < len && !bad; i++) {
-            PyObject *w = PySequence_Fast_GET_ITEM(seq, i);
-            m.wb[i] = PyUnicode_Check(w) ? PyUnicode_AsUTF8AndSize(w, &m.wl[i]) : NULL;
-            if (!m.wb[i]) {
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "words must be strings");
-                bad = 1;
-            }
-        }
-        if (!bad) bad = walk_sentence(&t, &m, len, max_len) < 0;
+        int bad = walk_words(&t, &m, PySequence_Fast_ITEMS(seq), PySequence_Fast_GET_SIZE(seq), max_len) < 0;
         Py_DECREF(seq);  /* its words' UTF-8 (m.wb) is not read after the walk */
         PyObject *hits = bad ? NULL : PyList_New((Py_ssize_t)m.nhits);
         for (size_t h = 0; hits && h < m.nhits; h++) {
@@ -3095,14 +3099,14 @@ static int walk_for_pack(PyObject *spec, PyObject *words, Py_ssize_t *nh, long *
     PyObject *data, *cache;
     Py_ssize_t off, nslots, max_len;
     int fd;
-    if (PyTuple_GET_SIZE(spec) != 6 || !PyArg_ParseTuple(spec, "OinnnO", &data, &fd, &off, &nslots, &max_len, &cache)) {
+    if (!PyArg_ParseTuple(spec, "OinnnO", &data, &fd, &off, &nslots, &max_len, &cache)) {
         if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
             PyErr_Clear();
             PyErr_SetString(PyExc_TypeError, "a table to walk is (data, fd, offset, slots, max_len, entry_cache())");
         }
         return -1;
     }
-    if (cache == Py_None || !cache_arg_ok(cache)) {
+    if (!PyCapsule_IsValid(cache, ENTRY_CACHE_NAME)) {
         PyErr_SetString(PyExc_TypeError, "a table to walk needs an entry_cache()");
         return -1;
     }
@@ -3110,12 +3114,8 @@ static int walk_for_pack(PyObject *spec, PyObject *words, Py_ssize_t *nh, long *
     MTable t;
     if (mt_open(data, &view, off, nslots, &t) < 0) return -1;
     WalkMem *m = &pack_walk_mem;
-    Py_ssize_t n = PyTuple_GET_SIZE(words);
     int rc = -1;
-    if (walk_mem_words(m, n) < 0) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (!(m->wb[i] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(words, i), &m->wl[i]))) goto done;
-    if (walk_sentence(&t, m, n, max_len) < 0) goto done;
+    if (walk_words(&t, m, PySequence_Fast_ITEMS(words), PyTuple_GET_SIZE(words), max_len) < 0) goto done;
     Py_ssize_t k = (Py_ssize_t)m->nhits;
     *start = (long *)malloc((size_t)(k + 1) * sizeof(long));
     *len = (long *)malloc((size_t)(k + 1) * sizeof(long));
@@ -3146,7 +3146,8 @@ static PyMethodDef methods[] = {
      "put in records."},
     {"pack_words", pack_words, METH_VARARGS,
      "pack_words(words, records, hits, stem, synonym, char_based=False, cache=None) -> (capsule, function flags, lengths, total, "
-     "function total) of one sentence packed for align_stats, or the words that have no record yet."},
+     "function total) of one sentence packed for align_stats, or the words that have no record yet; hits: its phrase hits, "
+     "the mapped table to walk for them (MappedTables.walk_spec), or None."},
     {"walk_held", walk_held, METH_VARARGS,
      "walk_held(sentences, entries, beginnings, max_len) -> each sentence's phrase hits, from a table held in memory."},
     {"align_stats", align_stats, METH_VARARGS,
@@ -3162,7 +3163,7 @@ static PyMethodDef methods[] = {
      "mapped_find(data, fd, off, nslots, kind, keys, cache=None) -> the keys' values in one table of a mapped table file."},
     {"parse_cache", parse_cache, METH_O, "parse_cache(max) -> an empty cache of at most max parsed paraphrase entries for pack_words."},
     {"parse_cache_len", parse_cache_len, METH_O, "parse_cache_len(cache) -> the parsed entries it holds."},
-    {"entry_cache", entry_cache, METH_NOARGS, "entry_cache() -> an empty cache of paraphrase entries for mapped_find and mapped_walk."},
+    {"entry_cache", entry_cache, METH_NOARGS, "entry_cache() -> an empty cache of paraphrase entries for mapped_find, mapped_walk and pack_words' walk."},
     {"entry_cache_len", entry_cache_len, METH_O, "entry_cache_len(cache) -> the entries it holds."},
     {"entry_cache_clear", entry_cache_clear, METH_O, "entry_cache_clear(cache) -> None: empty it."},
     {"mapped_walk", mapped_walk, METH_VARARGS,
