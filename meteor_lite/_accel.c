@@ -827,10 +827,11 @@ done:
 
 /* ---- one pair, aligned and counted ------------------------------------------------------- */
 
-/* One sentence as align_stats reads it, packed once by pack_side from its kernel view (scoring.kernel_view):
- * Java hashes of its words and of their stems, sorted synset ids per word, function-word flags, length
- * units, its words as spans chained by hash (ascending positions), and its paraphrase-table phrases with
- * each paraphrase's words as spans of the table entry (the view is kept alive by the capsule). */
+/* One sentence as align_stats reads it, packed once by pack_words from its words' records: Java hashes of its
+ * words and of their stems, sorted synset ids per word, function-word flags, length units, its words as spans
+ * chained by hash (ascending positions), and its paraphrase-table phrases, each with its table entry parsed
+ * (ParsedEntry: the parse cache's, kept alive with it, or one of the sentence's own); the words' and the entries'
+ * texts are kept alive by `view`. */
 typedef struct {
     Py_ssize_t n;
     long long *hash, *stem, *syn_vals;   /* stem, syn_vals: NULL without the module */
@@ -840,12 +841,14 @@ typedef struct {
     long *len;
     Span *w;
     Py_ssize_t size, *head, *next;       /* hash chains of the words: head[hash & (size - 1)], next[i] */
-    Py_ssize_t nhits, npara, *hit_para;  /* phrase h: paraphrases hit_para[h]..hit_para[h + 1] */
+    Py_ssize_t nhits;                    /* its table phrases: phrase h is words hit_start[h]..+hit_len[h] */
     long *hit_start, *hit_len;
-    Py_ssize_t *para_word;               /* paraphrase q: words para_word[q]..para_word[q + 1] of pw */
-    Span *pw;
+    const struct ParsedEntry **hit_entry; /* phrase h's entry, parsed: the parse cache's or one of owned */
+    struct ParsedEntry **owned;          /* entries parsed for this sentence alone (not kept by the cache) */
+    Py_ssize_t nowned;
     int has_hits;
-    PyObject *view;
+    PyObject *view;                      /* the words and the entries' texts, which the spans point into */
+    PyObject *cache;                     /* the parse cache holding the other entries (kept alive), or NULL */
 } Packed;
 
 static const char *const PACKED_NAME = "meteor_lite._accel.Packed";
@@ -853,9 +856,12 @@ static const char *const PACKED_NAME = "meteor_lite._accel.Packed";
 static void packed_free(Packed *p) {
     if (!p) return;
     free(p->hash); free(p->stem); free(p->syn_vals); free(p->syn_start); free(p->syn_pos); free(p->syn_head);
-    free(p->syn_next); free(p->func); free(p->len); free(p->w); free(p->head); free(p->next); free(p->hit_para); free(p->hit_start); free(p->hit_len);
-    free(p->para_word); free(p->pw);
+    free(p->syn_next); free(p->func); free(p->len); free(p->w); free(p->head); free(p->next); free(p->hit_start); free(p->hit_len);
+    free(p->hit_entry);
+    for (Py_ssize_t k = 0; k < p->nowned; k++) free(p->owned[k]);
+    free(p->owned);
     Py_XDECREF(p->view);
+    Py_XDECREF(p->cache);
     free(p);
 }
 
@@ -866,7 +872,7 @@ static void packed_destroy(PyObject *capsule) {
 /* A table entry's paraphrases (tab-separated, their words space-separated) as pack_words reads them: each
  * paraphrase's first word in word[], and each word's start and length in the entry and, for a paraphrase's first
  * word, its hash (span_hash; 0 for the others, which are compared as text).  One block of memory. */
-typedef struct {
+typedef struct ParsedEntry {
     PyObject *text;          /* the entry (a strong reference when cached) */
     Py_ssize_t npara, nwords;
     int32_t *first;          /* npara + 1: paraphrase q's words are first[q]..first[q + 1] */
@@ -1056,64 +1062,40 @@ static size_t synset_bucket(long long v, Py_ssize_t size) {
 }
 
 /* A sentence's paraphrase-table phrases packed into p: phrase h starts at word start[h], is len[h] words long and
- * has the table entry entries[h] (a str); each entry's parsed form (from the cache c when there is one, see pc_get)
- * is copied into p's arrays, whose spans point into the entries' texts (which p->view keeps). */
+ * has the table entry entries[h] (a str).  p points at each entry's parsed form: the cache c's (see pc_get; the
+ * caller keeps the cache alive as long as p), or one parsed here and owned by p.  The parsed words point into the
+ * entries' texts, which p->view keeps (and the cache its own).  Nothing is copied: a packed sentence costs a few
+ * words a phrase, where a copy of its entries' words cost kilobytes. */
 static int pack_hit_arrays(Packed *p, Py_ssize_t nh, const long *start, const long *len, PyObject *const *entries,
                            ParseCache *c) {
     p->has_hits = 1;
-    Py_ssize_t npara = 0, nw = 0;
-    ParsedEntry **pes = (ParsedEntry **)malloc((nh + 1) * sizeof(ParsedEntry *));
-    if (!pes) { PyErr_NoMemory(); return -1; }
-    int rc = -1;
-    for (Py_ssize_t h = 0; h < nh; h++) {  /* the kept entries' sizes; a bound for the others (parsed below) */
-        PyObject *entry = entries[h];
-        pes[h] = pc_get(c, entry);
-        if (!pes[h] && PyErr_Occurred()) goto done;
-        npara += pes[h] ? pes[h]->npara : PyUnicode_GET_LENGTH(entry) + 1;
-        nw += pes[h] ? pes[h]->nwords : PyUnicode_GET_LENGTH(entry) + 1;
-    }
     p->nhits = nh;
-    p->hit_para = (Py_ssize_t *)malloc((nh + 1) * sizeof(Py_ssize_t));
     p->hit_start = (long *)malloc((nh + 1) * sizeof(long));
     p->hit_len = (long *)malloc((nh + 1) * sizeof(long));
-    p->para_word = (Py_ssize_t *)malloc((npara + 1) * sizeof(Py_ssize_t));
-    p->pw = (Span *)malloc((nw + 1) * sizeof(Span));
-    if (!p->hit_para || !p->hit_start || !p->hit_len || !p->para_word || !p->pw) { PyErr_NoMemory(); goto done; }
-    Py_ssize_t q = 0, w = 0;
+    p->hit_entry = (const ParsedEntry **)malloc((nh + 1) * sizeof(ParsedEntry *));
+    if (!p->hit_start || !p->hit_len || !p->hit_entry) { PyErr_NoMemory(); return -1; }
     for (Py_ssize_t h = 0; h < nh; h++) {
-        p->hit_start[h] = start[h];
-        p->hit_len[h] = len[h];
         if (start[h] < 0 || len[h] < 1 || start[h] + len[h] > p->n) {
             PyErr_SetString(PyExc_ValueError, "a phrase hit lies outside its sentence");
-            goto done;
+            return -1;
         }
-        PyObject *entry = entries[h];
-        ParsedEntry scratch;
-        const ParsedEntry *pe = pes[h];
+        p->hit_start[h] = start[h];
+        p->hit_len[h] = len[h];
+        const ParsedEntry *pe = pc_get(c, entries[h]);
         if (!pe) {
-            if (parse_to_scratch(entry, &scratch) < 0) goto done;
-            pe = &scratch;
+            if (PyErr_Occurred()) return -1;
+            if (!p->owned && !(p->owned = (ParsedEntry **)malloc((nh + 1) * sizeof(ParsedEntry *)))) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            ParsedEntry *own = parse_entry(entries[h]);
+            if (!own) return -1;
+            p->owned[p->nowned++] = own;
+            pe = own;
         }
-        int kind = PyUnicode_KIND(entry);
-        const void *data = PyUnicode_DATA(entry);
-        p->hit_para[h] = q;
-        for (Py_ssize_t k = 0; k < pe->npara; k++) p->para_word[q++] = w + pe->first[k];
-        for (Py_ssize_t k = 0; k < pe->nwords; k++) {
-            Span sp = {kind, data, pe->start[k], pe->len[k], pe->hash[k]};
-            p->pw[w++] = sp;
-        }
+        p->hit_entry[h] = pe;
     }
-    p->hit_para[nh] = q;
-    p->para_word[q] = w;
-    p->npara = q;
-    if (w + 1 < (nw + 1) / 2) {  /* bounded for entries parsed here: give most of it back */
-        Span *x = (Span *)realloc(p->pw, (size_t)(w + 1) * sizeof(Span));
-        if (x) p->pw = x;
-    }
-    rc = 0;
-done:
-    free(pes);
-    return rc;
+    return 0;
 }
 
 /* pack_hit_arrays of `hits`, a list of (start, length, table entry) tuples. */
@@ -1372,6 +1354,10 @@ static PyObject *pack_words(PyObject *self, PyObject *args) {
     }
     p->view = PyTuple_Pack(2, tup, texts);  /* the words' and the entries' text, which the spans point into */
     if (!p->view) goto fail;
+    if (pcache && p->nhits > 0) {  /* p may point at entries the cache parsed: it lives as long as p */
+        p->cache = cache;
+        Py_INCREF(cache);
+    }
     PyObject *cap = PyCapsule_New(p, PACKED_NAME, packed_destroy);
     if (!cap) goto fail;
     p = NULL;  /* the capsule's now */
@@ -1477,13 +1463,19 @@ static int paraphrase_candidates(Found *f, int mi, const Packed *h, const Packed
     for (int side = 0; side < 2; side++) {
         const Packed *from = side == 0 ? r : h, *to = side == 0 ? h : r;
         for (Py_ssize_t t = 0; t < from->nhits; t++) {
-            for (Py_ssize_t q = from->hit_para[t]; q < from->hit_para[t + 1]; q++) {
-                const Span *pw = from->pw + from->para_word[q];
-                Py_ssize_t pl = from->para_word[q + 1] - from->para_word[q];
-                for (Py_ssize_t o = to->head[pw[0].hash & (to->size - 1)]; o >= 0; o = to->next[o]) {
-                    if (o + pl > to->n || !span_equal(&to->w[o], &pw[0])) continue;
+            const ParsedEntry *pe = from->hit_entry[t];
+            int kind = PyUnicode_KIND(pe->text);
+            const void *data = PyUnicode_DATA(pe->text);
+            for (Py_ssize_t q = 0; q < pe->npara; q++) {
+                Py_ssize_t a = pe->first[q], pl = pe->first[q + 1] - a;  /* at least one (maybe empty) word */
+                Span first = {kind, data, pe->start[a], pe->len[a], pe->hash[a]};
+                for (Py_ssize_t o = to->head[first.hash & (to->size - 1)]; o >= 0; o = to->next[o]) {
+                    if (o + pl > to->n || !span_equal(&to->w[o], &first)) continue;
                     int same = 1;
-                    for (Py_ssize_t k = 1; same && k < pl; k++) same = span_same_text(&to->w[o + k], &pw[k]);
+                    for (Py_ssize_t k = 1; same && k < pl; k++) {
+                        Span wk = {kind, data, pe->start[a + k], pe->len[a + k], 0};
+                        same = span_same_text(&to->w[o + k], &wk);
+                    }
                     if (!same) continue;
                     long st = from->hit_start[t], kl = from->hit_len[t];
                     if (side == 0 ? found_add(f, mi, st, kl, (long)o, (long)pl, 0)

@@ -9,6 +9,7 @@ character-based mode, on crowded segments and on random sentences over a small v
 
 from __future__ import annotations
 
+import gc
 import random
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
@@ -239,6 +240,27 @@ def test_the_parse_cache_keeps_its_first_entries_and_refuses_what_is_not_one(en_
         _accel.pack_words(["R"], {}, [], False, False, False, {})
     with pytest.raises(TypeError, match="parse_cache"):
         _accel.pack_words(["R"], {}, [], False, False, False, _accel.entry_cache())
+
+
+def test_a_packed_sentence_outlives_the_parse_cache_and_entries_it_points_into(en_bundle: Path) -> None:
+    """A packed sentence points at its phrases' parsed entries instead of copying them: one kept by the parse cache,
+    one parsed for the sentence alone.  Both stay valid after every other reference to the cache and to the
+    entries' texts is dropped and their memory reused (a dangling pointer would find other words, or crash)."""
+    assert _accel is not None
+    from meteor_lite.jarcompat import java_string_hash
+
+    words = ["R", "S", "p", "q", "t", "u"]
+    records: dict = {}
+    _accel.make_records(records, words, [java_string_hash(w) for w in words], None, None, [False] * len(words))
+    cache = _accel.parse_cache(1)
+    entries = ["".join(("p q", "\t", "x")), "".join(("y", "\t", "t u"))]  # new str objects, not constants
+    ref = _accel.pack_words(["R", "S"], records, [(0, 1, entries[0]), (1, 1, entries[1])], False, False, False, cache)[0]
+    assert _accel.parse_cache_len(cache) == 1, "the first entry kept by the cache, the second parsed for the sentence"
+    del cache, entries
+    gc.collect()
+    reuse = ["".join(("z", str(k), "\t", "w")) for k in range(10_000)]  # the freed memory taken by other texts
+    hyp = _accel.pack_words(["t", "u", "p", "q"], records, [], False, False, False, None)[0]
+    assert reuse and list(_accel.align_stats(hyp, ref, (_PARA,), 40)[-1]) == [(0, 0, 1, 2, 2), (0, 1, 1, 0, 2)]
 
 
 def test_packed_flags_and_lengths_are_the_python_paths(en_bundle: Path) -> None:
