@@ -96,10 +96,7 @@ def score_pairs(meteor: Scorer, pairs: Iterable[Tuple[str, str]]) -> List[Segmen
     out: List[SegmentScore] = []
     with meteor._lock, _paused(len(listed)), meteor._reading():
         for b in range(0, len(listed), PAIR_BLOCK // 2):
-            block = listed[b : b + PAIR_BLOCK // 2]
-            sides = _Sides(meteor)
-            sides.prepare([s for p in block for s in p])
-            out.extend(sides.score(h, r) for h, r in block)
+            out.extend(_score_block(meteor, listed[b : b + PAIR_BLOCK // 2]))
         meteor.resources.forget_walks()
         meteor._check_bundle()
     return out
@@ -110,14 +107,28 @@ def score_matrix(meteor: Scorer, hyps: Sequence[str], refs: Sequence[str]) -> Li
     hl = _checked(hyps, "hyps")
     rl = _checked(refs, "refs")
     with meteor._lock, _paused(len(hl) * len(rl)), meteor._reading():
-        sides = _Sides(meteor)
-        distinct = list(dict.fromkeys(hl + rl))
-        for b in range(0, len(distinct), PAIR_BLOCK):
-            sides.prepare(distinct[b : b + PAIR_BLOCK])
-        out = [[sides.score(h, r) for r in rl] for h in hl]
+        out = _score_grid(meteor, hl, rl)
         meteor.resources.forget_walks()
         meteor._check_bundle()
     return out
+
+
+def _score_block(meteor: Scorer, block: Sequence[Tuple[str, str]]) -> List[SegmentScore]:
+    """The scores of a block of pairs, their sentences prepared together.  The prepared sentences are dropped on
+    return, before the collector runs again: its first pass then visits the scores, not every sentence's words."""
+    sides = _Sides(meteor)
+    sides.prepare([s for p in block for s in p])
+    return [sides.score(h, r) for h, r in block]
+
+
+def _score_grid(meteor: Scorer, hl: List[str], rl: List[str]) -> List[List[SegmentScore]]:
+    """Each hypothesis against each reference, every distinct sentence prepared once (dropped on return, as in
+    :func:`_score_block`)."""
+    sides = _Sides(meteor)
+    distinct = list(dict.fromkeys(hl + rl))
+    for b in range(0, len(distinct), PAIR_BLOCK):
+        sides.prepare(distinct[b : b + PAIR_BLOCK])
+    return [[sides.score(h, r) for r in rl] for h in hl]
 
 
 def _paused(pairs: int) -> "contextlib.AbstractContextManager[object]":
