@@ -4,12 +4,14 @@ kernels and pure Python), and clear errors on bad input."""
 
 from __future__ import annotations
 
+import contextlib
+import weakref
 from pathlib import Path
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
 import pytest
 
-from meteor_lite import Meteor, accel
+from meteor_lite import Meteor, accel, pairwise
 from meteor_lite.errors import InputError
 from meteor_lite.scores import SegmentScore
 
@@ -69,6 +71,33 @@ def test_score_matrix_equals_score_segment(
     square = m.score_matrix(cands, cands)
     assert all(square[i][i].score == 1.0 for i in range(len(cands)))
     assert square[0][1].score != square[1][0].score  # precision and recall weigh differently: not symmetric
+
+
+def test_prepared_sentences_are_dropped_before_the_collector_runs_again(
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The collector's first pass after a call's pause visits every young object still alive: the scores, and
+    the call's prepared sentences if they were still held (15 ms on 999 system1 pairs), so they are dropped first."""
+    made: List[weakref.ref] = []
+    alive_at_resume: List[int] = []
+
+    class Recorded(pairwise._Sides):
+        def __init__(self, meteor: pairwise.Scorer):
+            super().__init__(meteor)
+            made.append(weakref.ref(self))
+
+    @contextlib.contextmanager
+    def pause() -> Iterator[None]:
+        yield
+        alive_at_resume.append(sum(r() is not None for r in made))
+
+    monkeypatch.setattr(pairwise, "_Sides", Recorded)
+    monkeypatch.setattr(pairwise, "gc_paused", pause)
+    hyps, refs = _lines(shared_data, "system1.hyp", 40), _lines(shared_data, "reference", 40)
+    m = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+    assert len(m.score_pairs(list(zip(hyps, refs)))) == 40
+    assert len(m.score_matrix(hyps[:5], refs[:5])) == 5
+    assert len(made) == 2 and alive_at_resume == [0, 0]
 
 
 def test_matrix_of_nothing(empty_bundle: Path) -> None:
