@@ -11,7 +11,9 @@ and ``meteor-jar-stemmer`` is run on part of the words, output compared byte for
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
+import json
 import os
 import random
 import subprocess
@@ -95,7 +97,7 @@ def _program_difference(lang: str, words: List[str]) -> Optional[str]:
     part = slice(len(words) - PROGRAM_WORDS, None)
     expected: List[str] = decode_outputs(words[part], lines[part])
     proc = subprocess.run([sys.executable, "-m", "meteor_lite.jarcli.stemmer", lang],
-                          input=java_utf8_encode("\n".join(words[part]) + "\n"), capture_output=True, check=False)
+                          input=java_utf8_encode("\n".join(words[part]) + "\n"), capture_output=True, check=False, timeout=600)
     if proc.returncode != 0:
         return f"meteor-jar-stemmer {lang}: exit {proc.returncode}: {proc.stderr[-500:]!r}"
     if proc.stdout != java_utf8_encode("\n".join(expected) + "\n"):
@@ -112,18 +114,36 @@ def _check_language(lang: str, data: Path, part: Tuple[int, int]) -> Tuple[StemC
     return result, (_program_difference(lang, words) if lang in PROGRAM_LANGS else None)
 
 
-def test_a_part_of_every_languages_stems_equals_the_jars(shared_data: Path) -> None:
-    """All languages, two at a time: every word of this run's part has the jar's stem (program and scorer), and
-    ``meteor-jar-stemmer`` prints the jar's lines for the last 20,000 words of four languages."""
+def _check_part_in_pool(data: Path, part: int) -> List[Tuple[StemCheck, Optional[str]]]:
+    """Every language's part, two languages at a time in forked workers (this module run as a program)."""
     from concurrent.futures import ProcessPoolExecutor
 
+    shared_tokens(data)  # made once here; the workers are forked with it
+    n = len(LANGS)
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(_check_language, LANGS, [data] * n, [(part, STEM_PARTS)] * n))
+
+
+#: Seconds the check of a part may take (about a minute on two cores): a stuck run fails instead of stalling the suite.
+PART_TIMEOUT = 900
+
+
+def test_a_part_of_every_languages_stems_equals_the_jars(shared_data: Path) -> None:
+    """All languages, two at a time: every word of this run's part has the jar's stem (program and scorer), and
+    ``meteor-jar-stemmer`` prints the jar's lines for the last 20,000 words of four languages.
+
+    The languages are checked in a child process of their own (this module run as a program), which forks its
+    workers: a test worker has threads of its own (pytest-xdist's), and a process forked from a threaded one may
+    block forever on a lock another thread held at the fork."""
     _need(shared_data)
     part = _stem_part()
     print(f"stem fixtures: part {part} of {STEM_PARTS} (METEOR_LITE_STEM_PART={part} repeats this run)")
-    shared_tokens(shared_data)  # made once here; the workers are forked with it
-    n = len(LANGS)
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(_check_language, LANGS, [shared_data] * n, [(part, STEM_PARTS)] * n))
+    out = subprocess.run([sys.executable, __file__, str(shared_data), str(part)], capture_output=True, text=True,
+                         timeout=PART_TIMEOUT, cwd=Path(__file__).parent)
+    assert out.returncode == 0, out.stderr[-3000:]
+    results = [(StemCheck(**{**r, "examples": [tuple(e) for e in r["examples"]]}), problem)
+               for r, problem in json.loads(out.stdout)]
+    assert [r.lang for r, _ in results] == LANGS
     for r, _ in results:
         assert r.words >= 1_000_000 // STEM_PARTS, r.lang
     bad = [(r.lang, r.program_differences, r.scorer_differences, r.examples[:5]) for r, _ in results if not r.ok]
@@ -164,3 +184,8 @@ def test_the_word_lists_name_their_files(tmp_path: Path) -> None:
     shared_tokens.cache_clear()
     with pytest.raises(FileNotFoundError, match="missing"):
         shared_tokens(tmp_path)
+
+
+if __name__ == "__main__":  # the part check's child process: python test_stem_fixtures.py DATA PART
+    found = _check_part_in_pool(Path(sys.argv[1]), int(sys.argv[2]))
+    json.dump([(dataclasses.asdict(r), problem) for r, problem in found], sys.stdout)
