@@ -75,12 +75,14 @@ accel: $(VENV)/.installed
 # make parity, not here; plain `pytest` runs them too.
 # The suite runs in TEST_JOBS worker processes (pytest-xdist, from the test extra; auto: one per core), each test file
 # whole in one worker, in its order (a page's docs examples share one directory); TEST_JOBS=0: one process, no workers.
+# The files are handed out in the order tests/conftest.py gives them (the longest first), not re-sorted by their
+# number of tests (--no-loadscope-reorder), so that no worker finishes a long file alone at the end.
 # The package's bytecode is compiled first: the tests start the command-line tools in hundreds of fresh processes,
 # which would otherwise compile the modules again each time where PYTHONDONTWRITEBYTECODE is set.
 TEST_JOBS ?= auto
 test: bundles check accel site
 	$(PY) -m compileall -q meteor_lite builders
-	$(PY) -m pytest -q -m "not (java and slow)" -n $(TEST_JOBS) --dist loadfile
+	$(PY) -m pytest -q -m "not (java and slow)" -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 
 # The documentation site (mkdocs.yml, docs/): built in strict mode, so that a broken link or anchor fails.
 site: $(VENV)/.installed
