@@ -16,6 +16,7 @@ from .errors import (
     MeteorLiteError,
     MeteorLiteWarning,
     MissingResourcesError,
+    WorkerError,
 )
 from .meteor import Meteor
 from .resources.bundle import Bundle
@@ -38,4 +39,5 @@ __all__ = [
     "MissingResourcesError",
     "SegmentScore",
     "Stats",
+    "WorkerError",
 ]

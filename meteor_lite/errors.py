@@ -37,6 +37,11 @@ class MissingResourcesError(BundleError, ConfigError):
     """
 
 
+class WorkerError(MeteorLiteError, RuntimeError):
+    """A worker process of a ``jobs`` run ended before its part was scored (killed, e.g. by the out-of-memory
+    killer, or crashed): its part is lost, so the run stops instead of waiting for it forever."""
+
+
 class MeteorLiteWarning(UserWarning):
     """A condition the user should know about that does not stop scoring (e.g. a module dropped)."""
 
@@ -48,5 +53,6 @@ __all__ = [
     "BundleError",
     "BundleNotFoundError",
     "MissingResourcesError",
+    "WorkerError",
     "MeteorLiteWarning",
 ]

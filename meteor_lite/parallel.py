@@ -70,19 +70,18 @@ def map_shards(
     the price is that a shard much slower than the others is not shared out.  Each worker
     first calls ``reopen()`` (e.g. to get its own database connection); an exception it raises is
     raised here, in the parent (not a worker respawned forever).  The results are concatenated in
-    shard order.
+    shard order.  A worker that ends before its shard is scored (killed, or crashed) raises
+    :class:`~meteor_lite.errors.WorkerError`.
     """
-    import multiprocessing
-
     global _WORK
     shards = max(jobs, 1)
     size = max(MIN_SHARD, -(-n // shards))
     bounds = [(b, min(b + size, n)) for b in range(0, n, size)]
     _WORK = (score_range, reopen)
     try:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(jobs, initializer=_worker_init) as pool, _terminate_pool_on_sigterm():
-            parts = pool.map(_worker_score, bounds, chunksize=1)
+        with _worker_pool(jobs) as pool:
+            futures = [pool.submit(_worker_score, b) for b in bounds]
+            parts = [_result(f) for f in futures]
     finally:
         _WORK = None
     return [s for part in parts for s in part]
@@ -96,25 +95,73 @@ def map_blocks(
     The streaming twin of :func:`map_shards`: one pool for the whole run (each worker calls
     ``reopen()`` once), the blocks handed to the workers as they are read (pickled), and at
     most two blocks per worker read ahead, so that memory stays bounded whatever the
-    length of ``blocks``.  A worker's exception is raised here, in the parent.
+    length of ``blocks``.  A worker's exception is raised here, in the parent; a worker that ends
+    before its block is scored raises :class:`~meteor_lite.errors.WorkerError`.
     """
     import collections
-    import multiprocessing
 
     global _WORK
     _WORK = (score_block, reopen)
     try:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(jobs, initializer=_worker_init) as pool, _terminate_pool_on_sigterm():
+        with _worker_pool(jobs) as pool:
             pending: "collections.deque[Any]" = collections.deque()
             for block in blocks:
-                pending.append(pool.apply_async(_worker_block, (block,)))
+                pending.append(pool.submit(_worker_block, block))
                 if len(pending) >= 2 * jobs:
-                    yield pending.popleft().get()
+                    yield _result(pending.popleft())
             while pending:
-                yield pending.popleft().get()
+                yield _result(pending.popleft())
     finally:
         _WORK = None
+
+
+@contextlib.contextmanager
+def _worker_pool(jobs: int) -> Iterator[Any]:
+    """A pool of ``jobs`` forked workers (each first runs ``_worker_init``) that ends them all when left by an
+    exception: a worker's error, SIGTERM (see _terminate_pool_on_sigterm), Ctrl-C, or a consumer that stops early.
+
+    A process pool, not ``multiprocessing.Pool``: a Pool replaces a worker that dies (killed, e.g. by the
+    out-of-memory killer, or crashed) but never runs its task again, so the parent waited for that result forever;
+    a process pool fails every pending task instead (BrokenProcessPool, raised as WorkerError by _result).
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_worker_init)
+    try:
+        with _terminate_pool_on_sigterm():
+            yield pool
+    except BaseException:
+        _end_workers(pool)
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _end_workers(pool: Any) -> None:
+    """Send SIGTERM to the pool's workers (which die of it quietly: see _die_with_parent)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.exitcode is None:
+            process.terminate()
+
+
+def _result(future: Any) -> Any:
+    """The result of a worker's task; :class:`WorkerError` when a worker ended before the pool's tasks were done."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from .errors import WorkerError
+
+    try:
+        return future.result()
+    except BrokenProcessPool as exc:
+        raise WorkerError(
+            "a worker process ended before its part was scored: killed (out of memory?) or crashed; "
+            "the part is lost, so the run stops (jobs=1 scores in one process)"
+        ) from exc
 
 
 @contextlib.contextmanager
@@ -122,7 +169,7 @@ def _terminate_pool_on_sigterm() -> Iterator[None]:
     """While the workers run, SIGTERM ends this process with exit code 143 *through* the pool's cleanup.
 
     By default SIGTERM would kill the parent at once and leave its workers computing, orphaned;
-    here it raises ``SystemExit(143)`` so that the ``with Pool`` block terminates them first.
+    here it raises ``SystemExit(143)`` so that the pool's block (_worker_pool) terminates them first.
     Only in the main thread (where signal handlers can be set); the previous handler is restored.
     """
     import signal
@@ -143,7 +190,7 @@ def _terminate_pool_on_sigterm() -> Iterator[None]:
 
 
 def _die_with_parent() -> None:
-    """A worker: SIGTERM (what ``Pool.terminate`` sends) kills it quietly, Ctrl-C is the parent's to handle,
+    """A worker: SIGTERM (what _end_workers sends) kills it quietly, Ctrl-C is the parent's to handle,
     and on Linux it is sent SIGTERM when the parent dies (even by SIGKILL): never an orphan still computing."""
     import signal
 
@@ -158,8 +205,8 @@ def _die_with_parent() -> None:
         pass
 
 
-# Why this worker's reopen() failed (raised by its first task: the pool would respawn a worker whose
-# initializer raises, forever).
+# Why this worker's reopen() failed (raised by its first task, as the task's own error: a pool whose initializer
+# raises is broken for every task, with no word of why).
 _INIT_ERROR: Optional[BaseException] = None
 
 
