@@ -114,14 +114,9 @@ def _check_language(lang: str, data: Path, part: Tuple[int, int]) -> Tuple[StemC
     return result, (_program_difference(lang, words) if lang in PROGRAM_LANGS else None)
 
 
-def _check_part_in_pool(data: Path, part: int) -> List[Tuple[StemCheck, Optional[str]]]:
-    """Every language's part, two languages at a time in forked workers (this module run as a program)."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    shared_tokens(data)  # made once here; the workers are forked with it
-    n = len(LANGS)
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(_check_language, LANGS, [data] * n, [(part, STEM_PARTS)] * n))
+def _check_languages(data: Path, part: int, langs: List[str]) -> List[Tuple[StemCheck, Optional[str]]]:
+    """The part of each language of ``langs``, one after the other (this module run as a program)."""
+    return [_check_language(lang, data, (part, STEM_PARTS)) for lang in langs]
 
 
 #: Seconds the check of a part may take (about a minute on two cores): a stuck run fails instead of stalling the suite.
@@ -132,18 +127,29 @@ def test_a_part_of_every_languages_stems_equals_the_jars(shared_data: Path) -> N
     """All languages, two at a time: every word of this run's part has the jar's stem (program and scorer), and
     ``meteor-jar-stemmer`` prints the jar's lines for the last 20,000 words of four languages.
 
-    The languages are checked in a child process of their own (this module run as a program), which forks its
-    workers: a test worker has threads of its own (pytest-xdist's), and a process forked from a threaded one may
-    block forever on a lock another thread held at the fork."""
+    The languages are checked by two child processes (this module run as a program), each with half of them: no
+    process is forked from this one, which has threads of its own (pytest-xdist's), and a process forked from a
+    threaded one may block forever on a lock another thread held at the fork."""
     _need(shared_data)
     part = _stem_part()
     print(f"stem fixtures: part {part} of {STEM_PARTS} (METEOR_LITE_STEM_PART={part} repeats this run)")
-    out = subprocess.run([sys.executable, __file__, str(shared_data), str(part)], capture_output=True, text=True,
-                         timeout=PART_TIMEOUT, cwd=Path(__file__).parent)
-    assert out.returncode == 0, out.stderr[-3000:]
-    results = [(StemCheck(**{**r, "examples": [tuple(e) for e in r["examples"]]}), problem)
-               for r, problem in json.loads(out.stdout)]
-    assert [r.lang for r, _ in results] == LANGS
+    halves = [LANGS[0::2], LANGS[1::2]]
+    children = [subprocess.Popen([sys.executable, __file__, str(shared_data), str(part), *langs], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent) for langs in halves]
+    found = {}
+    try:
+        for child in children:
+            stdout, stderr = child.communicate(timeout=PART_TIMEOUT)
+            assert child.returncode == 0, stderr[-3000:]
+            for r, problem in json.loads(stdout):
+                found[r["lang"]] = (StemCheck(**{**r, "examples": [tuple(e) for e in r["examples"]]}), problem)
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    assert sorted(found) == sorted(LANGS)
+    results = [found[lang] for lang in LANGS]
     for r, _ in results:
         assert r.words >= 1_000_000 // STEM_PARTS, r.lang
     bad = [(r.lang, r.program_differences, r.scorer_differences, r.examples[:5]) for r, _ in results if not r.ok]
@@ -186,6 +192,6 @@ def test_the_word_lists_name_their_files(tmp_path: Path) -> None:
         shared_tokens(tmp_path)
 
 
-if __name__ == "__main__":  # the part check's child process: python test_stem_fixtures.py DATA PART
-    found = _check_part_in_pool(Path(sys.argv[1]), int(sys.argv[2]))
-    json.dump([(dataclasses.asdict(r), problem) for r, problem in found], sys.stdout)
+if __name__ == "__main__":  # a child of the part check: python test_stem_fixtures.py DATA PART LANG...
+    checked = _check_languages(Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:])
+    json.dump([(dataclasses.asdict(r), problem) for r, problem in checked], sys.stdout)
