@@ -81,7 +81,7 @@ def map_shards(
     try:
         with _worker_pool(jobs) as pool:
             futures = [pool.submit(_worker_score, b) for b in bounds]
-            parts = [_result(f) for f in futures]
+            parts = [f.result() for f in futures]
     finally:
         _WORK = None
     return [s for part in parts for s in part]
@@ -108,9 +108,9 @@ def map_blocks(
             for block in blocks:
                 pending.append(pool.submit(_worker_block, block))
                 if len(pending) >= 2 * jobs:
-                    yield _result(pending.popleft())
+                    yield pending.popleft().result()
             while pending:
-                yield _result(pending.popleft())
+                yield pending.popleft().result()
     finally:
         _WORK = None
 
@@ -122,18 +122,26 @@ def _worker_pool(jobs: int) -> Iterator[Any]:
 
     A process pool, not ``multiprocessing.Pool``: a Pool replaces a worker that dies (killed, e.g. by the
     out-of-memory killer, or crashed) but never runs its task again, so the parent waited for that result forever;
-    a process pool fails every pending task instead (BrokenProcessPool, raised as WorkerError by _result).
+    a process pool fails every pending task instead (BrokenProcessPool, raised here as WorkerError).
     """
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from .errors import WorkerError
 
     pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_worker_init)
     try:
         with _terminate_pool_on_sigterm():
             yield pool
-    except BaseException:
+    except BaseException as exc:
         _end_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+        if isinstance(exc, BrokenProcessPool):  # from a task's result, or from submitting one
+            raise WorkerError(
+                "a worker process ended before its part was scored: killed (out of memory?) or crashed; "
+                "the part is lost, so the run stops (jobs=1 scores in one process)"
+            ) from exc
         raise
     pool.shutdown(wait=True)
 
@@ -147,21 +155,6 @@ def _end_workers(pool: Any) -> None:
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         if process.exitcode is None:
             process.terminate()
-
-
-def _result(future: Any) -> Any:
-    """The result of a worker's task; :class:`WorkerError` when a worker ended before the pool's tasks were done."""
-    from concurrent.futures.process import BrokenProcessPool
-
-    from .errors import WorkerError
-
-    try:
-        return future.result()
-    except BrokenProcessPool as exc:
-        raise WorkerError(
-            "a worker process ended before its part was scored: killed (out of memory?) or crashed; "
-            "the part is lost, so the run stops (jobs=1 scores in one process)"
-        ) from exc
 
 
 @contextlib.contextmanager

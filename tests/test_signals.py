@@ -117,7 +117,7 @@ def test_a_killed_worker_stops_the_run_with_an_error(tmp_path: Path, en_bundle: 
 
 
 _STREAM_CHILD = r"""
-import os, signal
+import os, signal, time
 from meteor_lite import WorkerError, parallel
 
 def score_block(block):
@@ -125,9 +125,15 @@ def score_block(block):
         os.kill(os.getpid(), signal.SIGKILL)
     return [block]
 
+def blocks():
+    for b in range(10):
+        if b == 4:
+            time.sleep(1.0)  # block 3's worker is dead by now: the next block is handed to a broken pool
+        yield b
+
 got = []
 try:
-    for part in parallel.map_blocks(score_block, lambda: None, range(10), 2):
+    for part in parallel.map_blocks(score_block, lambda: None, blocks(), 2):
         got.extend(part)
 except WorkerError as exc:
     print("WorkerError", got)
@@ -137,7 +143,7 @@ except WorkerError as exc:
 
 def test_a_killed_worker_of_a_stream_raises_worker_error() -> None:
     """map_blocks (the streaming path): blocks before the lost one come out in order (those still being scored when
-    it is lost are lost with it), then WorkerError."""
+    it is lost are lost with it), then WorkerError, also when the next block is handed to the broken pool."""
     out = subprocess.run([sys.executable, "-c", _STREAM_CHILD], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     first, message = out.stdout.splitlines()
