@@ -147,14 +147,18 @@ def _worker_pool(jobs: int) -> Iterator[Any]:
 
 
 def _end_workers(pool: Any) -> None:
-    """Send SIGTERM to the pool's workers (which die of it quietly: see _die_with_parent)."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
-    if terminate is not None:
-        terminate()
+    """Kill the pool's workers (SIGKILL: a worker has nothing to clean up, and SIGKILL cannot be caught, nor lost as
+    a signal can be that reaches a worker just forked, before its interpreter resets its pending signals).
+
+    All of them, not some: a worker killed while it waits for a task holds the task queue's lock for good, and a
+    worker left alive would wait for that lock, and the pool's shutdown for the worker, forever."""
+    kill = getattr(pool, "kill_workers", None)  # Python 3.14 and later
+    if kill is not None:
+        kill()
         return
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         if process.exitcode is None:
-            process.terminate()
+            process.kill()
 
 
 @contextlib.contextmanager
@@ -183,8 +187,8 @@ def _terminate_pool_on_sigterm() -> Iterator[None]:
 
 
 def _die_with_parent() -> None:
-    """A worker: SIGTERM (what _end_workers sends) kills it quietly, Ctrl-C is the parent's to handle,
-    and on Linux it is sent SIGTERM when the parent dies (even by SIGKILL): never an orphan still computing."""
+    """A worker: SIGTERM (what the pool sends its other workers when one dies) kills it quietly, Ctrl-C is the
+    parent's to handle, and on Linux it is sent SIGTERM when the parent dies (even by SIGKILL): never an orphan still computing."""
     import signal
 
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
