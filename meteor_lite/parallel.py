@@ -69,7 +69,7 @@ def map_shards(
     sorted pass (with four smaller shards per worker, system1 took 25% longer on two cores);
     the price is that a shard much slower than the others is not shared out.  Each worker
     first calls ``reopen()`` (e.g. to get its own database connection); an exception it raises is
-    raised here, in the parent (not a worker respawned forever).  The results are concatenated in
+    raised here, in the parent (not a pool broken with no word of why).  The results are concatenated in
     shard order.  A worker that ends before its shard is scored (killed, or crashed) raises
     :class:`~meteor_lite.errors.WorkerError`.
     """
@@ -166,7 +166,7 @@ def _terminate_pool_on_sigterm() -> Iterator[None]:
     """While the workers run, SIGTERM ends this process with exit code 143 *through* the pool's cleanup.
 
     By default SIGTERM would kill the parent at once and leave its workers computing, orphaned;
-    here it raises ``SystemExit(143)`` so that the pool's block (_worker_pool) terminates them first.
+    here it raises ``SystemExit(143)`` so that the pool's block (_worker_pool) kills them first.
     Only in the main thread (where signal handlers can be set); the previous handler is restored.
     """
     import signal
@@ -188,7 +188,8 @@ def _terminate_pool_on_sigterm() -> Iterator[None]:
 
 def _die_with_parent() -> None:
     """A worker: SIGTERM (what the pool sends its other workers when one dies) kills it quietly, Ctrl-C is the
-    parent's to handle, and on Linux it is sent SIGTERM when the parent dies (even by SIGKILL): never an orphan still computing."""
+    parent's to handle, and on Linux it is sent SIGTERM when the parent dies (even by SIGKILL): never an orphan
+    still computing."""
     import signal
 
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
