@@ -23,7 +23,7 @@ from ..resources.lookups import Paraphrases, PhraseHit, Resources
 
 __all__ = [
     "Match", "collect_matches", "modules_used", "positions_of", "synset_index", "synonym_positions", "phrase_matches",
-    "iter_phrase_matches",
+    "iter_phrase_matches", "scan_phrase_matches",
 ]
 
 
@@ -213,10 +213,19 @@ def phrase_matches(
     is in use and there is no cap (it reads the table entries as stored and returns the matches
     all at once: a caller that stops early iterates :func:`iter_phrase_matches`).
     """
-    kernels = accel.compiled
-    if kernels is not None and cap is None:
-        return iter(kernels.phrase_matches(list(hits), words))
+    if cap is None:
+        kernels = accel.compiled
+        if kernels is not None:
+            return iter(kernels.phrase_matches(list(hits), words))
+        if _scannable(words):
+            return scan_phrase_matches(hits, words, res.framed_paraphrases)
     return iter_phrase_matches(hits, positions_of(words), words, cap, res.paraphrase_tokens)
+
+
+def _scannable(words: Sequence[str]) -> bool:
+    """Whether ``words`` joined by single spaces mark every word boundary and only those: no word is empty or holds
+    a space (what :func:`scan_phrase_matches` needs; the tokenisers never make such words, but a caller might)."""
+    return "" not in words and sum(map(len, words)) == len("".join(words).replace(" ", ""))
 
 
 def iter_phrase_matches(
@@ -232,3 +241,30 @@ def iter_phrase_matches(
             for o in _nearest(starts, start, cap) if cap is not None and starts else starts:
                 if words[o : o + pl] == para:
                     yield start, k, o, pl
+
+
+def scan_phrase_matches(
+    hits: Sequence[PhraseHit], words: Sequence[str], framed: Callable[[str], Tuple[str, ...]]
+) -> Iterator[Tuple[int, int, int, int]]:
+    """:func:`iter_phrase_matches` without a cap, found by substring search: ``words`` joined and framed by single
+    spaces, each paraphrase framed by spaces (``framed``: :meth:`Resources.framed_paraphrases` of an entry) occurs
+    in it exactly where its words occur in ``words``.  The few paraphrases that occur are the only ones looked at
+    word by word; none is split into tokens.  ``words`` must pass :func:`_scannable`."""
+    if not words:
+        return
+    text = " " + " ".join(words) + " "
+    index_at: Dict[int, int] = {}
+    offset = 1
+    for i, w in enumerate(words):
+        index_at[offset] = i
+        offset += len(w) + 1
+    find = text.find
+    for start, k, entry in hits:
+        for para in framed(entry):
+            if para not in text:
+                continue
+            pl = para.count(" ") - 1
+            at = find(para)
+            while at >= 0:
+                yield start, k, index_at[at + 1], pl
+                at = find(para, at + 1)

@@ -98,6 +98,8 @@ class Resources:
         self._para_split: Dict[str, Paraphrases] = {}
         #: One token tuple per paraphrase string (shared by every entry that lists it: less memory, fewer splits).
         self._para_tokens: Dict[str, Tuple[str, ...]] = {}
+        #: table entry -> its paraphrases as strings framed by spaces (:meth:`framed_paraphrases`).
+        self._para_framed: Dict[str, Tuple[str, ...]] = {}
         self._hits: Dict[Tuple[str, ...], List[PhraseHit]] = {}
         #: word -> whether it is a function word (its Java lower case in :attr:`function_words`).
         self._func: Dict[str, bool] = {}
@@ -322,6 +324,14 @@ class Resources:
             self._para_split[entry] = split
         return split
 
+    def framed_paraphrases(self, entry: str) -> Tuple[str, ...]:
+        """The paraphrases of a table entry, in table order, each as ``" " + paraphrase + " "``: what the pure-Python
+        matcher looks for in a sentence joined by spaces (:func:`meteor_lite.align.matches.scan_phrase_matches`)."""
+        framed = self._para_framed.get(entry)
+        if framed is None:
+            framed = self._para_framed[entry] = tuple([f" {p} " for p in entry.split(PARAPHRASE_SEPARATOR)])
+        return framed
+
     def paraphrase_table(self, sentences: Sequence[Sequence[str]]) -> Tuple[Dict[str, str], Dict[str, bool]]:
         """Look up every n-gram of ``sentences`` that can be a phrase of the paraphrase table.
 
@@ -339,6 +349,7 @@ class Resources:
             prefix.clear()
             self._para_split.clear()
             self._para_tokens.clear()
+            self._para_framed.clear()
         hits = self._hits
         if len(hits) > RECENT_SENTENCES:
             hits.clear()
