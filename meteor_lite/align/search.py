@@ -43,8 +43,9 @@ from .matches import Match
 
 __all__ = ["search_alignment", "search_alignment_pure", "count_chunks", "Plan"]
 
-#: A partial alignment: (rank key, next reference index, end of the last hypothesis match or -1,
-#: used hypothesis bits, used reference bits, chosen-chain).  The key is
+#: A partial alignment: (rank key, end of its last reference match, end of the last hypothesis match or -1,
+#: used hypothesis bits, used reference bits, chosen-chain).  The search only asks whether the reference end lies
+#: beyond the current position (which is then inside that match), so a skip need not move it.  The key is
 #: ``-gain * gain_unit + chunks * chunk_unit + distance``: smaller ranks first.
 Path = Tuple[Any, ...]
 #: A candidate as the search reads it: (hyp bits, ref bits, hyp start, hyp end, ref end, gain in key units,
@@ -135,7 +136,9 @@ def search_alignment_pure(n1: int, n2: int, cands: List[List[Match]], beam: int)
     paths: List[Path] = [(0, 0, -1, used_h, used_r, None)]
     for cur in range(n2):
         here = plan.steps[cur]
-        if len(here) > beam:
+        if not here:
+            paths = _pass(paths, cur, plan, beam)
+        elif len(here) > beam:
             paths = _expand_capped(paths, cur, here, plan, beam)
         else:
             paths = _advance(paths, cur, here, plan, beam)
@@ -184,12 +187,37 @@ def _carried(path: Path, cur: int, plan: Plan) -> "Path | None":
     key, idx, last, uh, ur, chosen = path
     if cur < idx:
         return path
-    f = plan.fixed.get(idx)
+    f = plan.fixed.get(cur)
     if f is None:
         return None
     if last != -1 and f[0] != last:
         key += plan.chunk_unit
     return (key - f[1] + f[2], f[3], f[4], uh, ur, chosen)
+
+
+def _pass(paths: List[Path], cur: int, plan: Plan, beam: int) -> List[Path]:
+    """:func:`_advance` over a reference position without candidates: each of the best ``beam`` paths has one child,
+    the path itself wherever nothing changes (inside a longer match, or no chunk open), and no tuple is made then."""
+    if len(paths) > 1:
+        paths.sort(key=_FIRST)
+    bit = 1 << cur
+    cu = plan.chunk_unit
+    nxt: List[Path] = []
+    app = nxt.append
+    for path in paths[:beam] if len(paths) > beam else paths:
+        if path[1] > cur:  # inside a longer match
+            app(path)
+        elif path[4] & bit:  # a fixed match starts here
+            carried = _carried(path, cur, plan)
+            if carried is not None:
+                app(carried)
+        elif path[2] == -1:
+            app(path)
+        else:  # the skip closes the open chunk
+            app((path[0] + cu, path[1], -1, path[3], path[4], path[5]))
+    if not nxt:
+        nxt.append(paths[0])
+    return nxt
 
 
 def _advance(paths: List[Path], cur: int, here: Sequence[Step], plan: Plan, beam: int) -> List[Path]:
@@ -203,6 +231,9 @@ def _advance(paths: List[Path], cur: int, here: Sequence[Step], plan: Plan, beam
     for path in paths[:beam]:
         key, idx, last, uh, ur, chosen = path
         if ur & bit:
+            if cur < idx:  # inside a longer match
+                app(path)
+                continue
             carried = _carried(path, cur, plan)
             if carried is not None:
                 app(carried)
