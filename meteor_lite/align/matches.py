@@ -148,8 +148,16 @@ def synonym_positions(
         if kernels is not None:
             yield from kernels.synonym_pairs(list(yh), list(yr), hk, rk)
             return
+        # Only the hypothesis words with synsets are compared, and only with reference words that share one with
+        # some hypothesis word (most share none).
+        with_synsets = [(i, si, hk[i]) for i, si in enumerate(yh) if si]
+        every = frozenset().union(*[si for _, si, _ in with_synsets])
         for j, sj in enumerate(yr):
-            yield [i for i, si in enumerate(yh) if si and hk[i] != rk[j] and not si.isdisjoint(sj)] if sj else []
+            if not sj or every.isdisjoint(sj):
+                yield []
+                continue
+            rw = rk[j]
+            yield [i for i, si, h in with_synsets if h != rw and not si.isdisjoint(sj)]
         return
     if by_synset is None:
         by_synset = synset_index(yh)
