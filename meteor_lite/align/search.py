@@ -202,15 +202,16 @@ def _pass(paths: List[Path], cur: int, plan: Plan, beam: int) -> List[Path]:
         paths.sort(key=_FIRST)
     bit = 1 << cur
     cu = plan.chunk_unit
+    f = plan.fixed.get(cur)  # the fixed match starting here, if any (as _carried takes it)
     nxt: List[Path] = []
     app = nxt.append
     for path in paths[:beam] if len(paths) > beam else paths:
         if path[1] > cur:  # inside a longer match
             app(path)
-        elif path[4] & bit:  # a fixed match starts here
-            carried = _carried(path, cur, plan)
-            if carried is not None:
-                app(carried)
+        elif path[4] & bit:  # a fixed match starts here (else the path ends)
+            if f is not None:
+                key = path[0] + cu if path[2] != -1 and f[0] != path[2] else path[0]
+                app((key - f[1] + f[2], f[3], f[4], path[3], path[4], path[5]))
         elif path[2] == -1:
             app(path)
         else:  # the skip closes the open chunk
