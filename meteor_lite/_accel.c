@@ -335,6 +335,58 @@ static int keep_best(State *s, int W) {
     return 0;
 }
 
+/* A reference position without candidates, the parents changed in place: each has one child (itself, its key, end
+ * and last match moved as the loop of run_search would move them), so no child is copied and no step recorded.
+ * A parent whose word here is covered ends unless it is inside a longer match or a fixed match starts here; when
+ * every parent ends, the best is kept as it is.  The ranks are then sorted again by key, ties in their order
+ * (what push_path gives children made in parents' order: at most beam parents, so none is cut). */
+static void pass_in_place(State *s, int W, int n2, int cur, int64_t cu) {
+    int blk = cur >> 6;
+    uint64_t bit = (uint64_t)1 << (cur & 63);
+    Rank *po = (Rank *)s->pord.data;
+    Path *pa = (Path *)s->paths.data;
+    const uint64_t *pool = (const uint64_t *)s->pool.data;
+    size_t np = s->pord.len, kept = 0;
+    for (size_t i = 0; i < np; i++) {
+        Path *p = &pa[po[i].slot];
+        if (pool[p->moff + W + blk] & bit) {
+            if (cur < p->idx) {
+                po[kept++] = po[i];
+            } else if (p->idx < n2 && s->fixed[p->idx]) {
+                int32_t at = p->idx;
+                if (p->last != -1 && s->f_hs[at] != p->last) p->key += cu;
+                p->key += s->f_d[at] - s->f_gk[at];
+                p->idx = s->f_rend[at];
+                p->last = s->f_hend[at];
+                po[i].key = p->key;
+                po[kept++] = po[i];
+            }
+            continue;
+        }
+        if (p->last != -1) {
+            p->key += cu;
+            p->last = -1;
+            po[i].key = p->key;
+        }
+        p->idx += 1;
+        po[kept++] = po[i];
+    }
+    if (kept == 0) {
+        s->pord.len = 1;  /* po[0] is the best parent, untouched (a parent that ends is not changed) */
+        return;
+    }
+    for (size_t i = 1; i < kept; i++) {  /* insertion sort, stable: a few ranks, nearly in order */
+        Rank r = po[i];
+        size_t j = i;
+        while (j > 0 && po[j - 1].key > r.key) {
+            po[j] = po[j - 1];
+            j--;
+        }
+        po[j] = r;
+    }
+    s->pord.len = kept;
+}
+
 /* The chosen candidates (indices into mi): the fixed matches and the best path's, ordered by reference start
  * (no two share one).  *out is malloc'd, *count its length; 0, or -1 with an exception set. */
 static int chosen_order(State *s, int n2, const Path *best, Py_ssize_t **out, size_t *count) {
@@ -500,6 +552,10 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
         uint64_t bit = (uint64_t)1 << (cur & 63);
         const Step *here = s->steps + s->st_first[cur];
         int32_t nhere = s->st_first[cur + 1] - s->st_first[cur];
+        if (nhere == 0) {
+            pass_in_place(s, W, n2, cur, cu);
+            continue;
+        }
         s->ord.len = 0;
         const Rank *po = (const Rank *)s->pord.data;
         size_t np = s->pord.len;
