@@ -2,17 +2,14 @@
 token-by-token matcher it replaced, which remains for the bounded mode's cap.
 
 Both must give the same matches in the same order (the order decides ties in the search): on real sentences of
-the official example and WMT21 de-en with the English bundle's table, and on random entries and sentences whose
-words are meant to confuse a substring search (words that are prefixes and suffixes of others, empty
-paraphrases, doubled spaces).  Sentences the scan cannot read (a word that is empty or holds a space) go to
+the official example (system1, system2) and WMT21 de-en with the English bundle's table (the sentences of
+tests/test_accel.py), and on random entries and sentences whose words are meant to confuse a substring search
+(words that are prefixes and suffixes of others, empty paraphrases, doubled spaces).  Sentences the scan cannot read (a word that is empty or holds a space) go to
 the token-by-token matcher.
 """
 
 from __future__ import annotations
 
-import csv
-import gzip
-import random
 from pathlib import Path
 from typing import List, Tuple
 
@@ -22,36 +19,21 @@ from hypothesis import strategies as st
 
 from meteor_lite import Meteor, accel
 from meteor_lite.align import matches
-from meteor_lite.align.matches import iter_phrase_matches, phrase_matches, positions_of, scan_phrase_matches
+from meteor_lite.align.matches import phrase_matches, scan_phrase_matches
 from meteor_lite.resources.lookups import PhraseHit, Resources
-
-Found = List[Tuple[int, int, int, int]]
-
-
-def _by_tokens(hits: List[PhraseHit], words: Tuple[str, ...], res: Resources) -> Found:
-    return list(iter_phrase_matches(hits, positions_of(words), words, None, res.paraphrase_tokens))
+from test_accel import _pure_phrase_matches as _by_tokens
+from test_accel import _segments
 
 
-def _by_scan(hits: List[PhraseHit], words: Tuple[str, ...], res: Resources) -> Found:
+def _by_scan(hits: List[PhraseHit], words: Tuple[str, ...], res: Resources) -> List[Tuple[int, int, int, int]]:
     return list(scan_phrase_matches(hits, words, res.framed_paraphrases))
 
 
-def _real_pairs(shared: Path) -> List[Tuple[str, str]]:
-    ex = shared / "meteor-example"
-    refs = (ex / "reference").read_text(encoding="utf-8").splitlines()
-    hyps = (ex / "system1.hyp").read_text(encoding="utf-8").splitlines()
-    pairs = list(zip(hyps, refs))[:400]
-    with gzip.open(shared / "wmt21" / "newstest2021.de-en.da.tsv.gz", "rt", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    random.Random(7).shuffle(rows)
-    pairs.extend((r["hyp"], r["ref_A"]) for r in rows[:400])
-    return pairs
-
-
 def test_real_sentences_get_the_same_phrase_matches(shared_data: Path, en_bundle: Path) -> None:
-    """800 real pairs, both directions, with the English table: the scan finds exactly the token matcher's matches."""
+    """900 real pairs (system1, system2, WMT21 de-en; first references), both directions, with the English table:
+    the scan finds exactly the token matcher's matches."""
     m = Meteor("en", norm=True, quiet=True)
-    sentences = [(m.tokens(h), m.tokens(r)) for h, r in _real_pairs(shared_data)]
+    sentences = [(m.tokens(h), m.tokens(refs[0])) for h, refs in _segments(shared_data, 300)]
     res = m.resources
     res.paraphrase_table([s for pair in sentences for s in pair])
     found = 0
