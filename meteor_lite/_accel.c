@@ -335,6 +335,13 @@ static int keep_best(State *s, int W) {
     return 0;
 }
 
+/* The key of a path (key, last hypothesis end) extended by the fixed match at reference position `at`: a new chunk
+ * unless it continues the path's last match. */
+static inline int64_t fixed_key(const State *s, int32_t at, int64_t key, int32_t last, int64_t cu) {
+    if (last != -1 && s->f_hs[at] != last) key += cu;
+    return key - s->f_gk[at] + s->f_d[at];
+}
+
 /* A reference position without candidates, the parents changed in place: each has one child (itself, its key, end
  * and last match moved as the loop of run_search would move them), so no child is copied and no step recorded.
  * A parent whose word here is covered ends unless it is inside a longer match or a fixed match starts here; when
@@ -354,8 +361,7 @@ static void pass_in_place(State *s, int W, int n2, int cur, int64_t cu) {
                 po[kept++] = po[i];
             } else if (p->idx < n2 && s->fixed[p->idx]) {
                 int32_t at = p->idx;
-                if (p->last != -1 && s->f_hs[at] != p->last) p->key += cu;
-                p->key += s->f_d[at] - s->f_gk[at];
+                p->key = fixed_key(s, at, p->key, p->last, cu);
                 p->idx = s->f_rend[at];
                 p->last = s->f_hend[at];
                 po[i].key = p->key;
@@ -566,9 +572,7 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
                 if (cur < p.idx) {
                     if (push_path(s, W, beam, p.key, p.idx, p.last, p.chain, -1, m, NULL, NULL)) return -1;
                 } else if (p.idx < n2 && s->fixed[p.idx]) {
-                    int64_t key = p.key;
-                    if (p.last != -1 && s->f_hs[p.idx] != p.last) key += cu;
-                    if (push_path(s, W, beam, key - s->f_gk[p.idx] + s->f_d[p.idx], s->f_rend[p.idx], s->f_hend[p.idx],
+                    if (push_path(s, W, beam, fixed_key(s, p.idx, p.key, p.last, cu), s->f_rend[p.idx], s->f_hend[p.idx],
                                   p.chain, -1, m, NULL, NULL))
                         return -1;
                 }

@@ -184,14 +184,17 @@ def _fix_unambiguous(n1: int, n2: int, cands: List[List[Match]]) -> Tuple[Dict[i
 def _carried(path: Path, cur: int, plan: Plan) -> "Path | None":
     """A path whose reference word ``cur`` is covered already: unchanged inside a longer match, through
     the fixed match starting at ``cur`` (None when there is none: the path ends)."""
-    key, idx, last, uh, ur, chosen = path
-    if cur < idx:
+    if cur < path[1]:
         return path
     f = plan.fixed.get(cur)
-    if f is None:
-        return None
+    return None if f is None else _through_fixed(path, f, plan.chunk_unit)
+
+
+def _through_fixed(path: Path, f: Fixed, chunk_unit: int) -> Path:
+    """``path`` extended by the fixed match ``f`` (a new chunk unless it continues the path's last match)."""
+    key, _, last, uh, ur, chosen = path
     if last != -1 and f[0] != last:
-        key += plan.chunk_unit
+        key += chunk_unit
     return (key - f[1] + f[2], f[3], f[4], uh, ur, chosen)
 
 
@@ -202,7 +205,7 @@ def _pass(paths: List[Path], cur: int, plan: Plan, beam: int) -> List[Path]:
         paths.sort(key=_FIRST)
     bit = 1 << cur
     cu = plan.chunk_unit
-    f = plan.fixed.get(cur)  # the fixed match starting here, if any (as _carried takes it)
+    f = plan.fixed.get(cur)  # the fixed match starting here, if any
     nxt: List[Path] = []
     app = nxt.append
     for path in paths[:beam] if len(paths) > beam else paths:
@@ -210,8 +213,7 @@ def _pass(paths: List[Path], cur: int, plan: Plan, beam: int) -> List[Path]:
             app(path)
         elif path[4] & bit:  # a fixed match starts here (else the path ends)
             if f is not None:
-                key = path[0] + cu if path[2] != -1 and f[0] != path[2] else path[0]
-                app((key - f[1] + f[2], f[3], f[4], path[3], path[4], path[5]))
+                app(_through_fixed(path, f, cu))
         elif path[2] == -1:
             app(path)
         else:  # the skip closes the open chunk
