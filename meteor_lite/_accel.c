@@ -120,12 +120,20 @@ static PyObject *int_tuple(int n, const long *v) {
     return t;
 }
 
+/* PyErr_NoMemory from code that also runs without the GIL (align_many's loop): the GIL is taken for the call
+ * (PyGILState_Ensure works whether this thread holds it or released it). */
+static void no_memory(void) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyErr_NoMemory();
+    PyGILState_Release(g);
+}
+
 static int vec_reserve(Vec *v, size_t n) {
     if (n <= v->cap) return 0;
     size_t cap = v->cap ? v->cap : 16;
     while (cap < n) cap *= 2;
     void *p = realloc(v->data, cap * v->size);
-    if (!p) { PyErr_NoMemory(); return -1; }
+    if (!p) { no_memory(); return -1; }
     v->data = p;
     v->cap = cap;
     return 0;
@@ -402,7 +410,7 @@ static int chosen_order(State *s, int n2, const Path *best, Py_ssize_t **out, si
     for (int32_t c = best->chain; c >= 0; c = nodes[c].parent) n++;
     long *order = (long *)malloc((n ? n : 1) * 2 * sizeof(long));
     Py_ssize_t *res = (Py_ssize_t *)malloc((n ? n : 1) * sizeof(Py_ssize_t));
-    if (!order || !res) { free(order); free(res); PyErr_NoMemory(); return -1; }
+    if (!order || !res) { free(order); free(res); no_memory(); return -1; }
     size_t k = 0;
     for (int j = 0; j < n2; j++)
         if (s->fixed[j]) { order[2 * k] = j; order[2 * k + 1] = (long)(s->fixed[j] - 1); k++; }
@@ -466,7 +474,7 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
     s->st_first = (int32_t *)calloc(n2 + 2, sizeof(int32_t));
     if (!s->cov_h || !s->cov_r || !s->fixed || !s->f_gk || !s->f_d || !s->f_hs || !s->f_rend || !s->f_hend
         || !s->st_first) {
-        PyErr_NoMemory();
+        no_memory();
         return -1;
     }
     /* How many candidates cover each word, and the distances' sum (for the key units). */
@@ -514,7 +522,7 @@ static int run_search(State *s, int n1, int n2, int beam, Py_ssize_t total, Py_s
     /* Steps: the candidates of the positions left open. */
     s->steps = (Step *)malloc((total ? total : 1) * sizeof(Step));
     if (W == 1) s->st_masks = (uint64_t *)malloc((total ? total : 1) * 2 * sizeof(uint64_t));
-    if (!s->steps || (W == 1 && !s->st_masks)) { PyErr_NoMemory(); return -1; }
+    if (!s->steps || (W == 1 && !s->st_masks)) { no_memory(); return -1; }
     int32_t ns = 0;
     for (int j = 0; j < n2; j++) {
         s->st_first[j] = ns;
@@ -1452,7 +1460,7 @@ static int found_add(Found *f, int mod, long rs, long rl, long hs, long hl, int 
         if (m) f->m = m;
         int *md = m ? (int *)realloc(f->mod, cap * sizeof(int)) : NULL;
         if (md) f->mod = md;
-        if (!m || !md) { PyErr_NoMemory(); return -1; }
+        if (!m || !md) { no_memory(); return -1; }
         f->cap = cap;
     }
     MatchInts *x = &f->m[f->len];
@@ -1472,7 +1480,7 @@ static int word_candidates(Found *f, int mi, int kind, const Packed *h, const Pa
     Py_ssize_t size = 8;
     while (size < 2 * h->n) size *= 2;
     Py_ssize_t local[64 + 32], *mem = size + h->n <= 64 + 32 ? local : (Py_ssize_t *)malloc((size_t)(size + h->n) * sizeof(Py_ssize_t));
-    if (!mem) { PyErr_NoMemory(); return -1; }
+    if (!mem) { no_memory(); return -1; }
     Py_ssize_t *head = mem, *next = mem + size;
     for (Py_ssize_t b = 0; b < size; b++) head[b] = -1;
     for (Py_ssize_t i = h->n - 1; i >= 0; i--) {
@@ -1498,7 +1506,7 @@ static int word_candidates(Found *f, int mi, int kind, const Packed *h, const Pa
 static int synonym_candidates(Found *f, int mi, const Packed *h, const Packed *r) {
     Py_ssize_t n1 = h->n;
     unsigned char *row = (unsigned char *)malloc((size_t)n1 + 1);
-    if (!row) { PyErr_NoMemory(); return -1; }
+    if (!row) { no_memory(); return -1; }
     int rc = 0;
     for (Py_ssize_t j = 0; j < r->n && !rc; j++) {
         if (r->syn_start[j + 1] == r->syn_start[j]) continue;
@@ -1548,87 +1556,51 @@ static int paraphrase_candidates(Found *f, int mi, const Packed *h, const Packed
     return 0;
 }
 
-static PyObject *float_list(const double *v, int n) {
-    PyObject *l = PyList_New(n);
-    if (!l) return NULL;
-    for (int k = 0; k < n; k++) {
-        PyObject *x = PyFloat_FromDouble(v[k]);
-        if (!x) { Py_DECREF(l); return NULL; }
-        PyList_SET_ITEM(l, k, x);
-    }
-    return l;
-}
+/* One pair's counts, as scoring._side_stats counts them, and its chosen matches: what align_stats returns, in C
+ * (align_counts fills it without touching a Python object, so align_many runs it without the GIL). */
+typedef struct {
+    int rc;                            /* 0 counted, 1 out of the search's range, -1 failed (exception set) */
+    double tc[4], rc4[4], tf[4], rf[4];
+    long chunks, twm, rwm;
+    long *chosen;                      /* count rows of (module, rstart, rlen, hstart, hlen), by reference start */
+    size_t count;
+} PairCounts;
 
-/* The statistics of the chosen candidates (ordered by reference start), as scoring._side_stats counts them. */
-static PyObject *pair_stats(const State *s, const int *mod, const Py_ssize_t *chosen, size_t count,
-                            const Packed *h, const Packed *r, int nmod) {
-    double tc[4] = {0}, rc[4] = {0}, tf[4] = {0}, rf[4] = {0};
-    long chunks = 0, pos = 0, last = -1, twm = 0, rwm = 0;
-    PyObject *matches = PyList_New((Py_ssize_t)count);
-    if (!matches) return NULL;
+/* The counts of the chosen candidates (ordered by reference start) into o. */
+static int count_chosen(const State *s, const int *mod, const Py_ssize_t *chosen, size_t count, const Packed *h,
+                        const Packed *r, PairCounts *o) {
+    long pos = 0, last = -1;
+    o->chosen = (long *)malloc((count ? count : 1) * 5 * sizeof(long));
+    if (!o->chosen) { no_memory(); return -1; }
+    o->count = count;
     for (size_t c = 0; c < count; c++) {
         const MatchInts *m = &s->mi[chosen[c]];
         int md = mod[chosen[c]];
         for (long k = m->hstart; k < m->hstart + m->hlen; k++) {
-            if (h->func[k]) tf[md] += (double)h->len[k]; else tc[md] += (double)h->len[k];
+            if (h->func[k]) o->tf[md] += (double)h->len[k]; else o->tc[md] += (double)h->len[k];
         }
         for (long k = m->rstart; k < m->rstart + m->rlen; k++) {
-            if (r->func[k]) rf[md] += (double)r->len[k]; else rc[md] += (double)r->len[k];
+            if (r->func[k]) o->rf[md] += (double)r->len[k]; else o->rc4[md] += (double)r->len[k];
         }
         /* chunks, as align.search.count_chunks */
-        if (m->rstart > pos && last != -1) { chunks++; last = -1; }
-        if (last != -1 && m->hstart != last) chunks++;
+        if (m->rstart > pos && last != -1) { o->chunks++; last = -1; }
+        if (last != -1 && m->hstart != last) o->chunks++;
         pos = m->rstart + m->rlen;
         last = m->hstart + m->hlen;
-        twm += m->hlen;
-        rwm += m->rlen;
-        long parts[5] = {md, m->rstart, m->rlen, m->hstart, m->hlen};
-        PyObject *t = int_tuple(5, parts);
-        if (!t) { Py_DECREF(matches); return NULL; }
-        PyList_SET_ITEM(matches, (Py_ssize_t)c, t);
+        o->twm += m->hlen;
+        o->rwm += m->rlen;
+        long *row = o->chosen + 5 * c;
+        row[0] = md; row[1] = m->rstart; row[2] = m->rlen; row[3] = m->hstart; row[4] = m->hlen;
     }
-    if (last != -1) chunks++;
-    PyObject *ltc = float_list(tc, nmod), *lrc = float_list(rc, nmod), *ltf = float_list(tf, nmod);
-    PyObject *lrf = float_list(rf, nmod);
-    PyObject *res = ltc && lrc && ltf && lrf
-        ? Py_BuildValue("(OOOOdddO)", ltc, lrc, ltf, lrf, (double)chunks, (double)twm, (double)rwm, matches) : NULL;
-    Py_XDECREF(ltc); Py_XDECREF(lrc); Py_XDECREF(ltf); Py_XDECREF(lrf);
-    Py_DECREF(matches);
-    return res;
+    if (last != -1) o->chunks++;
+    return 0;
 }
 
-/* align_stats(hyp, ref, modules, beam): collect_matches, the search and scoring._side_stats's counts of one
- * pair in one call.  hyp and ref are pack_side capsules; modules the module codes in the configuration's order
- * (0 exact, 1 stem, 2 synonym, 3 paraphrase).  Returns (test_content, ref_content, test_function,
- * ref_function, chunks, test_word_matches, ref_word_matches, matches) with matches the chosen (module, rstart,
- * rlen, hstart, hlen) by reference start, or None when the segment is out of the search's range (the caller
- * then takes the Python path). */
-static PyObject *align_stats(PyObject *self, PyObject *args) {
-    PyObject *hv, *rv, *modules;
-    int beam;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOO!i:align_stats", &hv, &rv, &PyTuple_Type, &modules, &beam)) return NULL;
-    const Packed *h = (const Packed *)PyCapsule_GetPointer(hv, PACKED_NAME);
-    const Packed *r = h ? (const Packed *)PyCapsule_GetPointer(rv, PACKED_NAME) : NULL;
-    if (!h || !r) return NULL;
-    int nmod = (int)PyTuple_GET_SIZE(modules);
-    if (nmod < 1 || nmod > 4) { PyErr_SetString(PyExc_ValueError, "one to four modules"); return NULL; }
-    if (beam < 1) { PyErr_SetString(PyExc_ValueError, "the beam must be at least 1"); return NULL; }
-    int kinds[4];
-    for (int k = 0; k < nmod; k++) {
-        kinds[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(modules, k));
-        if (kinds[k] < 0 || kinds[k] > 3) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a module code is 0 to 3");
-            return NULL;
-        }
-        if ((kinds[k] == 1 && (!h->stem || !r->stem)) || (kinds[k] == 2 && (!h->syn_head || !r->syn_head))
-            || (kinds[k] == 3 && (!h->has_hits || !r->has_hits))) {
-            PyErr_SetString(PyExc_ValueError, "a side lacks what one of the modules needs");
-            return NULL;
-        }
-    }
+/* collect_matches, the search and the counts of one pair of packed sentences into o (zeroed by the caller; o->rc
+ * says how it ended).  Reads only the packed sentences, which nothing changes once packed: safe without the GIL. */
+static void align_counts(const Packed *h, const Packed *r, const int *kinds, int nmod, int beam, PairCounts *o) {
     int n1 = (int)h->n, n2 = (int)r->n;
-    if ((n1 > n2 ? n1 : n2) > MAX_WORDS) Py_RETURN_NONE;
+    if ((n1 > n2 ? n1 : n2) > MAX_WORDS) { o->rc = 1; return; }
     Found f;
     memset(&f, 0, sizeof(f));
     State s;
@@ -1636,7 +1608,7 @@ static PyObject *align_stats(PyObject *self, PyObject *args) {
     int *mod = NULL;
     Py_ssize_t *chosen = NULL, *fill = NULL;
     size_t count = 0;
-    PyObject *res = NULL;
+    o->rc = -1;
     /* modules_used: a reference identical to the hypothesis is matched by the first module only */
     int same = n1 == n2;
     for (int i = 0; same && i < n1; i++) same = h->hash[i] == r->hash[i];
@@ -1650,7 +1622,7 @@ static PyObject *align_stats(PyObject *self, PyObject *args) {
     s.first = (Py_ssize_t *)calloc((size_t)n2 + 2, sizeof(Py_ssize_t));
     mod = (int *)malloc((f.len ? f.len : 1) * sizeof(int));
     fill = (Py_ssize_t *)malloc(((size_t)n2 + 1) * sizeof(Py_ssize_t));
-    if (!s.mi || !s.first || !mod || !fill) { PyErr_NoMemory(); goto done; }
+    if (!s.mi || !s.first || !mod || !fill) { no_memory(); goto done; }
     for (size_t c = 0; c < f.len; c++) s.first[f.m[c].rstart + 1]++;
     for (int j = 0; j < n2; j++) s.first[j + 1] += s.first[j];
     memcpy(fill, s.first, ((size_t)n2 + 1) * sizeof(Py_ssize_t));
@@ -1660,11 +1632,142 @@ static PyObject *align_stats(PyObject *self, PyObject *args) {
         mod[at] = f.mod[c];
     }
     int rc = run_search(&s, n1, n2, beam, (Py_ssize_t)f.len, &chosen, &count);
-    if (rc == 1) { res = Py_None; Py_INCREF(res); }
-    else if (rc == 0) res = pair_stats(&s, mod, chosen, count, h, r, nmod);
+    o->rc = rc == 0 ? count_chosen(&s, mod, chosen, count, h, r, o) : rc;
 done:
     free(f.m); free(f.mod); free(mod); free(chosen); free(fill);
     state_free(&s);
+}
+
+static PyObject *float_list(const double *v, int n) {
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *x = PyFloat_FromDouble(v[k]);
+        if (!x) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, k, x);
+    }
+    return l;
+}
+
+/* align_stats's result of counted pair: (test_content, ref_content, test_function, ref_function, chunks,
+ * test_word_matches, ref_word_matches, matches).  NULL with an exception set. */
+static PyObject *counts_result(const PairCounts *o, int nmod) {
+    PyObject *matches = PyList_New((Py_ssize_t)o->count);
+    if (!matches) return NULL;
+    for (size_t c = 0; c < o->count; c++) {
+        PyObject *t = int_tuple(5, o->chosen + 5 * c);
+        if (!t) { Py_DECREF(matches); return NULL; }
+        PyList_SET_ITEM(matches, (Py_ssize_t)c, t);
+    }
+    PyObject *ltc = float_list(o->tc, nmod), *lrc = float_list(o->rc4, nmod), *ltf = float_list(o->tf, nmod);
+    PyObject *lrf = float_list(o->rf, nmod);
+    PyObject *res = ltc && lrc && ltf && lrf
+        ? Py_BuildValue("(OOOOdddO)", ltc, lrc, ltf, lrf, (double)o->chunks, (double)o->twm, (double)o->rwm, matches) : NULL;
+    Py_XDECREF(ltc); Py_XDECREF(lrc); Py_XDECREF(ltf); Py_XDECREF(lrf);
+    Py_DECREF(matches);
+    return res;
+}
+
+/* The module codes of align_stats and align_many (a tuple of one to four codes) into kinds; nmod, or -1 with an
+ * exception set. */
+static int module_kinds(PyObject *modules, int beam, int *kinds) {
+    int nmod = (int)PyTuple_GET_SIZE(modules);
+    if (nmod < 1 || nmod > 4) { PyErr_SetString(PyExc_ValueError, "one to four modules"); return -1; }
+    if (beam < 1) { PyErr_SetString(PyExc_ValueError, "the beam must be at least 1"); return -1; }
+    for (int k = 0; k < nmod; k++) {
+        kinds[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(modules, k));
+        if (kinds[k] < 0 || kinds[k] > 3) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a module code is 0 to 3");
+            return -1;
+        }
+    }
+    return nmod;
+}
+
+/* The packed sentences of a pair, checked to have what the modules need; 0, or -1 with an exception set. */
+static int packed_pair(PyObject *hv, PyObject *rv, const int *kinds, int nmod, const Packed **h, const Packed **r) {
+    *h = (const Packed *)PyCapsule_GetPointer(hv, PACKED_NAME);
+    *r = *h ? (const Packed *)PyCapsule_GetPointer(rv, PACKED_NAME) : NULL;
+    if (!*h || !*r) return -1;
+    for (int k = 0; k < nmod; k++)
+        if ((kinds[k] == 1 && (!(*h)->stem || !(*r)->stem)) || (kinds[k] == 2 && (!(*h)->syn_head || !(*r)->syn_head))
+            || (kinds[k] == 3 && (!(*h)->has_hits || !(*r)->has_hits))) {
+            PyErr_SetString(PyExc_ValueError, "a side lacks what one of the modules needs");
+            return -1;
+        }
+    return 0;
+}
+
+/* align_stats(hyp, ref, modules, beam): collect_matches, the search and scoring._side_stats's counts of one
+ * pair in one call.  hyp and ref are pack_side capsules; modules the module codes in the configuration's order
+ * (0 exact, 1 stem, 2 synonym, 3 paraphrase).  Returns (test_content, ref_content, test_function,
+ * ref_function, chunks, test_word_matches, ref_word_matches, matches) with matches the chosen (module, rstart,
+ * rlen, hstart, hlen) by reference start, or None when the segment is out of the search's range (the caller
+ * then takes the Python path). */
+static PyObject *align_stats(PyObject *self, PyObject *args) {
+    PyObject *hv, *rv, *modules;
+    int beam, kinds[4];
+    const Packed *h, *r;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!i:align_stats", &hv, &rv, &PyTuple_Type, &modules, &beam)) return NULL;
+    int nmod = module_kinds(modules, beam, kinds);
+    if (nmod < 0 || packed_pair(hv, rv, kinds, nmod, &h, &r) < 0) return NULL;
+    PairCounts o;
+    memset(&o, 0, sizeof(o));
+    align_counts(h, r, kinds, nmod, beam, &o);
+    PyObject *res = o.rc == 0 ? counts_result(&o, nmod) : NULL;
+    if (o.rc == 1) { res = Py_None; Py_INCREF(res); }
+    free(o.chosen);
+    return res;
+}
+
+/* align_many(pairs, modules, beam): align_stats of each (hyp, ref) pair of packed sentences, the GIL released
+ * while they are aligned, so that another thread (the batch's packing of its next block) runs meanwhile.  pairs
+ * is a list of 2-tuples, copied into a tuple first, so nothing another thread does to it frees a sentence being
+ * read; a packed sentence is never changed.  Returns the list of align_stats's results. */
+static PyObject *align_many(PyObject *self, PyObject *args) {
+    PyObject *pairs, *modules;
+    int beam, kinds[4];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!i:align_many", &pairs, &PyTuple_Type, &modules, &beam)) return NULL;
+    int nmod = module_kinds(modules, beam, kinds);
+    if (nmod < 0) return NULL;
+    PyObject *held = PySequence_Tuple(pairs);
+    if (!held) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(held);
+    const Packed **sides = (const Packed **)malloc(((size_t)n + 1) * 2 * sizeof(Packed *));
+    PairCounts *outs = (PairCounts *)calloc((size_t)n + 1, sizeof(PairCounts));
+    PyObject *res = NULL;
+    if (!sides || !outs) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *pair = PyTuple_GET_ITEM(held, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "align_many takes a list of (hyp, ref) tuples of packed sentences");
+            goto done;
+        }
+        if (packed_pair(PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1), kinds, nmod, &sides[2 * i], &sides[2 * i + 1]) < 0)
+            goto done;
+    }
+    Py_ssize_t failed = -1;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n && failed < 0; i++) {
+        align_counts(sides[2 * i], sides[2 * i + 1], kinds, nmod, beam, &outs[i]);
+        if (outs[i].rc < 0) failed = i;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed >= 0) goto done;
+    res = PyList_New(n);
+    for (Py_ssize_t i = 0; res && i < n; i++) {
+        PyObject *x = outs[i].rc == 1 ? Py_NewRef(Py_None) : counts_result(&outs[i], nmod);
+        if (!x) Py_CLEAR(res);
+        else PyList_SET_ITEM(res, i, x);
+    }
+done:
+    if (outs)
+        for (Py_ssize_t i = 0; i < n; i++) free(outs[i].chosen);
+    free(outs);
+    free(sides);
+    Py_DECREF(held);
     return res;
 }
 
@@ -3204,6 +3307,8 @@ static PyMethodDef methods[] = {
      "walk_held(sentences, entries, beginnings, max_len) -> each sentence's phrase hits, from a table held in memory."},
     {"align_stats", align_stats, METH_VARARGS,
      "align_stats(hyp, ref, modules, beam) -> the statistics and chosen matches of one pair, or None out of range."},
+    {"align_many", align_many, METH_VARARGS,
+     "align_many(pairs, modules, beam) -> align_stats of each (hyp, ref) pair, the GIL released while they are aligned."},
     {"phrase_matches", phrase_matches, METH_VARARGS,
      "phrase_matches(hits, words) -> list of (start, length, other start, other length): table entries read as stored."},
     {"synonym_pairs", synonym_pairs, METH_VARARGS,

@@ -31,6 +31,9 @@ def mapped_synsets(
 def align_stats(
     hyp: object, ref: object, modules: Tuple[int, ...], beam: int, /
 ) -> Optional[Tuple[List[float], List[float], List[float], List[float], float, float, float, List[Tuple[int, int, int, int, int]]]]: ...
+def align_many(
+    pairs: Sequence[Tuple[object, object]], modules: Tuple[int, ...], beam: int, /
+) -> List[Optional[Tuple[List[float], List[float], List[float], List[float], float, float, float, List[Tuple[int, int, int, int, int]]]]]: ...
 def phrase_matches(hits: List[Tuple[int, int, str]], words: Tuple[str, ...], /) -> List[Tuple[int, int, int, int]]: ...
 def synonym_pairs(
     yh: List[FrozenSet[int]], yr: List[FrozenSet[int]], hk: List[int], rk: List[int], /

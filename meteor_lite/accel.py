@@ -106,6 +106,12 @@ class Kernels(Protocol):
     ) -> Optional[Tuple[List[float], List[float], List[float], List[float], float, float, float, List[Tuple[int, int, int, int, int]]]]:
         """One pair's candidates, search and statistics (:func:`meteor_lite.scoring._pair_stats`), or None out of range."""
 
+    def align_many(
+        self, pairs: Sequence[Tuple[object, object]], modules: Tuple[int, ...], beam: int, /
+    ) -> List[Optional[Tuple[List[float], List[float], List[float], List[float], float, float, float, List[Tuple[int, int, int, int, int]]]]]:
+        """:meth:`align_stats` of each (hypothesis, reference) pair of packed sentences, the GIL released while they
+        are aligned (:mod:`meteor_lite.pairwise` runs it in a second thread)."""
+
     def phrase_matches(self, hits: List[Tuple[int, int, str]], words: Tuple[str, ...], /) -> List[Tuple[int, int, int, int]]:
         """:func:`meteor_lite.align.matches.iter_phrase_matches` without a cap, as a list (entries read unsplit)."""
 

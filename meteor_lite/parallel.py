@@ -17,6 +17,16 @@ MIN_SHARD = 64
 MAX_DEFAULT_JOBS = 4
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the system has one)."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
 def default_jobs() -> int:
     """Processes for ``jobs=0``: the CPUs this process may use that are idle, at most :data:`MAX_DEFAULT_JOBS`.
 
@@ -27,10 +37,7 @@ def default_jobs() -> int:
     """
     import os
 
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        cpus = os.cpu_count() or 1
+    cpus = usable_cpus()
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # no load average here (Windows)

@@ -41,6 +41,9 @@ def align_segment(
 #: (1, or its Java length with ``char_based``), the sums of the lengths (all words, function words), and
 #: the sentence packed for the compiled pair kernel (``_accel.pack_words``; None when it does not run).
 Side = Tuple[List[str], List[bool], List[int], float, float, Optional[object]]
+#: What the compiled pair kernel counts of a pair (``_accel.align_stats``): content and function units matched per
+#: module on each side, chunks, words matched on each side, and the chosen (module, rstart, rlen, hstart, hlen).
+KernelCounts = Tuple[List[float], List[float], List[float], List[float], float, float, float, List[Tuple[int, int, int, int, int]]]
 
 #: The module codes of the compiled pair kernel (``_accel.align_stats``).
 _MODULE_CODES = {name: code for code, name in enumerate(MODULES)}
@@ -48,7 +51,7 @@ _MODULE_CODES = {name: code for code, name in enumerate(MODULES)}
 _CODES_OF: Dict[Tuple[str, ...], Tuple[int, ...]] = {}
 
 
-def _module_codes(modules: Sequence[str]) -> Tuple[int, ...]:
+def module_codes(modules: Sequence[str]) -> Tuple[int, ...]:
     """The kernel's codes of ``modules``, in their order."""
     key = tuple(modules)
     codes = _CODES_OF.get(key)
@@ -109,15 +112,31 @@ def _pair_stats(
     prepared sides: in one call of the compiled pair kernel when both have a kernel view and the pair is in
     its range (no bounded mode, within the search's limits), else by :func:`_align_sides`."""
     kernels = accel.compiled
-    hv, rv = h[5], r[5]
-    if kernels is not None and hv is not None and rv is not None and len(h[0]) * len(r[0]) <= SMALL_SEGMENT:
-        got = kernels.align_stats(hv, rv, _module_codes(config.modules), config.beam)
+    if kernels is not None and kernel_pair(h, r):
+        got = kernels.align_stats(h[5], r[5], module_codes(config.modules), config.beam)
         if got is not None:
-            tc, rc, tf, rf, chunks, twm, rwm, chosen = got
-            st = Stats(h[3], r[3], h[4], r[4], tc, rc, tf, rf, chunks, twm, rwm)
-            return st, chosen, False
+            return counted_stats(h, r, got), got[7], False
     st, matches, bounded = _align_sides(h, r, config, resources)
     return st, [x.as_tuple() for x in matches], bounded
+
+
+def kernel_pair(h: Side, r: Side) -> bool:
+    """Whether the compiled pair kernel takes the pair of prepared sides: both packed, and small enough for the
+    search (a larger pair may need bounded mode, which the Python path decides)."""
+    return h[5] is not None and r[5] is not None and len(h[0]) * len(r[0]) <= SMALL_SEGMENT
+
+
+def counted_stats(h: Side, r: Side, got: KernelCounts) -> Stats:
+    """The statistics of a pair from the pair kernel's counts (``align_stats``) and its prepared sides' lengths."""
+    tc, rc, tf, rf, chunks, twm, rwm, _ = got
+    return Stats(h[3], r[3], h[4], r[4], tc, rc, tf, rf, chunks, twm, rwm)
+
+
+def single_score(st: Stats, chosen: List[Tuple[int, int, int, int, int]], config: MeteorConfig) -> SegmentScore:
+    """The score of a hypothesis against its one reference from the pair's statistics and chosen matches (what
+    :func:`best_of` gives for one reference aligned by the beam search)."""
+    m = config_metrics(config, st)
+    return SegmentScore(m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, 0, chosen)
 
 
 def alignment_stats(hyp: List[str], ref: List[str], matches: Sequence[Match], config: MeteorConfig,

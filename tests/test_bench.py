@@ -170,10 +170,13 @@ def test_mbr_transcript_is_each_output_against_each(shared_data: Path) -> None:
     assert len(groups) == 2 and all(len(g) == 20 for g in groups) and len(pairs) == 800
     assert pairs[:20] == [(groups[0][0], r) for r in groups[0]] and pairs[400] == (groups[1][0], groups[1][0])
     api = {"calls_per_s": 1.0, "construct_s": 0.1, "first_call_s": 0.2, "matrix": {"groups": 2, "pairs_per_s": 5000.0},
+           "matrix_one_thread": {"groups": 2, "pairs_per_s": 3000.0}, "usable_cpus": 2,
            "preload": {"construct_s": 1.5, "calls_per_s": 700.0, "batch": {"pairs_per_s": 900.0}}}
     rows = rates.rows({"jar": {"requests_per_s": 100.0}}, api)
     named = {r.name: r for r in rows}
     assert named["API score_matrix pairs/s, 2 MBR groups of 20 (jar: stdio req/s)"].ok is True
+    assert "second thread" in named["API score_matrix pairs/s, 2 MBR groups of 20 (jar: stdio req/s)"].note
+    assert named["API score_matrix pairs/s, one thread (METEOR_LITE_ONE_THREAD=1)"].lite == 3000.0
     assert named["API score_segment calls/s, preload=True (jar: stdio req/s)"].ok is True
     assert named["API score_pairs pairs/s, preload=True (jar: stdio req/s)"].ok is False
     assert "built in 1.50 s" in named["API score_segment calls/s, preload=True (jar: stdio req/s)"].note
@@ -243,7 +246,9 @@ def test_bench_end_to_end_against_the_jar(tmp_path: Path, shared_data: Path, en_
         "stdio SCORE requests/s, pure Python", "stdio SCORE requests/s, METEOR_LITE_PRELOAD=1",
         "API score_segment calls/s (jar: stdio req/s)",
         "API score_pairs pairs/s, 4 pairs in one call (jar: stdio req/s)",
+        "API score_pairs pairs/s, one thread (METEOR_LITE_ONE_THREAD=1)",
         "API score_segment calls/s, preload=True (jar: stdio req/s)", "API score_pairs pairs/s, preload=True (jar: stdio req/s)"]
     assert results["api"]["batch"]["comparison_with_jar"]["different_lines"] == 0
+    assert results["api"]["batch_one_thread"]["comparison_with_jar"]["different_lines"] == 0
     assert results["api"]["preload"]["comparison_with_jar"]["different_lines"] == 0
     assert results["api"]["preload"]["batch"]["comparison_with_jar"]["different_lines"] == 0

@@ -12,6 +12,7 @@ from typing import Iterator, List, Optional
 import pytest
 
 from meteor_lite import Meteor, accel, pairwise
+from meteor_lite.align.bounded import SMALL_SEGMENT
 from meteor_lite.errors import InputError
 from meteor_lite.scores import SegmentScore
 
@@ -71,6 +72,93 @@ def test_score_matrix_equals_score_segment(
     square = m.score_matrix(cands, cands)
     assert all(square[i][i].score == 1.0 for i in range(len(cands)))
     assert square[0][1].score != square[1][0].score  # precision and recall weigh differently: not symmetric
+
+
+def test_pipelined_pairs_equal_score_segment(
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """score_pairs in steps over two threads (forced here with small steps, as on a machine with two CPUs) gives
+    each pair score_segment's score, in order; a pair too large for the kernel is scored by the Python path
+    within its step.  With METEOR_LITE_ONE_THREAD set, or one CPU, the pipeline does not run."""
+    loaded = accel._load()
+    if loaded is None:
+        pytest.skip("the compiled kernels are not built (make accel): the pipeline runs only with them")
+    monkeypatch.setattr(accel, "compiled", loaded)
+    hyps = _lines(shared_data, "system1.hyp", 100) + _lines(shared_data, "system2.hyp", 60)
+    refs = _lines(shared_data, "reference", 100) + _lines(shared_data, "reference", 60)
+    long_hyp, long_ref = " ".join(hyps[:12]), " ".join(refs[:12])  # more words than the kernel takes (SMALL_SEGMENT)
+    pairs = list(zip(hyps, refs))
+    pairs[37:37] = [(long_hyp, long_ref), ("", refs[0]), (hyps[0], hyps[0])]
+    one = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+    expected = [one.score_segment(h, [r]) for h, r in pairs]
+    assert len(one.tokens(long_hyp)) * len(one.tokens(long_ref)) > SMALL_SEGMENT
+
+    steps: List[int] = []
+    real_many = loaded.align_many
+
+    class Counted:
+        def __getattr__(self, name: str) -> object:
+            return getattr(loaded, name)
+
+        def align_many(self, packed: list, codes: tuple, beam: int) -> list:
+            steps.append(len(packed))
+            return real_many(packed, codes, beam)
+
+    monkeypatch.setattr(accel, "compiled", Counted())
+    monkeypatch.setattr(pairwise, "PIPE_STEP", 16)
+    monkeypatch.setattr(pairwise, "usable_cpus", lambda: 2)
+    got = Meteor("en", norm=True, bundle=en_bundle, quiet=True).score_pairs(pairs)
+    assert len(got) == len(expected) and all(_same(a, b) for a, b in zip(got, expected))
+    assert len(steps) == -(-len(pairs) // 16) and sum(steps) == len(pairs) - 1  # the long pair went the Python way
+    assert len({s.score for s in got}) > 100
+
+    steps.clear()
+    monkeypatch.setenv("METEOR_LITE_ONE_THREAD", "1")
+    again = Meteor("en", norm=True, bundle=en_bundle, quiet=True).score_pairs(pairs)
+    assert steps == [] and all(_same(a, b) for a, b in zip(again, expected))
+    monkeypatch.delenv("METEOR_LITE_ONE_THREAD")
+    monkeypatch.setattr(pairwise, "usable_cpus", lambda: 1)
+    again = Meteor("en", norm=True, bundle=en_bundle, quiet=True).score_pairs(pairs)
+    assert steps == [] and all(_same(a, b) for a, b in zip(again, expected))
+
+
+def test_matrix_in_two_threads_equals_score_segment(
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """score_matrix with its pairs aligned in two threads at once (forced, as on a machine with two CPUs): each
+    cell is score_segment's score, a pair too large for the kernel among them; one row only splits too."""
+    loaded = accel._load()
+    if loaded is None:
+        pytest.skip("the compiled kernels are not built (make accel): the two threads run only with them")
+    monkeypatch.setattr(accel, "compiled", loaded)
+    cands = _lines(shared_data, "system1.hyp", 9) + [" ".join(_lines(shared_data, "system2.hyp", 12))]
+    refs = _lines(shared_data, "reference", 6) + [" ".join(_lines(shared_data, "reference", 12)), cands[2]]
+    one = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+    expected = [[one.score_segment(h, [r]) for r in refs] for h in cands]
+    calls: List[int] = []
+    real_many = loaded.align_many
+
+    class Counted:
+        def __getattr__(self, name: str) -> object:
+            return getattr(loaded, name)
+
+        def align_many(self, packed: list, codes: tuple, beam: int) -> list:
+            calls.append(len(packed))
+            return real_many(packed, codes, beam)
+
+    monkeypatch.setattr(accel, "compiled", Counted())
+    monkeypatch.setattr(pairwise, "PIPE_STEP", 4)
+    monkeypatch.setattr(pairwise, "usable_cpus", lambda: 2)
+    m = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+    got = m.score_matrix(cands, refs)
+    assert [len(row) for row in got] == [len(refs)] * len(cands)
+    assert all(_same(a, b) for row, want in zip(got, expected) for a, b in zip(row, want))
+    assert len(calls) == 2 and sum(calls) == len(cands) * len(refs) - 1  # the long pair went the Python way
+    assert got[2][-1].score == 1.0 and len({s.score for row in got for s in row}) > 40
+    calls.clear()
+    row = m.score_matrix(cands[:1], refs)
+    assert calls == [len(refs) // 2, len(refs) - len(refs) // 2]
+    assert all(_same(a, b) for a, b in zip(row[0], expected[0]))
 
 
 def test_prepared_sentences_are_dropped_before_the_collector_runs_again(

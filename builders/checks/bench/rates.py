@@ -28,9 +28,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
 import statistics
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ... import jar as jarmod
 from ..shared_data import SharedDataError, wmt21_rows
@@ -202,11 +203,35 @@ def run_api(a: BenchOptions, jar_answers: Optional[List[str]]) -> Dict[str, Any]
     except BenchError as e:
         return {"error": str(e)}
     res = _call_rate(pairs, jar_answers)
+    from meteor_lite.parallel import usable_cpus
+
+    res["usable_cpus"] = usable_cpus()
     res["batch"] = _batch_rate(pairs, jar_answers)
+    with _one_thread():
+        res["batch_one_thread"] = _batch_rate(pairs, jar_answers)
     res["preload"] = _preload_rates(pairs, jar_answers)
     if a.transcript == "mbr":
         res["matrix"] = _matrix_rate(mbr_groups(a), jar_answers)
+        with _one_thread():
+            res["matrix_one_thread"] = _matrix_rate(mbr_groups(a), jar_answers)
     return res
+
+
+@contextlib.contextmanager
+def _one_thread() -> Iterator[None]:
+    """The batch calls inside kept in one thread (``METEOR_LITE_ONE_THREAD=1``; by default a call of many pairs aligns
+    them in a second thread when the process may use two CPUs: docs/pairwise.md)."""
+    from meteor_lite.pairwise import ONE_THREAD_ENV
+
+    before = os.environ.get(ONE_THREAD_ENV)
+    os.environ[ONE_THREAD_ENV] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[ONE_THREAD_ENV]
+        else:
+            os.environ[ONE_THREAD_ENV] = before
 
 
 def _call_rate(pairs: List[Tuple[str, str]], jar_answers: Optional[List[str]], preload: bool = False) -> Dict[str, Any]:
@@ -321,14 +346,37 @@ def rows(stdio: Optional[Dict[str, Any]], api: Optional[Dict[str, Any]]) -> List
         if batch is not None:  # older bench.json files have no batch run
             out.append(Row(f"API score_pairs pairs/s, {batch['pairs']:,} pairs in one call (jar: stdio req/s)", "pairs/s",
                            jar.get("requests_per_s"), batch.get("pairs_per_s"), (">=", BATCH_RATE_MIN),
-                           note=_agreement(batch.get("comparison_with_jar"))))
+                           note=_notes(_agreement(batch.get("comparison_with_jar")), _threads_note(api))))
+        alone = api.get("batch_one_thread")
+        if alone is not None:  # older bench.json files have no such run
+            out.append(Row("API score_pairs pairs/s, one thread (METEOR_LITE_ONE_THREAD=1)", "pairs/s",
+                           jar.get("requests_per_s"), alone.get("pairs_per_s"),
+                           note=_agreement(alone.get("comparison_with_jar"))))
         out.extend(_preload_rows(api.get("preload"), jar))
         matrix = api.get("matrix")
         if matrix is not None:
             out.append(Row(f"API score_matrix pairs/s, {matrix['groups']} MBR groups of {NBEST_SYSTEMS} (jar: stdio req/s)",
                            "pairs/s", jar.get("requests_per_s"), matrix.get("pairs_per_s"), (">=", BATCH_RATE_MIN),
-                           note=_agreement(matrix.get("comparison_with_jar"))))
+                           note=_notes(_agreement(matrix.get("comparison_with_jar")), _threads_note(api))))
+        alone = api.get("matrix_one_thread")
+        if alone is not None:
+            out.append(Row("API score_matrix pairs/s, one thread (METEOR_LITE_ONE_THREAD=1)", "pairs/s",
+                           jar.get("requests_per_s"), alone.get("pairs_per_s"),
+                           note=_agreement(alone.get("comparison_with_jar"))))
     return out
+
+
+def _threads_note(api: Dict[str, Any]) -> str:
+    """How many threads the batch calls aligned in (bench.json files before the second thread say nothing)."""
+    cpus = api.get("usable_cpus")
+    if cpus is None:
+        return ""
+    return "pairs aligned in a second thread (two usable CPUs or more)" if cpus > 1 else "one thread (one usable CPU)"
+
+
+def _notes(*parts: str) -> str:
+    """The non-empty notes of a row, joined."""
+    return "; ".join(p for p in parts if p)
 
 
 def _preload_rows(pre: Optional[Dict[str, Any]], jar: Dict[str, Any]) -> List[Row]:
