@@ -1758,7 +1758,7 @@ static PyObject *align_many(PyObject *self, PyObject *args) {
     if (failed >= 0) goto done;
     res = PyList_New(n);
     for (Py_ssize_t i = 0; res && i < n; i++) {
-        PyObject *x = outs[i].rc == 1 ? Py_NewRef(Py_None) : counts_result(&outs[i], nmod);
+        PyObject *x = outs[i].rc == 1 ? (Py_INCREF(Py_None), Py_None) : counts_result(&outs[i], nmod);
         if (!x) Py_CLEAR(res);
         else PyList_SET_ITEM(res, i, x);
     }
