@@ -189,9 +189,10 @@ class Meteor:
         """Score many (hypothesis, reference) pairs in one call: ``[score_segment(h, [r]) for h, r in pairs]``.
 
         The same scores, faster: each distinct sentence is normalised, tokenised and looked up once, and
-        the resources of a block of pairs in one batched pass (:mod:`meteor_lite.pairwise`).  For
-        rewards, filtering and tuning loops that score many new pairs.  Safe to call from several threads
-        (they take turns).
+        the resources of a block of pairs in one batched pass (:mod:`meteor_lite.pairwise`).  With the
+        compiled kernels, two usable CPUs and 256 pairs or more, a second thread aligns each step of pairs
+        while the next is prepared (``METEOR_LITE_ONE_THREAD=1`` keeps one thread).  For rewards, filtering
+        and tuning loops that score many new pairs.  Safe to call from several threads (they take turns).
         """
         from .pairwise import score_pairs
 
@@ -202,7 +203,8 @@ class Meteor:
 
         Minimum-Bayes-risk decoding's utility matrix (pass the same candidate list twice to score each
         candidate against the others as pseudo-references).  Each distinct sentence is prepared once for
-        the whole matrix (:mod:`meteor_lite.pairwise`).
+        the whole matrix (:mod:`meteor_lite.pairwise`); as :meth:`score_pairs`, a large matrix is aligned in
+        two threads.
         """
         from .pairwise import score_matrix
 

@@ -7,6 +7,9 @@ of sentences, and each sentence's per-word flags once, however many pairs it tak
 alignment of each pair is then exactly :meth:`Meteor.score_segment`'s (the same code), so every
 score is the one ``score_segment(hyp, [ref])`` gives.
 
+With the compiled kernels, a call of many pairs on a machine with two CPUs or more aligns in a second
+thread (``_accel.align_many`` releases the GIL): :func:`_pipelined` and :func:`_grid_in_halves`.
+
 :meth:`meteor_lite.Meteor.score_pairs` and :meth:`meteor_lite.Meteor.score_matrix` are the public
 entry points; this module holds their work.
 """

@@ -186,6 +186,11 @@ def test_prepared_sentences_are_dropped_before_the_collector_runs_again(
     assert len(m.score_pairs(list(zip(hyps, refs)))) == 40
     assert len(m.score_matrix(hyps[:5], refs[:5])) == 5
     assert len(made) == 2 and alive_at_resume == [0, 0]
+    if accel.compiled is not None:  # in steps over two threads (forced): each step's sentences dropped too
+        monkeypatch.setattr(pairwise, "PIPE_STEP", 8)
+        monkeypatch.setattr(pairwise, "usable_cpus", lambda: 2)
+        assert len(m.score_pairs(list(zip(hyps, refs)))) == 40
+        assert len(made) == 2 + 5 and alive_at_resume == [0, 0, 0]
 
 
 def test_matrix_of_nothing(empty_bundle: Path) -> None:
