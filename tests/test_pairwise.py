@@ -32,6 +32,28 @@ def kernels(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     return loaded
 
 
+@pytest.fixture
+def aligned_steps(monkeypatch: pytest.MonkeyPatch) -> List[int]:
+    """The compiled kernels, with each ``align_many`` call's number of pairs recorded in the returned list
+    (skipped when they are not built: the second thread runs only with them)."""
+    loaded = accel._load()
+    if loaded is None:
+        pytest.skip("the compiled kernels are not built (make accel): the second thread runs only with them")
+    steps: List[int] = []
+    real_many = loaded.align_many
+
+    class Counted:
+        def __getattr__(self, name: str) -> object:
+            return getattr(loaded, name)
+
+        def align_many(self, packed: list, codes: tuple, beam: int) -> list:
+            steps.append(len(packed))
+            return real_many(packed, codes, beam)
+
+    monkeypatch.setattr(accel, "compiled", Counted())
+    return steps
+
+
 def _lines(shared_data: Path, name: str, n: int) -> List[str]:
     return (shared_data / "meteor-example" / name).read_text(encoding="utf-8").splitlines()[:n]
 
@@ -75,15 +97,12 @@ def test_score_matrix_equals_score_segment(
 
 
 def test_pipelined_pairs_equal_score_segment(
-    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch, aligned_steps: List[int]
 ) -> None:
     """score_pairs in steps over two threads (forced here with small steps, as on a machine with two CPUs) gives
     each pair score_segment's score, in order; a pair too large for the kernel is scored by the Python path
     within its step.  With METEOR_LITE_ONE_THREAD set, or one CPU, the pipeline does not run."""
-    loaded = accel._load()
-    if loaded is None:
-        pytest.skip("the compiled kernels are not built (make accel): the pipeline runs only with them")
-    monkeypatch.setattr(accel, "compiled", loaded)
+    steps = aligned_steps
     hyps = _lines(shared_data, "system1.hyp", 100) + _lines(shared_data, "system2.hyp", 60)
     refs = _lines(shared_data, "reference", 100) + _lines(shared_data, "reference", 60)
     long_hyp, long_ref = " ".join(hyps[:12]), " ".join(refs[:12])  # more words than the kernel takes (SMALL_SEGMENT)
@@ -93,18 +112,6 @@ def test_pipelined_pairs_equal_score_segment(
     expected = [one.score_segment(h, [r]) for h, r in pairs]
     assert len(one.tokens(long_hyp)) * len(one.tokens(long_ref)) > SMALL_SEGMENT
 
-    steps: List[int] = []
-    real_many = loaded.align_many
-
-    class Counted:
-        def __getattr__(self, name: str) -> object:
-            return getattr(loaded, name)
-
-        def align_many(self, packed: list, codes: tuple, beam: int) -> list:
-            steps.append(len(packed))
-            return real_many(packed, codes, beam)
-
-    monkeypatch.setattr(accel, "compiled", Counted())
     monkeypatch.setattr(pairwise, "PIPE_STEP", 16)
     monkeypatch.setattr(pairwise, "usable_cpus", lambda: 2)
     got = Meteor("en", norm=True, bundle=en_bundle, quiet=True).score_pairs(pairs)
@@ -123,30 +130,15 @@ def test_pipelined_pairs_equal_score_segment(
 
 
 def test_matrix_in_two_threads_equals_score_segment(
-    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch, aligned_steps: List[int]
 ) -> None:
     """score_matrix with its pairs aligned in two threads at once (forced, as on a machine with two CPUs): each
     cell is score_segment's score, a pair too large for the kernel among them; one row only splits too."""
-    loaded = accel._load()
-    if loaded is None:
-        pytest.skip("the compiled kernels are not built (make accel): the two threads run only with them")
-    monkeypatch.setattr(accel, "compiled", loaded)
+    calls = aligned_steps
     cands = _lines(shared_data, "system1.hyp", 9) + [" ".join(_lines(shared_data, "system2.hyp", 12))]
     refs = _lines(shared_data, "reference", 6) + [" ".join(_lines(shared_data, "reference", 12)), cands[2]]
     one = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
     expected = [[one.score_segment(h, [r]) for r in refs] for h in cands]
-    calls: List[int] = []
-    real_many = loaded.align_many
-
-    class Counted:
-        def __getattr__(self, name: str) -> object:
-            return getattr(loaded, name)
-
-        def align_many(self, packed: list, codes: tuple, beam: int) -> list:
-            calls.append(len(packed))
-            return real_many(packed, codes, beam)
-
-    monkeypatch.setattr(accel, "compiled", Counted())
     monkeypatch.setattr(pairwise, "PIPE_STEP", 4)
     monkeypatch.setattr(pairwise, "usable_cpus", lambda: 2)
     m = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
