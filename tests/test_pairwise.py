@@ -5,6 +5,7 @@ kernels and pure Python), and clear errors on bad input."""
 from __future__ import annotations
 
 import contextlib
+import threading
 import weakref
 from pathlib import Path
 from typing import Iterator, List, Optional
@@ -151,6 +152,39 @@ def test_matrix_in_two_threads_equals_score_segment(
     row = m.score_matrix(cands[:1], refs)
     assert calls == [len(refs) // 2, len(refs) - len(refs) // 2]
     assert all(_same(a, b) for a, b in zip(row[0], expected[0]))
+
+
+def test_scorers_in_several_threads_at_once_give_the_same_scores(
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch, aligned_steps: List[int]
+) -> None:
+    """Three threads, each with its own scorer, run score_pairs and score_matrix at once, each call with its second
+    thread aligning without the GIL while the others pack: every score is the one of a call made alone."""
+    monkeypatch.setattr(pairwise, "PIPE_STEP", 16)
+    monkeypatch.setattr(pairwise, "usable_cpus", lambda: 2)
+    hyps, refs = _lines(shared_data, "system1.hyp", 200), _lines(shared_data, "reference", 200)
+    cands = _lines(shared_data, "system2.hyp", 12)
+    jobs = [list(zip(hyps, refs)), list(zip(refs[::-1], hyps)), list(zip(hyps[50:], refs[:150]))]
+    alone = [Meteor("en", norm=True, bundle=en_bundle, quiet=True).score_pairs(p) for p in jobs]
+    grid = Meteor("en", norm=True, bundle=en_bundle, quiet=True).score_matrix(cands, cands)
+    got: dict = {}
+    aligned_steps.clear()
+
+    def run(k: int) -> None:
+        m = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+        got[k] = (m.score_pairs(jobs[k]), m.score_matrix(cands, cands))
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(got) == [0, 1, 2]
+    for k, want in enumerate(alone):
+        pairs_got, grid_got = got[k]
+        assert len(pairs_got) == len(want) and all(_same(a, b) for a, b in zip(pairs_got, want))
+        assert all(_same(a, b) for row, wrow in zip(grid_got, grid) for a, b in zip(row, wrow))
+    # the second threads ran in every call: a step of 16 pairs each, and the two halves of each matrix
+    assert len(aligned_steps) == sum(-(-len(p) // 16) for p in jobs) + 2 * len(jobs)
 
 
 def test_prepared_sentences_are_dropped_before_the_collector_runs_again(
