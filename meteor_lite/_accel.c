@@ -1668,6 +1668,16 @@ static PyObject *counts_result(const PairCounts *o, int nmod) {
     return res;
 }
 
+/* What align_stats returns for a pair aligned by align_counts: counts_result, or None out of the search's range
+ * (o->rc 1).  NULL with an exception set (o->rc -1: set by align_counts). */
+static PyObject *pair_result(const PairCounts *o, int nmod) {
+    if (o->rc == 1) {
+        Py_INCREF(Py_None);
+        return Py_None;
+    }
+    return o->rc == 0 ? counts_result(o, nmod) : NULL;
+}
+
 /* The module codes of align_stats and align_many (a tuple of one to four codes) into kinds; nmod, or -1 with an
  * exception set. */
 static int module_kinds(PyObject *modules, int beam, int *kinds) {
@@ -1715,8 +1725,7 @@ static PyObject *align_stats(PyObject *self, PyObject *args) {
     PairCounts o;
     memset(&o, 0, sizeof(o));
     align_counts(h, r, kinds, nmod, beam, &o);
-    PyObject *res = o.rc == 0 ? counts_result(&o, nmod) : NULL;
-    if (o.rc == 1) { res = Py_None; Py_INCREF(res); }
+    PyObject *res = pair_result(&o, nmod);
     free(o.chosen);
     return res;
 }
@@ -1758,7 +1767,7 @@ static PyObject *align_many(PyObject *self, PyObject *args) {
     if (failed >= 0) goto done;
     res = PyList_New(n);
     for (Py_ssize_t i = 0; res && i < n; i++) {
-        PyObject *x = outs[i].rc == 1 ? (Py_INCREF(Py_None), Py_None) : counts_result(&outs[i], nmod);
+        PyObject *x = pair_result(&outs[i], nmod);
         if (!x) Py_CLEAR(res);
         else PyList_SET_ITEM(res, i, x);
     }

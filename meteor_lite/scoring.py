@@ -135,8 +135,12 @@ def counted_stats(h: Side, r: Side, got: KernelCounts) -> Stats:
 def single_score(st: Stats, chosen: List[Tuple[int, int, int, int, int]], config: MeteorConfig) -> SegmentScore:
     """The score of a hypothesis against its one reference from the pair's statistics and chosen matches (what
     :func:`best_of` gives for one reference aligned by the beam search)."""
-    m = config_metrics(config, st)
-    return SegmentScore(m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, 0, chosen)
+    return _segment_score(config_metrics(config, st), st, 0, chosen)
+
+
+def _segment_score(m: Metrics, st: Stats, ref_index: int, chosen: List[Tuple[int, int, int, int, int]]) -> SegmentScore:
+    """A segment's score from its metrics, statistics, winning reference and chosen matches."""
+    return SegmentScore(m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, ref_index, chosen)
 
 
 def alignment_stats(hyp: List[str], ref: List[str], matches: Sequence[Match], config: MeteorConfig,
@@ -221,7 +225,7 @@ def best_of(hyp: Side, refs: Sequence[Side], config: MeteorConfig, resources: Re
         any_bounded = any_bounded or bounded
         m = config_metrics(config, st)
         if best is None or m.score > best.score:
-            best = SegmentScore(m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, k, chosen)
+            best = _segment_score(m, st, k, chosen)
     assert best is not None
     best.bounded = any_bounded  # a bounded reference may have lost to the one that won
     return best
