@@ -199,28 +199,28 @@ def _through_fixed(path: Path, f: Fixed, chunk_unit: int) -> Path:
 
 
 def _pass(paths: List[Path], cur: int, plan: Plan, beam: int) -> List[Path]:
-    """:func:`_advance` over a reference position without candidates: each of the best ``beam`` paths has one child,
-    the path itself wherever nothing changes (inside a longer match, or no chunk open), and no tuple is made then."""
+    """:func:`_advance` over a reference position without candidates: each of the best ``beam`` paths has one child.
+
+    Where a fixed match starts, every path goes through it: none is inside a longer match (the fixed match is the
+    only candidate covering this reference word) and every path has its reference bits (set from the start).
+    Elsewhere a path is unchanged, unless the skip closes its open chunk; no path has a reference bit set here
+    (bits ahead of a path's reference end are fixed matches', and no fixed match covers this word).
+    """
     if len(paths) > 1:
         paths.sort(key=_FIRST)
-    bit = 1 << cur
+    kept = paths[:beam] if len(paths) > beam else paths
     cu = plan.chunk_unit
-    f = plan.fixed.get(cur)  # the fixed match starting here, if any
-    nxt: List[Path] = []
-    app = nxt.append
-    for path in paths[:beam] if len(paths) > beam else paths:
-        if path[1] > cur:  # inside a longer match
-            app(path)
-        elif path[4] & bit:  # a fixed match starts here (else the path ends)
-            if f is not None:
-                app(_through_fixed(path, f, cu))
-        elif path[2] == -1:
-            app(path)
-        else:  # the skip closes the open chunk
-            app((path[0] + cu, path[1], -1, path[3], path[4], path[5]))
-    if not nxt:
-        nxt.append(paths[0])
-    return nxt
+    f = plan.fixed.get(cur)
+    if f is not None:
+        hs, change, rend, hend = f[0], f[2] - f[1], f[3], f[4]
+        return [
+            ((key + cu if last != -1 and last != hs else key) + change, rend, hend, uh, ur, chosen)
+            for key, _, last, uh, ur, chosen in kept
+        ]
+    return [
+        path if path[2] == -1 or path[1] > cur else (path[0] + cu, path[1], -1, path[3], path[4], path[5])
+        for path in kept
+    ]
 
 
 def _advance(paths: List[Path], cur: int, here: Sequence[Step], plan: Plan, beam: int) -> List[Path]:
