@@ -7,9 +7,11 @@ import os
 import sqlite3
 import threading
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from itertools import chain, islice
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+from . import pairwise
 from .accel import env_switch
 from .config import MeteorConfig
 from .configure import setup_scorer
@@ -123,6 +125,11 @@ class Meteor:
         # Scoring fills the resource caches and reads through one SQLite connection: threads sharing this
         # object take turns (one lock; re-entrant, so that a public method may call another).
         self._lock = threading.RLock()
+        #: Whether a large call (a corpus scored in one process, ``score_pairs``, ``score_matrix``) may align in a
+        #: second thread when :func:`pairwise.two_threads` says so (the compiled kernels, a second CPU,
+        #: ``METEOR_LITE_ONE_THREAD`` unset).  Off in forked workers and Spark executors, which run one scorer per
+        #: CPU already; a caller may turn it off too.
+        self.align_thread = True
         self.bundle: Optional[Bundle] = setup.bundle
         self.resources: Resources = setup.resources
         self.config: MeteorConfig = setup.config
@@ -194,9 +201,7 @@ class Meteor:
         while the next is prepared (``METEOR_LITE_ONE_THREAD=1`` keeps one thread).  For rewards, filtering
         and tuning loops that score many new pairs.  Safe to call from several threads (they take turns).
         """
-        from .pairwise import score_pairs
-
-        return score_pairs(self, pairs)
+        return pairwise.score_pairs(self, pairs)
 
     def score_matrix(self, hyps: Sequence[str], refs: Sequence[str]) -> List[List[SegmentScore]]:
         """Every hypothesis against every reference: ``scores[i][j] == score_segment(hyps[i], [refs[j]])``.
@@ -206,9 +211,7 @@ class Meteor:
         the whole matrix (:mod:`meteor_lite.pairwise`); as :meth:`score_pairs`, a large matrix is aligned in
         two threads.
         """
-        from .pairwise import score_matrix
-
-        return score_matrix(self, hyps, refs)
+        return pairwise.score_matrix(self, hyps, refs)
 
     def score_corpus(
         self,
@@ -318,9 +321,10 @@ class Meteor:
         block = block or BLOCK
         segs: List[SegmentScore] = []
         try:
-            with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext(), self._reading():
+            with gc_paused() if end - start >= _PAUSE_GC_FROM else contextlib.nullcontext(), self._reading(), \
+                    self._aligner(end - start) as aligner:
                 for b in range(start, end, block):
-                    segs.extend(self._score_block(hyps, refs, b, min(b + block, end)))
+                    segs.extend(self._score_block(hyps, refs, b, min(b + block, end), aligner))
                 self.resources.forget_walks()
         except sqlite3.DatabaseError:
             self._check_bundle()  # a bundle written while scoring: say so, rather than "malformed"
@@ -340,19 +344,29 @@ class Meteor:
         if self.bundle is not None:
             self.bundle.check_unchanged()
 
+    def _aligner(self, segments: int) -> "contextlib.AbstractContextManager[Optional[ThreadPoolExecutor]]":
+        """The second thread that aligns a range of ``segments`` segments, when :func:`pairwise.two_threads` says so
+        (the compiled kernels, a second CPU, enough segments, :attr:`align_thread` on); else None."""
+        if pairwise.two_threads(self, segments):
+            return pairwise.second_thread()
+        return contextlib.nullcontext()
+
     def _score_block(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[Optional[str]]], b: int, e: int
+        self, hyps: Sequence[str], refs: Sequence[Sequence[Optional[str]]], b: int, e: int,
+        aligner: Optional[ThreadPoolExecutor] = None,
     ) -> List[SegmentScore]:
-        """Score segments ``b`` to ``e`` after one prefetch of their resources."""
-        segs: List[SegmentScore] = []
+        """Score segments ``b`` to ``e`` after one prefetch of their resources; with ``aligner``, their pairs are
+        aligned in that thread while this one prepares the next step's sentences (:func:`pairwise.in_two_threads`)."""
         toks_h = [self.tokens(h) for h in hyps[b:e]]
         kept = [[(k, r) for k, r in enumerate(refs[i]) if r is not None] for i in range(b, e)]
         toks_r = [[self.tokens(r) for _, r in ks] for ks in kept]
         self._prefetch(toks_h + [r for rs in toks_r for r in rs])
-        for h, rs, ks in zip(toks_h, toks_r, kept):
-            seg = best_reference(h, rs, self.config, self.resources)
+        if aligner is not None:
+            segs = pairwise.in_two_threads(self, pairwise.segment_steps(self, toks_h, toks_r), aligner)
+        else:
+            segs = [best_reference(h, rs, self.config, self.resources) for h, rs in zip(toks_h, toks_r)]
+        for seg, ks in zip(segs, kept):
             seg.ref_index = ks[seg.ref_index][0]
-            segs.append(seg)
         return segs
 
     def _reopen(self) -> None:
@@ -363,6 +377,7 @@ class Meteor:
         worker scores with a bundle nobody verified.
         """
         self._lock = threading.RLock()  # the parent's is held (by the thread that forked this worker)
+        self.align_thread = False  # one worker per CPU already
         if self.bundle is not None:
             fresh = Bundle.open(self.bundle.path)
             if self.bundle.identity is not None and fresh.identity != self.bundle.identity:

@@ -8,7 +8,9 @@ alignment of each pair is then exactly :meth:`Meteor.score_segment`'s (the same 
 score is the one ``score_segment(hyp, [ref])`` gives.
 
 With the compiled kernels, a call of many pairs on a machine with two CPUs or more aligns in a second
-thread (``_accel.align_many`` releases the GIL): :func:`_pipelined` and :func:`_grid_in_halves`.
+thread (``_accel.align_many`` releases the GIL): :func:`in_two_threads` and :func:`_grid_in_halves`.
+A corpus scored in one process (:meth:`meteor_lite.Meteor.score_corpus`, ``meteor-lite score --jobs 1``)
+aligns in a second thread the same way (:func:`second_thread`, :func:`segment_steps`).
 
 :meth:`meteor_lite.Meteor.score_pairs` and :meth:`meteor_lite.Meteor.score_matrix` are the public
 entry points; this module holds their work.
@@ -18,7 +20,8 @@ from __future__ import annotations
 
 import contextlib
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple
+from functools import partial
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple
 
 from .accel import env_switch
 from .config import MeteorConfig
@@ -31,15 +34,20 @@ from .scoring import (
     KernelCounts,
     Side,
     best_of,
-    counted_stats,
     kernel_pair,
     module_codes,
     pair_kernel,
     prepare_side,
-    single_score,
 )
 
-__all__ = ["score_pairs", "score_matrix", "ONE_THREAD_ENV", "PAIR_BLOCK", "PIPE_STEP", "Scorer"]
+__all__ = [
+    "score_pairs", "score_matrix", "two_threads", "second_thread", "segment_steps", "in_two_threads", "ONE_THREAD_ENV",
+    "PAIR_BLOCK", "PIPE_STEP", "SEGMENT_STEP", "Scorer",
+]
+
+#: A step of a pipeline (:func:`in_two_threads`): the packed pairs for ``align_many``, and what makes the step's
+#: scores from the counts it returns for them.
+Step = Tuple[List[Tuple[object, object]], Callable[[List[Optional[KernelCounts]]], List[SegmentScore]]]
 
 
 class Scorer(Protocol):
@@ -47,6 +55,7 @@ class Scorer(Protocol):
 
     config: MeteorConfig
     resources: Resources
+    align_thread: bool
     _lock: Any  # a threading.RLock
 
     def tokens(self, line: str) -> List[str]:
@@ -66,6 +75,11 @@ PAIR_BLOCK = 4096
 #: Pairs per step of a pipelined :func:`score_pairs` (see :func:`_pipelined`): small enough that the last step's
 #: alignments, which nothing overlaps, are short; large enough that the second thread takes the GIL back rarely.
 PIPE_STEP = 128
+#: Segments per step of a corpus aligned in a second thread (:func:`segment_steps`): each step's prepared sentences
+#: (about 15 kB each, with their packed phrases) are alive until its scores are made, two steps at a time, where
+#: one thread holds one segment's; 32 keeps system1's peak memory within 2 MiB of one thread's (64: 4 MiB, 128:
+#: 8 MiB) at about the same speed.
+SEGMENT_STEP = 32
 #: The environment variable that keeps every call in one thread (a process that already runs one scorer per CPU).
 ONE_THREAD_ENV = "METEOR_LITE_ONE_THREAD"
 #: From this many pairs on, Python's cyclic garbage collector is paused while scoring (as score_corpus does).
@@ -120,8 +134,9 @@ def score_pairs(meteor: Scorer, pairs: Iterable[Tuple[str, str]]) -> List[Segmen
         listed.append((h, r))
     out: List[SegmentScore] = []
     with meteor._lock, _paused(len(listed)), meteor._reading():
-        if _two_threads(meteor, len(listed)):
-            out = _pipelined(meteor, listed)
+        if two_threads(meteor, len(listed)):
+            with second_thread() as aligner:
+                out = in_two_threads(meteor, _pair_steps(meteor, listed), aligner)
         else:
             for b in range(0, len(listed), PAIR_BLOCK // 2):
                 out.extend(_score_block(meteor, listed[b : b + PAIR_BLOCK // 2]))
@@ -149,54 +164,77 @@ def _score_block(meteor: Scorer, block: Sequence[Tuple[str, str]]) -> List[Segme
     return [sides.score(h, r) for h, r in block]
 
 
-def _two_threads(meteor: Scorer, pairs: int) -> bool:
-    """Whether a call aligns its pairs in two threads (:func:`_pipelined`, :func:`_grid_in_halves`): the compiled pair
-    kernel scores this configuration, there are at least two steps of pairs, a second CPU to run on, and the
-    environment does not set :data:`ONE_THREAD_ENV`."""
-    return (pairs >= 2 * PIPE_STEP and pair_kernel(meteor.config) is not None and usable_cpus() > 1
-            and not env_switch(ONE_THREAD_ENV))
+def two_threads(meteor: Scorer, pairs: int) -> bool:
+    """Whether ``pairs`` pairs are aligned in two threads (:func:`in_two_threads`, :func:`_grid_in_halves`): the
+    compiled pair kernel scores this configuration, there are at least ``2 * PIPE_STEP`` pairs, a second CPU to run
+    on, the scorer's ``align_thread`` is on and the environment does not set :data:`ONE_THREAD_ENV`."""
+    return (pairs >= 2 * PIPE_STEP and meteor.align_thread and pair_kernel(meteor.config) is not None
+            and usable_cpus() > 1 and not env_switch(ONE_THREAD_ENV))
 
 
-def _pipelined(meteor: Scorer, listed: List[Tuple[str, str]]) -> List[SegmentScore]:
-    """:func:`score_pairs`'s scores in steps of :data:`PIPE_STEP` pairs, in two threads.  This thread prepares the
-    sentences of each step (tokens, look-ups, packing: Python and code that needs the GIL), and hands the step's
-    pairs to a second thread, which aligns them in one ``align_many`` call without the GIL while this one
-    prepares the next step.  The scores are then made here, in order.  Every score is the one
-    :func:`_score_block` gives: the same kernel aligns each pair, and a pair it does not take (a large one) is
-    scored here by :meth:`_Sides.score`."""
+def second_thread() -> "contextlib.AbstractContextManager[ThreadPoolExecutor]":
+    """The one-thread pool that aligns the steps of :func:`in_two_threads` (its thread ends with the block)."""
+    return ThreadPoolExecutor(1, thread_name_prefix="meteor-lite-align")
+
+
+def in_two_threads(meteor: Scorer, steps: Iterable[Step], aligner: ThreadPoolExecutor) -> List[SegmentScore]:
+    """The scores of ``steps``, in order, their pairs aligned in the ``aligner`` thread.
+
+    This thread prepares each step (``steps`` is a generator: tokens, look-ups, packing, which need the GIL) and
+    hands its packed pairs to the aligner, which aligns them in one ``align_many`` call without the GIL while this
+    thread prepares the next step; then the previous step's scores are made here.  Every score is the one the
+    steps would get in one thread: the same kernel aligns each pair, and a pair it does not take is aligned when
+    the scores are made (:func:`~meteor_lite.scoring.best_of`).
+    """
     kernels = pair_kernel(meteor.config)
     assert kernels is not None
     codes, beam = module_codes(meteor.config.modules), meteor.config.beam
     out: List[SegmentScore] = []
-    with ThreadPoolExecutor(1, thread_name_prefix="meteor-lite-align") as aligner:
-        waiting: Optional[Tuple[Sequence[Tuple[str, str]], _Sides, "Future[List[Optional[KernelCounts]]]"]] = None
-        for b in range(0, len(listed), PIPE_STEP):
-            step = listed[b : b + PIPE_STEP]
-            sides = _Sides(meteor)
-            sides.prepare([s for p in step for s in p])
-            counted = aligner.submit(kernels.align_many, _packed_pairs(sides, step), codes, beam)
-            if waiting is not None:
-                out.extend(_made_scores(meteor, waiting[0], waiting[1], waiting[2].result()))
-            waiting = (step, sides, counted)
+    waiting: Optional[Tuple[Callable[[List[Optional[KernelCounts]]], List[SegmentScore]],
+                            "Future[List[Optional[KernelCounts]]]"]] = None
+    for packed, make in steps:  # the generator prepares this step while the previous one is aligned
+        counted = aligner.submit(kernels.align_many, packed, codes, beam)
         if waiting is not None:
-            out.extend(_made_scores(meteor, waiting[0], waiting[1], waiting[2].result()))
+            out.extend(waiting[0](waiting[1].result()))
+        waiting = (make, counted)
+    if waiting is not None:
+        out.extend(waiting[0](waiting[1].result()))
     return out
 
 
-def _made_scores(meteor: Scorer, pairs: Sequence[Tuple[str, str]], sides: _Sides,
-                 counts_of: List[Optional[KernelCounts]]) -> List[SegmentScore]:
-    """The scores of ``pairs`` from the kernel's counts of those it takes (``align_many`` of
-    :func:`_packed_pairs`); the others, and any it found out of range, scored as :func:`_score_block` scores them."""
+def _pair_steps(meteor: Scorer, listed: List[Tuple[str, str]]) -> Iterator[Step]:
+    """:func:`score_pairs`'s steps of :data:`PIPE_STEP` pairs, each step's distinct sentences prepared together."""
+    for b in range(0, len(listed), PIPE_STEP):
+        step = listed[b : b + PIPE_STEP]
+        sides = _Sides(meteor)
+        sides.prepare([s for p in step for s in p])
+        pairs = [sides.pair(h, r) for h, r in step]
+        yield _packed(pairs), partial(_counted_scores, meteor, [(hs, [rs]) for hs, rs in pairs])
+
+
+def segment_steps(meteor: Scorer, hyps: Sequence[List[str]], refs: Sequence[Sequence[List[str]]]) -> Iterator[Step]:
+    """The steps of :data:`SEGMENT_STEP` segments of a corpus block, each tokenised hypothesis with its references
+    (their resources looked up already, :meth:`meteor_lite.Meteor._prefetch`): each segment's score is
+    :func:`~meteor_lite.scoring.best_reference`'s."""
+    config, res = meteor.config, meteor.resources
+    for b in range(0, len(hyps), SEGMENT_STEP):
+        step = [
+            (prepare_side(h, config, res), [prepare_side(r, config, res) for r in rs])
+            for h, rs in zip(hyps[b : b + SEGMENT_STEP], refs[b : b + SEGMENT_STEP])
+        ]
+        yield _packed([(hs, rs) for hs, rss in step for rs in rss]), partial(_counted_scores, meteor, step)
+
+
+def _counted_scores(meteor: Scorer, step: Sequence[Tuple[Side, Sequence[Side]]],
+                    counts_of: List[Optional[KernelCounts]]) -> List[SegmentScore]:
+    """Each hypothesis's best score against its references from the kernel's counts of the pairs it takes (in the
+    order of :func:`_packed`); the others, and any it found out of range, aligned by
+    :func:`~meteor_lite.scoring.best_of`."""
     got = iter(counts_of)
-    out: List[SegmentScore] = []
-    for h, r in pairs:
-        hs, rs = sides.pair(h, r)
-        counts = next(got) if kernel_pair(hs, rs) else None
-        if counts is None:
-            out.append(sides.score(h, r))
-        else:
-            out.append(single_score(counted_stats(hs, rs, counts), counts[7], meteor.config))
-    return out
+    config, res = meteor.config, meteor.resources
+    return [
+        best_of(hs, rss, config, res, [next(got) if kernel_pair(hs, rs) else None for rs in rss]) for hs, rss in step
+    ]
 
 
 def _score_grid(meteor: Scorer, hl: List[str], rl: List[str]) -> List[List[SegmentScore]]:
@@ -206,7 +244,7 @@ def _score_grid(meteor: Scorer, hl: List[str], rl: List[str]) -> List[List[Segme
     distinct = list(dict.fromkeys(hl + rl))
     for b in range(0, len(distinct), PAIR_BLOCK):
         sides.prepare(distinct[b : b + PAIR_BLOCK])
-    if _two_threads(meteor, len(hl) * len(rl)):
+    if two_threads(meteor, len(hl) * len(rl)):
         return _grid_in_halves(meteor, sides, hl, rl)
     return [[sides.score(h, r) for r in rl] for h in hl]
 
@@ -218,18 +256,19 @@ def _grid_in_halves(meteor: Scorer, sides: _Sides, hl: List[str], rl: List[str])
     kernels = pair_kernel(meteor.config)
     assert kernels is not None
     codes, beam = module_codes(meteor.config.modules), meteor.config.beam
-    pairs = [(h, r) for h in hl for r in rl]
+    pairs = [sides.pair(h, r) for h in hl for r in rl]
     halves = pairs[: len(pairs) // 2], pairs[len(pairs) // 2 :]
-    with ThreadPoolExecutor(1, thread_name_prefix="meteor-lite-align") as aligner:
-        first = aligner.submit(kernels.align_many, _packed_pairs(sides, halves[0]), codes, beam)
-        rest = kernels.align_many(_packed_pairs(sides, halves[1]), codes, beam)
-        scores = _made_scores(meteor, halves[0], sides, first.result()) + _made_scores(meteor, halves[1], sides, rest)
+    with second_thread() as aligner:
+        first = aligner.submit(kernels.align_many, _packed(halves[0]), codes, beam)
+        rest = kernels.align_many(_packed(halves[1]), codes, beam)
+        scores = (_counted_scores(meteor, [(hs, [rs]) for hs, rs in halves[0]], first.result())
+                  + _counted_scores(meteor, [(hs, [rs]) for hs, rs in halves[1]], rest))
     return [scores[i * len(rl) : (i + 1) * len(rl)] for i in range(len(hl))]
 
 
-def _packed_pairs(sides: _Sides, pairs: Sequence[Tuple[str, str]]) -> List[Tuple[object, object]]:
-    """The packed sentences of the pairs the compiled kernel takes (:func:`kernel_pair`), in order."""
-    return [(hs[5], rs[5]) for hs, rs in (sides.pair(h, r) for h, r in pairs) if kernel_pair(hs, rs)]
+def _packed(pairs: Sequence[Tuple[Side, Side]]) -> List[Tuple[object, object]]:
+    """The packed sentences of the prepared pairs the compiled kernel takes (:func:`kernel_pair`), in order."""
+    return [(hs[5], rs[5]) for hs, rs in pairs if kernel_pair(hs, rs)]
 
 
 def _paused(pairs: int) -> "contextlib.AbstractContextManager[object]":

@@ -132,12 +132,6 @@ def counted_stats(h: Side, r: Side, got: KernelCounts) -> Stats:
     return Stats(h[3], r[3], h[4], r[4], tc, rc, tf, rf, chunks, twm, rwm)
 
 
-def single_score(st: Stats, chosen: List[Tuple[int, int, int, int, int]], config: MeteorConfig) -> SegmentScore:
-    """The score of a hypothesis against its one reference from the pair's statistics and chosen matches (what
-    :func:`best_of` gives for one reference aligned by the beam search)."""
-    return _segment_score(config_metrics(config, st), st, 0, chosen)
-
-
 def _segment_score(m: Metrics, st: Stats, ref_index: int, chosen: List[Tuple[int, int, int, int, int]]) -> SegmentScore:
     """A segment's score from its metrics, statistics, winning reference and chosen matches."""
     return SegmentScore(m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, ref_index, chosen)
@@ -210,18 +204,29 @@ def best_reference(hyp: List[str], refs: Sequence[List[str]], config: MeteorConf
 
     The result is flagged ``bounded`` when any reference was aligned in bounded mode.
     """
-    if not refs:
-        raise ValueError("at least one reference is needed")
     side = prepare_side(hyp, config, resources)
     return best_of(side, [prepare_side(r, config, resources) for r in refs], config, resources)
 
 
-def best_of(hyp: Side, refs: Sequence[Side], config: MeteorConfig, resources: Resources) -> SegmentScore:
-    """:func:`best_reference` of prepared sides (each sentence's flags computed once by :func:`prepare_side`)."""
+def best_of(
+    hyp: Side, refs: Sequence[Side], config: MeteorConfig, resources: Resources,
+    counted: Optional[Sequence[Optional[KernelCounts]]] = None,
+) -> SegmentScore:
+    """:func:`best_reference` of prepared sides (each sentence's flags computed once by :func:`prepare_side`).
+
+    ``counted``: per reference, the pair kernel's counts when they were computed already (``_accel.align_many``
+    in another thread, :mod:`meteor_lite.pairwise`), else None: that pair is aligned here.
+    """
+    if not refs:
+        raise ValueError("at least one reference is needed")
     best: Optional[SegmentScore] = None
     any_bounded = False
     for k, ref in enumerate(refs):
-        st, chosen, bounded = _pair_stats(hyp, ref, config, resources)
+        got = counted[k] if counted is not None else None
+        if got is not None:
+            st, chosen, bounded = counted_stats(hyp, ref, got), got[7], False
+        else:
+            st, chosen, bounded = _pair_stats(hyp, ref, config, resources)
         any_bounded = any_bounded or bounded
         m = config_metrics(config, st)
         if best is None or m.score > best.score:

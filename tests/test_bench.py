@@ -14,7 +14,7 @@ from typing import Any, Dict
 import pytest
 from typer.testing import CliRunner
 
-from meteor_lite_builders.checks.bench import BenchOptions, extras, rates, run_bench, scaling, table_rows
+from meteor_lite_builders.checks.bench import BenchOptions, extras, rates, run_bench, scaling, system1, table_rows
 from meteor_lite_builders.checks.bench.options import parse_lengths, parse_list
 from meteor_lite_builders.checks.bench.segments import SegmentMaker, reference_vocabulary, zipf_cumulative
 from meteor_lite_builders.checks.bench.session import RequestTimeout, ServerDied, StdioSession
@@ -84,6 +84,24 @@ def test_rows_judge_ratios_against_goals() -> None:
     assert "| import | s | n/a | 45.0 |  | ≤ 30 s | FAIL |" in text
     assert "- pivot: no pivot_bench function" in text
     assert (fmt(None), fmt(300.0, ">300"), fmt(0.0123)) == ("n/a", ">300", "0.0123")
+
+
+def test_system1_rows_show_the_one_thread_run() -> None:
+    """The system1 rows: --jobs 1 against its goal, the same in one thread (no goal) and its memory, pure Python."""
+    def fig(wall: float, mib: float) -> Dict[str, float]:
+        return {"wall_s": wall, "memory_mib": mib}
+
+    med = {"jar": fig(8.0, 1000.0), "meteor-lite -j1": fig(0.3, 75.0), "one thread -j1": fig(0.34, 72.0),
+           "meteor-lite": fig(0.3, 75.0), "pure -j1": fig(2.0, 90.0), "pure": fig(2.0, 90.0)}
+    section = {"median": med, "repeat": 3, "kernels": "meteor-lite 0.1.0 (compiled kernels)"}
+    named = {r.name: r for r in system1.rows(section)}
+    assert named["system1 wall, --jobs 1 (median of 3)"].ok is True  # 0.0375x <= 0.05x
+    one = named["system1 wall, --jobs 1, one thread (METEOR_LITE_ONE_THREAD=1)"]
+    assert (one.lite, one.ok, one.ratio) == (0.34, None, 0.34 / 8.0)
+    assert named["system1 peak memory, --jobs 1, one thread"].lite == 72.0
+    assert named["system1 wall, --jobs 1, pure Python"].ok is False  # 0.25x > 0.2x
+    del med["one thread -j1"]  # a bench.json of before the one-thread run
+    assert not any("one thread" in r.name for r in system1.rows(section))
 
 
 def _scaling_result(jar_5k: Dict[str, Any]) -> Dict[str, Any]:

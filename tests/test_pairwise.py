@@ -130,6 +130,61 @@ def test_pipelined_pairs_equal_score_segment(
     assert steps == [] and all(_same(a, b) for a, b in zip(again, expected))
 
 
+def _segment_view(s: SegmentScore) -> tuple:
+    return (s.score, s.stats, s.alignment, s.ref_index, s.bounded)
+
+
+def test_corpus_in_two_threads_equals_one_thread(
+    shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch, aligned_steps: List[int]
+) -> None:
+    """score_corpus and iter_segments in one process align in a second thread (forced here with small steps, as on a
+    machine with two CPUs), with three references a segment, some missing, one pair too large for the kernel
+    and an empty hypothesis: every segment (score, statistics, alignment, winning reference) and the corpus score
+    are the ones of one thread (METEOR_LITE_ONE_THREAD=1), in order.  A forked worker never starts the thread."""
+    steps = aligned_steps
+    n = 300
+    hyps = _lines(shared_data, "system1.hyp", n)
+    first, second = _lines(shared_data, "reference", n), _lines(shared_data, "system2.hyp", n)
+    hyps[11] = ""
+    hyps[40], first[40] = " ".join(hyps[:12]), " ".join(first[:12])  # above SMALL_SEGMENT: the Python path
+    segments = [(h, [a, None if i % 7 == 3 else b, h if i % 5 == 0 else None]) for i, (h, a, b)
+                in enumerate(zip(hyps, first, second))]
+    streams = [first, second]
+    monkeypatch.setattr(pairwise, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(pairwise, "SEGMENT_STEP", 8)
+
+    monkeypatch.setenv("METEOR_LITE_ONE_THREAD", "1")
+    one = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+    want_corpus = one.score_corpus(hyps, streams, jobs=1)
+    want_stream = list(one.iter_segments(segments, jobs=1))
+    assert steps == []
+    monkeypatch.delenv("METEOR_LITE_ONE_THREAD")
+
+    two = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+    got_corpus = two.score_corpus(hyps, streams, jobs=1)
+    assert len(steps) == -(-n // 8)
+    assert sum(steps) == 2 * n - 1  # every pair but the large one went through align_many
+    assert [_segment_view(s) for s in got_corpus.segments] == [_segment_view(s) for s in want_corpus.segments]
+    assert (got_corpus.score, got_corpus.stats) == (want_corpus.score, want_corpus.stats)
+    steps.clear()
+    got_stream = list(two.iter_segments(segments, jobs=1))
+    assert len(steps) == -(-n // 8) and sum(steps) == sum(1 for _, rs in segments for r in rs if r is not None) - 2
+    # (the large hypothesis 40, against its large reference and against itself, went the Python way)
+    assert [_segment_view(s) for s in got_stream] == [_segment_view(s) for s in want_stream]
+    assert {s.ref_index for s in got_stream} == {0, 1, 2} and len({s.score for s in got_stream}) > 100
+
+    two._reopen()  # what a forked worker runs first: no second thread there
+    assert two.align_thread is False
+    with two._aligner(10 * n) as aligner:
+        assert aligner is None
+    steps.clear()
+    alone = Meteor("en", norm=True, bundle=en_bundle, quiet=True)
+    alone.align_thread = False  # a caller's choice: every call in one thread
+    assert _segment_view(alone.score_corpus(hyps, streams, jobs=1).segments[5]) == _segment_view(want_corpus.segments[5])
+    alone.score_pairs([(h, a) for h, a in zip(hyps, first)])
+    assert steps == []
+
+
 def test_matrix_in_two_threads_equals_score_segment(
     shared_data: Path, en_bundle: Path, monkeypatch: pytest.MonkeyPatch, aligned_steps: List[int]
 ) -> None:

@@ -84,6 +84,7 @@ def scorer_for(plan: ScoringPlan) -> Meteor:
                     f"an executor's scorer differs from the driver's: its signature is {scorer.signature!r}, the "
                     f"driver's {plan.signature!r} (is the bundle at {path} the same file, and meteor-lite the same version?)"
                 )
+            scorer.align_thread = False  # Spark runs one task per core: a second thread would take another's
             _SCORERS[key] = scorer
         return scorer
 

@@ -1,5 +1,8 @@
 """system1 side by side: the jar and meteor-lite (``--jobs 1`` and default) on 2,489 segments, ``-l en -norm``.
 
+``--jobs 1`` is one process; with the compiled kernels and a second CPU it aligns in a second thread
+(:mod:`meteor_lite.pairwise`), so it runs once more in one thread (``METEOR_LITE_ONE_THREAD=1``).
+
 meteor-lite runs twice over: with the compiled kernels (``make accel``, which ``make bench``
 builds first; see ``meteor_lite/accel.py``) and in pure Python (``METEOR_LITE_PURE=1``, what an
 install built without a C compiler runs).  Each program runs as a user runs it, in a fresh process, on
@@ -55,6 +58,7 @@ def bench_commands(a: BenchOptions) -> Dict[str, List[str]]:
     return {
         "jar": jarmod.jar_command([hyp, ref, "-l", "en", "-norm"], heap="2G"),
         "meteor-lite -j1": default + ["--jobs", "1"],
+        "one thread -j1": ["env", "METEOR_LITE_ONE_THREAD=1", *default, "--jobs", "1"],
         "meteor-lite": default,
         "pure -j1": pure + ["--jobs", "1"],
         "pure": pure,
@@ -106,7 +110,7 @@ def medians(runs: Dict[str, List[Dict[str, float]]]) -> Dict[str, Dict[str, floa
 
 
 def rows(section: Dict[str, Any]) -> List[Row]:
-    """The table rows of this section (wall and memory of both meteor-lite variants against the jar)."""
+    """The table rows of this section (wall and memory of the meteor-lite variants against the jar)."""
     med = section.get("median")
     if not med:
         return [Row("system1 wall, --jobs 1", "s", note=section.get("error", "not run"))]
@@ -117,11 +121,19 @@ def rows(section: Dict[str, Any]) -> List[Row]:
     note = "" if compiled else "kernels not built (make accel): these ran in pure Python"
     out = [
         Row(f"system1 wall, --jobs 1 (median of {n})", "s", jar["wall_s"], j1["wall_s"], ("<=", WALL_J1_MAX), note=note),
+    ]
+    one = med.get("one thread -j1")
+    if one is not None:  # older bench.json files have no one-thread run
+        out.append(Row("system1 wall, --jobs 1, one thread (METEOR_LITE_ONE_THREAD=1)", "s", jar["wall_s"],
+                       one["wall_s"], note=note))
+    out += [
         Row(f"system1 wall, default jobs (median of {n})", "s", jar["wall_s"], dflt["wall_s"], ("<=", WALL_DEFAULT_MAX),
             note=note),
         Row("system1 peak memory, --jobs 1", "MiB", jar["memory_mib"], j1["memory_mib"], ("<=", MEMORY_MAX)),
         Row("system1 peak memory, default jobs", "MiB", jar["memory_mib"], dflt["memory_mib"], ("<=", MEMORY_MAX)),
     ]
+    if one is not None:
+        out.append(Row("system1 peak memory, --jobs 1, one thread", "MiB", jar["memory_mib"], one["memory_mib"]))
     if "pure -j1" in med:  # results of an older bench.json may lack them
         out += [
             Row("system1 wall, --jobs 1, pure Python", "s", jar["wall_s"], med["pure -j1"]["wall_s"], ("<=", PURE_J1_MAX)),
