@@ -7,9 +7,8 @@ import os
 import sqlite3
 import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from itertools import chain, islice
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import pairwise
 from .accel import env_switch
@@ -27,6 +26,9 @@ from .scoring import best_reference, config_metrics, pair_kernel
 from .signature import make_signature
 from .stats import Metrics, Stats
 from .text.normalize import java_lower, prepare
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["Meteor", "SegmentScore", "CorpusScore", "jar_norm_meteor"]
 
