@@ -74,7 +74,7 @@ class Scorer(Protocol):
 
 #: Distinct sentences looked up in one batched pass (bounds what a call holds at once).
 PAIR_BLOCK = 4096
-#: Pairs per step of a pipelined :func:`score_pairs` (see :func:`_pipelined`): small enough that the last step's
+#: Pairs per step of a pipelined :func:`score_pairs` (see :func:`_pair_steps`): small enough that the last step's
 #: alignments, which nothing overlaps, are short; large enough that the second thread takes the GIL back rarely.
 PIPE_STEP = 128
 #: Segments per step of a corpus aligned in a second thread (:func:`segment_steps`).  A step's prepared sentences
