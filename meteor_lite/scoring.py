@@ -132,11 +132,6 @@ def counted_stats(h: Side, r: Side, got: KernelCounts) -> Stats:
     return Stats(h[3], r[3], h[4], r[4], tc, rc, tf, rf, chunks, twm, rwm)
 
 
-def _segment_score(m: Metrics, st: Stats, ref_index: int, chosen: List[Tuple[int, int, int, int, int]]) -> SegmentScore:
-    """A segment's score from its metrics, statistics, winning reference and chosen matches."""
-    return SegmentScore(m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, ref_index, chosen)
-
-
 def alignment_stats(hyp: List[str], ref: List[str], matches: Sequence[Match], config: MeteorConfig,
                     resources: Resources) -> Stats:
     """Meteor's sufficient statistics of an alignment (``matches``: the chosen matches) of two token lists."""
@@ -230,7 +225,7 @@ def best_of(
         any_bounded = any_bounded or bounded
         m = config_metrics(config, st)
         if best is None or m.score > best.score:
-            best = _segment_score(m, st, k, chosen)
+            best = SegmentScore(m.score, m.precision, m.recall, m.f1, m.fmean, m.frag_penalty, st, k, chosen)
     assert best is not None
     best.bounded = any_bounded  # a bounded reference may have lost to the one that won
     return best
