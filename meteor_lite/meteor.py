@@ -33,10 +33,10 @@ if TYPE_CHECKING:
 __all__ = ["Meteor", "SegmentScore", "CorpusScore", "jar_norm_meteor"]
 
 
-#: Segments per prefetch in one process: each prefetch looks a block's new words up in one sorted pass.  Once the
-#: pair kernel walked each sentence's phrases as it packed it (session 16), 1,024 took 0.9% fewer instructions than
-#: 4,096 on system1 and 11 MB less memory (0.3% more instructions when the bundle is queried, no mapped file); it was
-#: 4,096 when a block's phrase hits were held for it (512-segment blocks were then about 8% slower).
+#: Segments per prefetch in one process: each prefetch looks a block's new words up in one sorted pass.  The pair
+#: kernel walks each sentence's phrases as it packs it, so a block's prepared sentences are what a larger block would
+#: cost in memory: on system1, 1,024 takes 0.9% fewer instructions than 4,096 and 11 MB less memory (0.3% more
+#: instructions when the bundle is queried without a mapped file).
 BLOCK = 1024
 #: The same in forked workers, which hold their blocks at the same time: a smaller block bounds the sum.
 WORKER_BLOCK = 1024

@@ -1,4 +1,4 @@
-"""A hostile HTTP server on 127.0.0.1 (a free port) for the fetch cases of issue 35: listings and downloads that
+"""A hostile HTTP server on 127.0.0.1 (a free port) for the fetch cases of the bad-input catalogue: listings and downloads that
 redirect to ftp, never end (at full speed or paced), trickle their headers or body, stall, or carry forged text.
 
 Every loop is bounded (at most about 60 s of trickling, 256 MB of body) and stops as soon as the client has gone;

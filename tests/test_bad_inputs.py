@@ -1,4 +1,4 @@
-"""The bad-input catalogue (issue 12): one row per case, each asserting the exit code and the message.
+"""The bad-input catalogue: one row per case, each asserting the exit code and the message.
 
 Surfaces: ``score`` / ``bundle`` (``meteor-lite`` in this process, through the same guard as the
 console script), ``process`` (``meteor-lite`` as a real process: output redirections), ``jar``
@@ -54,10 +54,10 @@ FILES: Dict[str, bytes] = {
     "rep-ref.txt": (" ".join(["w"] * 4999) + "\n").encode(),
     "big.txt": b"the cat sat on the mat\n" * 3000,
     "stem": b"the cat sat on the mat\na big car\n",
-    "rep1224.txt": (" ".join(["w"] * 1224) + "\n").encode(),  # issue 26: just under the bounded-mode limit
-    # issue 23: judgments with a segment in two documents (a file without a doc column folds by segment: issue 32)
+    "rep1224.txt": (" ".join(["w"] * 1224) + "\n").encode(),  # just under the bounded-mode limit
+    # judgments with a segment in two documents (a file without a doc column folds by segment)
     "judg-2docs.tsv": b"system\tdoc\tseg_id\tmqm\nA\td1\t1\t-1\nA\td1\t2\t-3\nB\td2\t1\t0\nB\td1\t2\t-2\n",
-    # issue 31: WMT systems files
+    # WMT systems files
     "sys-nohyp.tsv": b"seg_id\tsystem\toutput\tref\n1\tA\tthe cat\tthe cat\n",
     "sys-ragged.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n2\tA\tthe dog\n",
     "sys-dup.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n1\tA\tthe dog\tthe dog\n",
@@ -218,7 +218,7 @@ CASES: Tuple[Case, ...] = (
          "bundle verify on a bundle with one row changed"),
     Case("bundle-verify-corrupt", B, ("verify", "corrupt.sqlite"), 1, r"error: .*",
          "bundle verify on a bundle whose middle pages are overwritten"),
-    # --- untrusted bundles: metadata is data, never markup (issue 26) -------------------------------------
+    # --- untrusted bundles: metadata is data, never markup -----------------------------------------------
     Case("bundle-name-forges-report", S, ("h.txt", "r.txt", "--bundle", "forged.sqlite", "-m", "exact"), 0, r"^$",
          "a bundle whose name holds a newline and a forged 'Final score:' line, its version an ESC sequence: "
          "escaped on the Signature line (the real final score stays the only one)",
@@ -231,7 +231,7 @@ CASES: Tuple[Case, ...] = (
          r"\(License: CC0\\nRequires-Dist: evil-dependency-xyz\)",
          "a source licence with a newline ('CC0\\nRequires-Dist: ...'): no wheel, so no header is injected into "
          "its METADATA"),
-    # --- untrusted bundles: what is scored is what was verified (issue 26) ---------------------------------
+    # --- untrusted bundles: what is scored is what was verified -------------------------------------------
     Case("bundle-no-checksum", S, ("h.txt", "r.txt", "--bundle", "nochecksum.sqlite", "-m", "exact"), 1,
          r"^meteor-lite: error: nochecksum\.sqlite: the bundle records no content checksum \(meta 'content_checksum' "
          r"is missing or empty\), so its content cannot be verified; .*METEOR_LITE_VERIFY_BUNDLES=0$",
@@ -315,7 +315,7 @@ CASES: Tuple[Case, ...] = (
     Case("api-stream-lengths", API,
          ("Meteor('en', bundle=TINY, modules=['exact']).score_corpus(['a', 'b'], [['a', 'b'], ['a']], layout='streams')",),
          "InputError", r"", "reference streams of different lengths"),
-    # --- issue 26: metadata, messages, leftovers ---
+    # --- metadata, messages, leftovers ---
     Case("bundle-meta-null", S, ("h.txt", "r.txt", "--bundle", "meta-null.sqlite", "-m", "exact"), 1,
          r"^meteor-lite: error: meta-null\.sqlite: bad bundle metadata: meta 'schema_version' is NULL, not text$",
          "a bundle whose meta schema_version is NULL (its meta table rebuilt without NOT NULL)"),
@@ -363,7 +363,7 @@ CASES: Tuple[Case, ...] = (
     Case("api-lone-surrogate-reference", API,
          ("Meteor('en', bundle=TINY, modules=['exact']).score_segment('a b', ['a \\ud800 b'])",),
          "InputError", r"^refs\[0\] holds a lone surrogate \(U\+D800\) at position 2", "a lone surrogate in a reference"),
-    # --- issue 26: jar drop-in ---
+    # --- jar drop-in ---
     # Each row's outcome was checked against the jar (java -jar meteor-1.5.jar, same files and options): the same
     # scores where the jar scores; one line and exit 1 where it dies; where it scores something other than the
     # file says, or never ends, an error naming the line (README, "Deliberate differences").
@@ -442,7 +442,7 @@ CASES: Tuple[Case, ...] = (
     Case("jar-sgml-empty", JAR, ("empty.txt", "sg-ref.sgm", "-l", "en", "-m", "exact", "-sgml"), 1,
          r"^meteor-jar: error: empty\.txt: no <seg> in the file",
          "-sgml, an empty (or plain-text) test file (the jar dies: NullPointerException)"),
-    # --- issue 26: streaming and bundle changes ---
+    # --- streaming and bundle changes ---
     Case("stdin-closed", P, ("score", "-", "r.txt", *T), 1,
          r"^meteor-lite: error: standard input is closed: nothing to read for '-' \(give a file, or redirect stdin\)$",
          "'-' with standard input closed (<&-): one line, no traceback", stdout=r"^$", redirect="inclosed"),
@@ -458,11 +458,11 @@ CASES: Tuple[Case, ...] = (
          "search, 1.0 as the jar (which takes 12 minutes and 2.2 GB), in 0.6 s user and 337 MB with the compiled "
          "kernels (before: 1.0 s, 817 MB), 4.4 s and 463 MB in pure Python (before: 706 MB)",
          stdout=r"^1\.0\n$"),
-    # issue 23: documents of MQM judgments
+    # documents of MQM judgments
     Case("judgments-segment-in-two-documents", COR, ("judg-2docs.tsv", "metric-inf.tsv"), 1,
          r"^meteor-lite: error: judg-2docs\.tsv:4: segment '1' is in document 'd2' here and in 'd1' on an earlier line",
          "a judgments file that puts one segment in two documents (the doc column)"),
-    # issue 31: WMT systems files (score --tsv)
+    # WMT systems files (score --tsv)
     Case("tsv-missing-column", S, ("--tsv", "sys-nohyp.tsv", *T), 1,
          r"error: sys-nohyp\.tsv:1: no hypothesis column 'hyp' in the header \('seg_id', 'system', 'output', 'ref'\)$",
          "--tsv: a systems file without the hypothesis column (--hyp-column names another)"),
@@ -475,7 +475,7 @@ CASES: Tuple[Case, ...] = (
     Case("tsv-and-files", S, ("--tsv", "sys-dup.tsv", "h.txt", "r.txt", *T), 2,
          r"error: --tsv FILE takes the hypotheses and references from FILE: give no HYPOTHESIS or REFERENCE",
          "--tsv with hypothesis and reference files"),
-    # --- issue 35: pack listings and downloads (a hostile server on 127.0.0.1: tests/hostile_server.py) ---------
+    # --- pack listings and downloads (a hostile server on 127.0.0.1: tests/hostile_server.py) ---------------------
     # Figures: peak RSS and wall time of the command as a process (`python tests/test_bad_inputs.py --measure ID`,
     # /usr/bin/time's maximum resident set size, on a loaded 2-core machine; interpreter start-up included).
     Case("index-redirect-to-ftp", B, ("install", "en", "--index", "{url}/redirect-ftp"), 1,
@@ -529,7 +529,7 @@ CASES: Tuple[Case, ...] = (
          r"^meteor-lite: error: interrupted: nothing installed$",
          "SIGTERM during the download of an endless body (paced at 6.5 MB/s so that the signal lands mid-body; left a 1.27 GB .part after 3 s until the next install): "
          "the .part removed at once, exit 130, the user bundle directory empty [27 MB peak, 1.1 s]", redirect="sigterm"),
-    # --- issue 35: bundles ---
+    # --- bundles ---
     Case("bundle-synset-ids-text-verify", B, ("verify", "syn-text.sqlite"), 1,
          r"syn-text\.sqlite: table 'synsets' holds a synset that is not an integer \(a text value: 'x1'\)",
          "bundle verify on a bundle whose synset ids are text, its checksum recomputed (passed; scoring with "
@@ -549,7 +549,7 @@ CASES: Tuple[Case, ...] = (
          "verification cache (same size, mtime, inode, ctime, the recorded checksum; was scored under the original's "
          "signature): the line's MAC is not under this user's key (kept outside the cache directory), so the file is "
          "verified, and refused [23 MB peak, 0.8 s]", inject="forge"),
-    # --- issue 35: builders ---
+    # --- builders ---
     Case("mythes-12mb-meaning-line", BUILD, ("synonyms", "--lang", "en", "--thesaurus", "big-meaning.dat", "--out",
                                              "syn.sqlite", "--no-progress"), 0, r"^$",
          "a MyThes meaning line of 12 MB, 150,000 synonyms (over 120 s; time grew with its square): skipped by the "
@@ -570,7 +570,7 @@ CASES: Tuple[Case, ...] = (
     Case("hunspell-printable-junk", BUILD, ("recipe", "junk-hun.toml", "--out", "junk-hun.sqlite", "--no-progress"), 1,
          r"^meteor-build: error: junk-hun\.aff: no Hunspell directive \(SET, FLAG, TRY, PFX, SFX, \.\.\.\) in its "
          r"[\d,]+ lines: not a Hunspell \.aff file$", "printable junk as .dic/.aff (no NUL byte) [40 MB peak, 1.9 s]"),
-    # --- issue 35: judgments ---
+    # --- judgments ---
     Case("correlate-50mb-cell", COR, ("big-cell.tsv", "metric.tsv"), 1,
          r"^meteor-lite: error: big-cell\.tsv:2: a line longer than 1,000,000 characters: not a judgments or scores "
          r"TSV$", "a judgments file with a 50 MB cell (was: unexpected csv.Error) [23 MB peak, 0.6 s]"),
@@ -585,9 +585,9 @@ CASES: Tuple[Case, ...] = (
          r"^meteor-lite: error: argument --bootstrap: must be an integer >= 0, got -5",
          "--bootstrap -5 (was accepted; every interval [nan, nan])"),
     Case("correlate-bootstrap-zero", COR, ("judg.tsv", "metric.tsv", "--bootstrap", "0"), 0, r"^$",
-         "--bootstrap 0: no interval column (was [nan, nan] on every line; issue 31)",
+         "--bootstrap 0: no interval column (was [nan, nan] on every line)",
          stdout=r"^judgments: .*; no intervals \(--bootstrap 0\)\n(?![\s\S]*(interval|\[))"),
-    # --- issue 35: streams ---
+    # --- streams ---
     Case("stdin-endless", P, ("score", "-", "r3.txt", *T), 1,
          r"^meteor-lite: error: r3\.txt: 3 lines, but the hypotheses \(<stdin>\) have more \(reading stopped at their "
          r"line 4\)$", "an endless standard input (yes) against a 3-line reference file (was read to its end): "
@@ -608,7 +608,7 @@ def _segs(texts: Tuple[str, ...], ids: Tuple[str, ...] = ("1", "2", "3")) -> Tup
     return tuple(f'<seg id="{i}"> {t} </seg>' for i, t in zip(ids, texts))
 
 
-#: The SGML files of the issue-26 jar rows (each run through the jar with the row's options).
+#: The SGML files of the jar drop-in rows (each run through the jar with the row's options).
 FILES.update({
     "sg-ok.sgm": _sgml("tst", _segs(_HYP)),
     "sg-ref.sgm": _sgml("ref", _segs(("the cat sat on a mat", "the dog ran in a park", "it rains today"))),
@@ -656,7 +656,7 @@ def _damage(src: Path, out: Path, how: str) -> None:
 
 @pytest.fixture(scope="session")
 def untrusted(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Bundles with hostile metadata (issue 26), built once: a forged name/version, a licence with a newline, no language."""
+    """Bundles with hostile metadata, built once: a forged name/version, a licence with a newline, no language."""
     return _make_untrusted(tmp_path_factory.mktemp("untrusted"))
 
 
@@ -672,7 +672,7 @@ def _make_untrusted(d: Path) -> Path:
 
 
 def _hostile_metadata(d: Path) -> None:
-    """Bundles whose metadata or content is of the wrong type (issue 26), each with its content checksum
+    """Bundles whose metadata or content is of the wrong type, each with its content checksum
     recomputed where one can be (as an attacker would: they pass verification), and judgment files with inf."""
     from meteor_lite.resources.schema import compute_content_checksum
     from tiny_bundles import make_tiny_bundle
@@ -725,7 +725,7 @@ def _recipe(d: Path, name: str, aff: bytes, dic: bytes) -> None:
 
 @pytest.fixture(scope="session")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The inputs of issue 35, built once: a bundle with text synset ids, a copy with its function words deleted,
+    """The inputs of the untrusted-input rows, built once: a bundle with text synset ids, a copy with its function words deleted,
     hostile thesauri, dictionaries, judgments and a pack index whose listing misstates a pack's language."""
     return _make_hostile(tmp_path_factory.mktemp("hostile"))
 
@@ -1125,7 +1125,7 @@ def doc_text() -> str:
     return "\n".join(lines + LIMITS) + "\n"
 
 
-#: The bounds on untrusted input (issue 35), after the table of docs/bad-inputs.md.
+#: The bounds on untrusted input, after the table of docs/bad-inputs.md.
 LIMITS = [
     "",
     "Rows with figures in brackets give the peak resident memory and wall time of the command run as a process",

@@ -1,4 +1,4 @@
-"""A bundle replaced or written while scoring (issue 26): what is scored is what was verified.
+"""A bundle replaced or written while scoring: what is scored is what was verified.
 
 * written in place (``cp other.sqlite en.sqlite``: same inode, new content) while one process, its
   threads, or its forked workers score: a :class:`BundleError` naming the bundle ("changed while

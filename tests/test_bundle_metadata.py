@@ -1,4 +1,4 @@
-"""A bundle's metadata is read by one checked reader (``meteor_lite/resources/metadata.py``, issue 26):
+"""A bundle's metadata is read by one checked reader (``meteor_lite/resources/metadata.py``):
 whatever its meta table holds, opening the bundle either works, and then every consumer of the metadata
 works, or raises :class:`BundleError` naming the bundle and the key; never another exception."""
 

@@ -204,7 +204,7 @@ def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_duplicate_metric_rows_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Two scores for one (system, segment) in the metric file: an error naming the file and both lines (issue 26)."""
+    """Two scores for one (system, segment) in the metric file: an error naming the file and both lines."""
     jp, mp = tmp_path / "j.tsv", tmp_path / "m.tsv"
     _write_judgments(jp)
     _write_metric(mp, jp)

@@ -1,4 +1,4 @@
-"""Issue 35 below the command line: the bounded URL reader, listing entries, the keyed verification cache, the
+"""Hostile inputs below the command line: the bounded URL reader, listing entries, the keyed verification cache, the
 builders' budgets and the stream line counts (the command-line cases are rows of tests/test_bad_inputs.py)."""
 
 from __future__ import annotations

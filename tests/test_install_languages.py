@@ -1,4 +1,4 @@
-"""Issue 31: every shipped recipe's language by name (``bundle install LANG``, ``bundle available``), names
+"""Every shipped recipe's language by name (``bundle install LANG``, ``bundle available``), names
 (``--name``, ``--force``, ``bundle list``), ``meteor-build bundle`` without a stemmer, and an older setuptools."""
 
 from __future__ import annotations

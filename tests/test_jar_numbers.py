@@ -1,4 +1,4 @@
-"""Numbers in ``-stdio`` EVAL/SING requests: which forms the jar reads, which it dies on (issue 26).
+"""Numbers in ``-stdio`` EVAL/SING requests: which forms the jar reads, which it dies on.
 
 The jar reads each statistic with ``java.util.Scanner.nextDouble`` (here in an English locale): the
 token must be a decimal number (ASCII or other scripts' digits, ``,`` grouping by three, an exponent),

@@ -371,7 +371,7 @@ def test_tuned_set_of_the_bundle_as_task(tmp_path: Path, monkeypatch: pytest.Mon
     assert "unknown task 'no-such-set'" in capsys.readouterr().err
 
 
-# ----------------------------------------------------------------------------- -a with very long phrases (issue 26)
+# ----------------------------------------------------------------------------- -a with very long phrases ----------
 
 
 def test_paraphrase_table_of_long_phrases(tmp_path: Path) -> None:

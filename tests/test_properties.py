@@ -1,4 +1,4 @@
-"""Property tests (hypothesis) of the scorer on random text (issue 12, item 7).
+"""Property tests (hypothesis) of the scorer on random text.
 
 Random segments in many scripts, 0 to 500 tokens (long ones rare), a token repeated at most
 :data:`MAX_REPEAT` times (the alignment search grows fast with repetition: every repetition

@@ -1,4 +1,4 @@
-"""Scratch files live where the next run cleans them (issue 26): ``meteor-jar -s/-d/-a/-new``'s bundle and
+"""Scratch files live where the next run cleans them: ``meteor-jar -s/-d/-a/-new``'s bundle and
 ``meteor-build import-official``'s word list for its stemming worker, after SIGTERM and after SIGKILL."""
 
 from __future__ import annotations

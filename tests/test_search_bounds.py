@@ -178,7 +178,7 @@ def test_stdio_answers_a_hostile_request_and_warns() -> None:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_shared_masks_choose_the_same_alignment(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Steps sharing their masks (segments with very many candidates, issue 26) search exactly as unshared ones."""
+    """Steps sharing their masks (segments with very many candidates) search exactly as unshared ones."""
     hyp, ref, cands, beam = crowded_case(seed)
     want = search_alignment_pure(len(hyp), len(ref), cands, beam)
     monkeypatch.setattr("meteor_lite.align.search._SHARE_FROM", 0)

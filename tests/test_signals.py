@@ -1,4 +1,4 @@
-"""Children die with their parent (issue 26): SIGTERM or SIGKILL to ``score --jobs 2`` leaves no worker computing,
+"""Children die with their parent: SIGTERM or SIGKILL to ``score --jobs 2`` leaves no worker computing,
 and Ctrl-C (SIGINT to the whole process group, as a terminal sends it) is one line, not a traceback per worker."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Executors that cannot import meteor-lite (issue 35): ``score_dataframe(...).collect()`` gives the same one-line
+"""Executors that cannot import meteor-lite: ``score_dataframe(...).collect()`` gives the same one-line
 :class:`ConfigError` as ``corpus_score`` (a local Spark session whose workers run the system's Python)."""
 
 from __future__ import annotations

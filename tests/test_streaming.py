@@ -1,4 +1,4 @@
-"""``meteor-lite score`` streams its input (issue 26): memory bounded whatever the length, results unchanged.
+"""``meteor-lite score`` streams its input: memory bounded whatever the length, results unchanged.
 
 The block sizes are made small here (monkeypatched) so that a few hundred lines cross many blocks.
 The 2,000,000-line measurement is in docs/performance.md (it is not a test: minutes, not seconds).

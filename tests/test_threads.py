@@ -1,4 +1,4 @@
-"""Threads sharing one :class:`~meteor_lite.Meteor` (issue 26): every score right, no exception.
+"""Threads sharing one :class:`~meteor_lite.Meteor`: every score right, no exception.
 
 The scorer's resource caches, its paraphrase walk state and its SQLite connection are shared by
 whoever holds the object; threads take turns (one lock per object).  Before the lock, 8 threads

@@ -154,7 +154,7 @@ def test_validity_report(tmp_path: Path, shared_data: Path, bundle_dir: Path) ->
 
 
 def test_validity_rebuilds_tuned_heldout_scores(tmp_path: Path, shared_data: Path, bundle_dir: Path) -> None:
-    """A shipped set that was kept (not a fallback; Russian since issue 32): its recorded folds over every file it was
+    """A shipped set that was kept (not a fallback, as Russian's): its recorded folds over every file it was
     tuned on are rebuilt, and its smallest file's segments, each scored by its fold's normalisation, modules and
     parameters, give the held-out figure the tuner recorded for that file."""
     pytest.importorskip("sacrebleu")

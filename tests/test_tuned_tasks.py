@@ -49,7 +49,7 @@ def test_add_task_recomputes_checksum_and_verifies(tiny_bundle: Path) -> None:
 
 
 def test_the_date_of_a_run_is_outside_the_checksum(tiny_bundle: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The same set tuned on two days seals the same content checksum (issue 31: run-time facts such as the date
+    """The same set tuned on two days seals the same content checksum (run-time facts such as the date
     are kept under meta `tasks_run`, which the checksum leaves out); the date is still read back and shown, and
     an edit of the content (not of the date) is still caught."""
     from meteor_lite.cli import run

@@ -1,4 +1,4 @@
-"""Untrusted bundles (issue 26): metadata is data, never markup; what is scored is what was verified."""
+"""Untrusted bundles: metadata is data, never markup; what is scored is what was verified."""
 
 from __future__ import annotations
 

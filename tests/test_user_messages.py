@@ -1,4 +1,4 @@
-"""What a new user meets on four paths of issue 31: the sentences, the exit codes, no traceback.
+"""What a new user meets on four paths: the sentences, the exit codes, no traceback.
 
 * chosen modules whose resources no bundle has: one sentence (what each module needs, where it was looked for;
   the sentence is configure.py's, written on main at the same time);

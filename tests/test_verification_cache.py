@@ -1,4 +1,4 @@
-"""An unwritable cache directory (issue 26): verifications are remembered in a private per-user directory of
+"""An unwritable cache directory: verifications are remembered in a private per-user directory of
 the temporary directory, with one warning naming both and METEOR_LITE_CACHE_DIR; never silently re-verified."""
 
 from __future__ import annotations

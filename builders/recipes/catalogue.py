@@ -55,7 +55,7 @@ CATALOGUE: Dict[str, CatalogueEntry] = {
     "sl": CatalogueEntry("Slovenian", "simplemma:sl"),
     "tl": CatalogueEntry("Filipino (Tagalog)", "simplemma:tl", " (wordfreq's 'fil' list)"),
     "uk": CatalogueEntry("Ukrainian", "simplemma:uk"),
-    # simplemma languages without a wordfreq list: a lemma map only (issue 22's 60th language and more)
+    # simplemma languages without a wordfreq list: a lemma map is their only resource
     "cy": CatalogueEntry("Welsh", "simplemma:cy", wordfreq=False),
     "gv": CatalogueEntry("Manx", "simplemma:gv", wordfreq=False),
     "ka": CatalogueEntry("Georgian", "simplemma:ka", wordfreq=False),

@@ -12,7 +12,7 @@ Sections (``--only`` picks some; all run by default, the jar in the same invocat
 * ``import`` and ``pivot`` (:mod:`.extras`): the English import and the synthetic pivot (no jar figure).
 
 Every figure goes to ``bench-out/bench.json``; the table (Markdown) is printed at the end, each
-ratio (meteor-lite / jar) beside the issue's goal.  Figures are as good as the machine is quiet.
+ratio (meteor-lite / jar) beside its goal.  Figures are as good as the machine is quiet.
 
     meteor-build check bench [--data ../shared/data] [--repeat 5] [--only system1,stdio] [--strict]
 """

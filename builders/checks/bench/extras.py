@@ -23,7 +23,7 @@ from .table import Row
 
 log = logging.getLogger(__name__)
 
-#: The issue's goals: the English import under 30 s; the 10M-line pivot under 10 minutes and 2 GB.
+#: The goals: the English import under 30 s; the 10M-line pivot under 10 minutes and 2 GB.
 IMPORT_MAX_S = 30.0
 PIVOT_MAX_S = 600.0
 PIVOT_MAX_MIB = 2048.0

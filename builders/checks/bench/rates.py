@@ -41,14 +41,14 @@ from .table import Row
 
 log = logging.getLogger(__name__)
 
-#: The issue's goal: at least 5x the jar's requests per second.
+#: The goal of the stdio server and of score_segment: at least 5x the jar's requests per second.
 RATE_MIN = 5.0
-#: Issue 34's goal for the batch API (:meth:`meteor_lite.Meteor.score_pairs`): at least 10x the jar's rate.
+#: The goal of the batch API (:meth:`meteor_lite.Meteor.score_pairs`): at least 10x the jar's rate.
 BATCH_RATE_MIN = 10.0
 STDIO_ARGS = ["-", "-", "-stdio", "-l", "en", "-norm"]
 
 
-#: ``--transcript``: system1 (the issue's: every request a new sentence pair) or nbest (what a
+#: ``--transcript``: system1 (the goals': every request a new sentence pair) or nbest (what a
 #: tuning loop's n-best list sends: many hypotheses of one source in turn against the same reference).
 TRANSCRIPTS = ("system1", "nbest", "mbr")
 #: Systems per source segment in the n-best transcript (WMT21 de-en has 20).

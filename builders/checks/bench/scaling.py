@@ -30,7 +30,7 @@ from .table import Row
 
 log = logging.getLogger(__name__)
 
-#: The issue's goal: seconds per segment at most 0.2x the jar's at these lengths (exact+stem).
+#: The goal: seconds per segment at most 0.2x the jar's at these lengths (exact+stem).
 SCALING_MAX = 0.2
 GOAL_LENGTHS = (2000, 5000)
 GOAL_MODULES = "exact-stem"

@@ -28,8 +28,8 @@ from .table import Row
 
 log = logging.getLogger(__name__)
 
-#: The goals, x the jar's: wall time with one process (issue 34; issue 5 asked 0.2) and with the default
-#: parallelism (issue 5), peak memory, and wall time with one process in pure Python (issue 34).
+#: The goals, x the jar's: wall time with one process and with the default parallelism, peak memory, and wall
+#: time with one process in pure Python (docs/performance.md, "Goals").
 WALL_J1_MAX = 0.05
 WALL_DEFAULT_MAX = 0.12
 MEMORY_MAX = 0.15
