@@ -200,7 +200,7 @@ def test_arabic_normalisation_rules() -> None:
 
 
 def test_arabic_question_mark_gives_two_matches(tmp_path: Path) -> None:
-    """The issue's case: ؟ glued to the word made one match out of two possible."""
+    """؟ glued to the word would make one match out of two possible: split off, both match."""
     out = tmp_path / "ar-test.sqlite"
     with BundleWriter(out, language="ar", name="ar-test", version="0.0.1") as w:
         w.add_function_words(["هل"])

@@ -1,8 +1,8 @@
 """Rows without a jar counterpart: the English import and the synthetic pivot (meteor-lite's own goals).
 
 * import: ``meteor-build import-official --lang en --out TMP/en.sqlite`` in a
-  fresh process, wall time and peak memory, run once (it takes about a
-  minute today; the goal is under 30 s).
+  fresh process, wall time and peak memory, run once (the goal: under 30 s;
+  docs/performance.md has the latest figure).
 * pivot: the function ``pivot_bench(lines, engine)`` of the pivot benchmark
   (``meteor_lite_builders.checks.pivot_bench`` or
   ``meteor_lite_builders.paraphrases.synthetic``), imported only when this
