@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
     from ..meteor import Meteor
-    from ..scores import CorpusScore, RunningTotal
+    from ..scores import CorpusScore, RunningTotal, SegmentScore
     from ..text.wmt import SystemsFile
 
 __all__ = ["add_arguments", "run_tsv", "SystemResult", "score_systems"]
@@ -74,12 +74,13 @@ class SystemResult:
 
 
 def score_systems(
-    scorer: "Meteor", data: "SystemsFile", *, jobs: int = 1
+    scorer: "Meteor", data: "SystemsFile", *, jobs: int = 1, keep: Optional[List["SegmentScore"]] = None
 ) -> Tuple[List[SystemResult], List[float]]:
     """Score every row of ``data``; return each system's result (in the file's order) and every row's score.
 
     One pass over the rows in file order (``jobs`` processes): the statistics of each segment are
     added to its system's total, so each system's numbers are those of scoring its rows alone.
+    ``keep``: a list that each row's :class:`~meteor_lite.scores.SegmentScore` is appended to, in file order.
     """
     from ..scores import RunningTotal
 
@@ -89,6 +90,8 @@ def score_systems(
     for row, seg in zip(data.rows, scorer.iter_segments(pairs, jobs=jobs)):
         totals[row.system].add(seg)
         scores.append(seg.score)
+        if keep is not None:
+            keep.append(seg)
     out = []
     for system in data.systems:
         total = totals[system]
