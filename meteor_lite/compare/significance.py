@@ -13,14 +13,15 @@ with sacreBLEU's conventions (``--paired-bs``, ``--paired-ar``):
   draw.  A system's mean is the mean of its ``R`` resampled scores, its 95 % interval runs from the
   resampled score ranked ``R // 40`` to the one ranked ``R - R // 40 - 1`` (0-based, ascending).
   The p-value: with ``d_r = |system_r - baseline_r|`` and ``m`` their mean, ``c`` counts the resamples
-  with ``d_r - m > |system - baseline|`` (the observed difference), and ``p = (c + 1) / (R + 1)``.
+  with ``d_r - m >= |system - baseline|`` (the observed difference), and ``p = (c + 1) / (R + 1)``.
 * **Approximate randomization** (``T`` trials, default 10,000): each trial swaps the two systems'
   outputs of each segment with probability 1/2 (:func:`ar_masks`); ``c`` counts the trials whose
-  ``|score_a - score_b|`` exceeds the observed difference, and ``p = (c + 1) / (T + 1)``.
+  ``|score_a - score_b|`` is at least the observed difference, and ``p = (c + 1) / (T + 1)``.
 * A difference is **significant** when ``p <= 0.05`` (sacreBLEU's ``*``).
 
-Differences within :data:`TIE` of the observed one count as equal to it (not more): sums taken in
-another order differ in the last bits.  The random draws come from :class:`random.Random` seeded with
+"At least", as Riezler & Maxwell count (sacreBLEU counts only larger differences, so that a system compared
+with itself gets p = 1 / (N + 1), "significant"; here it gets p = 1).  Differences within :data:`TIE` of the
+observed one count as equal to it: sums taken in another order differ in the last bits.  The random draws come from :class:`random.Random` seeded with
 ``seed`` (default 12345, sacreBLEU's), not numpy's generator: the p-values are not sacreBLEU's digit for
 digit, but follow the same definitions.  Each system's draws are the same whichever other systems are
 compared, and whatever the number of processes.
@@ -55,7 +56,7 @@ DEFAULT_BOOTSTRAP = 1000
 DEFAULT_TRIALS = 10000
 #: The significance level: significant when ``p <= ALPHA``.
 ALPHA = 0.05
-#: A resampled difference counts as larger than the observed one only when it exceeds it by more than this.
+#: A resampled difference counts as reaching the observed one when it is at most this much smaller.
 TIE = 1e-12
 
 T = TypeVar("T")
@@ -142,8 +143,8 @@ def interval(scores: Sequence[float]) -> Tuple[float, float, float]:
 
 
 def p_value(statistics: Sequence[float], observed: float) -> float:
-    """``(c + 1) / (N + 1)``, ``c`` the statistics larger than ``observed`` (by more than :data:`TIE`)."""
-    c = sum(1 for s in statistics if s > observed + TIE)
+    """``(c + 1) / (N + 1)``, ``c`` the statistics at least ``observed`` (less :data:`TIE`)."""
+    c = sum(1 for s in statistics if s >= observed - TIE)
     return (c + 1) / (len(statistics) + 1)
 
 
@@ -204,6 +205,11 @@ class PairedSystems:
     def totals(self, name: str) -> List[float]:
         """The sums of a system's six statistics over all its segments (in segment order)."""
         return _unpaired([sum(col, 0j) for col in self.columns[name]])
+
+    def totals_of(self, name: str, segments: Sequence[int]) -> List[float]:
+        """The sums of a system's six statistics over ``segments`` (numbers in segment order)."""
+        pick = _picker(segments)
+        return _unpaired([sum(pick(col), 0j) for col in self.columns[name]])
 
     def score(self, name: str) -> float:
         """A system's corpus score from :meth:`totals`."""
