@@ -157,10 +157,11 @@ def _verdict(d: ReportData) -> str:
     """The findings in words."""
     ranked = sorted([d.baseline, *d.systems], key=lambda s: -s.score)
     best = ranked[0]
-    items = [f"Highest METEOR: <b>{_esc(best.name)}</b> ({_f(best.score)})"
-             + ("" if best is d.baseline else f", {best.comparison.delta:+.4f} over the baseline" if best.comparison else "")
-             + "."]
-    better, worse, same = [], [], []
+    over = f", {best.comparison.delta:+.4f} over the baseline" if best.comparison is not None else " (the baseline)"
+    items = [f"Highest METEOR: <b>{_esc(best.name)}</b> ({_f(best.score)}){over}."]
+    better: List[str] = []
+    worse: List[str] = []
+    same: List[str] = []
     for s in d.systems:
         c = s.comparison
         if c is None:
@@ -296,21 +297,21 @@ def _differences_plot(d: ReportData) -> str:
     diffs = {s.name: sorted(x - y for x, y in zip(s.segment_scores, d.baseline.segment_scores)) for s in systems}
     lo = min((quantile(v, 0.05) for v in diffs.values()), default=-1.0)
     hi = max((quantile(v, 0.95) for v in diffs.values()), default=1.0)
-    left, width, row = 170, 880, 24
+    left, width, row, top = 170, 880, 24, 44
     plot_right = 700
-    height = 30 + row * len(systems) + 20
+    height = top + row * len(systems) + 20
     scale = _Scale(min(lo, 0.0), max(hi, 0.0), left, plot_right)
     parts = [f'<svg class="plot" id="differences-plot" role="img" aria-label="segment-level differences" '
              f'viewBox="0 0 {width} {height}" width="{width}" height="{height}">',
              f'<text x="{left}" y="14" font-size="12">Segment score minus the baseline\'s ({_esc(d.baseline.name)}): '
              "whiskers 5%-95%, box 25%-75%, median, mean &#9670;</text>",
-             f'<text x="{plot_right + 20}" y="14" font-size="12">segments won / tied / lost</text>',
-             _axis(scale, height - 20, 22, 2)]
+             f'<text x="{plot_right + 20}" y="34" font-size="12">won / tied / lost</text>',
+             _axis(scale, height - 20, top - 6, 2)]
     zx = scale(0.0)
-    parts.append(f'<line x1="{zx}" y1="22" x2="{zx}" y2="{height - 20}" stroke="#212529"/>')
+    parts.append(f'<line x1="{zx}" y1="{top - 6}" x2="{zx}" y2="{height - 20}" stroke="#212529"/>')
     for k, s in enumerate(systems):
         v = diffs[s.name]
-        y = 30 + row * k + row / 2
+        y = top + row * k + row / 2
         q05, q25, q50, q75, q95 = (quantile(v, q) for q in (0.05, 0.25, 0.5, 0.75, 0.95))
         mean = math.fsum(v) / len(v) if v else 0.0
         colour = _colour(s, d)

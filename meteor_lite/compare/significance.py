@@ -34,7 +34,7 @@ import random
 from array import array
 from dataclasses import dataclass
 from operator import add, itemgetter
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from ..jarcompat import jdiv, jpow
 from ..stats import Stats
@@ -190,7 +190,7 @@ class PairedSystems:
     in the same order, in one pass.
     """
 
-    def __init__(self, formula: Formula, systems: Dict[str, Sequence[Stats]]):
+    def __init__(self, formula: Formula, systems: Mapping[str, Sequence[Stats]]):
         """``systems``: name -> the statistics of its segments, in the same segment order for all."""
         lengths = {len(v) for v in systems.values()}
         if len(lengths) > 1:
