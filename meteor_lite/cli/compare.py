@@ -129,13 +129,11 @@ def load(a: argparse.Namespace) -> Loaded:
 
     Call within :func:`reported_errors` and :func:`warnings_as_lines`.
     """
-    import warnings
-
     from ..compare.pairing import pair_segments
     from ..compare.significance import Formula, PairedSystems
-    from ..errors import InputError, MeteorLiteWarning
+    from ..errors import InputError
     from ..scores import SegmentScore
-    from .wmtfile import score_systems
+    from .wmtfile import score_systems, warn_self_references
 
     data = _systems_file(a)
     baseline = a.baseline or data.systems[0]
@@ -153,9 +151,7 @@ def load(a: argparse.Namespace) -> Loaded:
                        systems=[s for s in data.systems if s in chosen],
                        self_references={k: v for k, v in data.self_references.items() if k in chosen},
                        identical={k: v for k, v in data.identical.items() if k in chosen})
-    for system, cols in data.self_references.items():
-        warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row): "
-                      "scored against the other reference column(s) only", MeteorLiteWarning, stacklevel=2)
+    warn_self_references(data)
     scorer = _scorer(a, data)
     kept: List[SegmentScore] = []
     results, _ = score_systems(scorer, data, jobs=a.jobs, keep=kept)

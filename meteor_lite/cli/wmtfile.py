@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..scores import CorpusScore, RunningTotal, SegmentScore
     from ..text.wmt import SystemsFile
 
-__all__ = ["add_arguments", "run_tsv", "SystemResult", "score_systems"]
+__all__ = ["add_arguments", "run_tsv", "SystemResult", "score_systems", "warn_self_references"]
 
 
 def add_arguments(p: "argparse.ArgumentParser") -> None:
@@ -101,6 +101,17 @@ def score_systems(
     return out, scores
 
 
+def warn_self_references(data: "SystemsFile") -> None:
+    """A warning for each system that is a reference column of the file (see :class:`SystemsFile`)."""
+    for system, cols in data.self_references.items():
+        warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row): "
+                      "scored against the other reference column(s) only", MeteorLiteWarning, stacklevel=3)
+    for system, cols in data.identical.items():
+        warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row), "
+                      "the only reference of some of its rows: scored against itself there (1.0)",
+                      MeteorLiteWarning, stacklevel=3)
+
+
 def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Optional[List[float]],
             params: Optional[List[float]]) -> int:
     """``meteor-lite score --tsv FILE ...`` (``a``: the parsed options); return the exit code."""
@@ -112,13 +123,7 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
         data = read_systems_file(a.tsv, system_column=a.system_column, segment_column=a.segment_column,
                                  hyp_column=a.hyp_column, ref_columns=a.ref_column)
         lang = a.lang or data.target_language or "en"
-        for system, cols in data.self_references.items():
-            warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row): "
-                          "scored against the other reference column(s) only", MeteorLiteWarning, stacklevel=2)
-        for system, cols in data.identical.items():
-            warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row), "
-                          "the only reference of some of its rows: scored against itself there (1.0)",
-                          MeteorLiteWarning, stacklevel=2)
+        warn_self_references(data)
         scorer = Meteor(
             lang, task=a.task, params=params, modules=modules, weights=weights, beam=a.beam, norm=a.norm,
             lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, case_aware=a.case_aware,

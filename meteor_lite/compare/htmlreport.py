@@ -175,7 +175,7 @@ def _verdict(d: ReportData) -> str:
     if worse:
         items.append(f"Significantly worse than {base}: {', '.join(worse)}.")
     if same:
-        items.append(f"Not distinguishable from {base} at p &le; {ALPHA} (by every test run): {', '.join(same)}.")
+        items.append(f"Not significantly different from {base} (p &gt; {ALPHA} by at least one test): {', '.join(same)}.")
     items.append("Why: the sections below show where the matches come from (modules), how fragmented they are, "
                  "how each system does by sentence length, and the segments where they differ most.")
     return '<div class="verdict" id="verdict"><ul>' + "".join(f"<li>{i}</li>" for i in items) + "</ul></div>"
