@@ -323,3 +323,23 @@ def test_report_page(small_tsv: Path, tmp_path: Path, capsys: pytest.CaptureFixt
     examples = [a for t, a in parser.tags if t == "div" and a.get("class") == "example"]
     assert len(examples) == 4  # 2 per system
     assert len([a for t, a in parser.tags if t == "section" and "segment" in a.get("class", "").split()]) == 8
+    # the examples are the segments where the system's score is farthest from the baseline's, by the segment
+    # scores of 'score --tsv --segments'
+    seg_file = tmp_path / "segs.tsv"
+    code, _, _ = _run(capsys, "score", "--tsv", str(small_tsv), "-j", "1", "-q", "--segments", str(seg_file))
+    assert code == 0
+    scores: Dict[Tuple[str, str], float] = {}
+    for line in seg_file.read_text(encoding="utf-8").splitlines()[1:]:
+        system, seg_id, score = line.split("\t")
+        scores[(system, seg_id)] = float(score)
+    shown: Dict[str, List[str]] = {}
+    current = ""
+    for t, a in parser.tags:
+        if t == "details" and "system" in a.get("class", "").split():
+            current = a["data-system"]
+        elif t == "div" and a.get("class") == "example":
+            shown.setdefault(current, []).append(a["data-segment"])
+    assert sorted(shown) == ["HuaweiTSC", "NVIDIA-NeMo"]
+    for system, segs in shown.items():
+        gaps = sorted((abs(scores[(system, str(i))] - scores[("Online-A", str(i))]) for i in range(1, 41)), reverse=True)
+        assert [abs(scores[(system, s)] - scores[("Online-A", s)]) for s in segs] == pytest.approx(gaps[:2], abs=1e-9)
