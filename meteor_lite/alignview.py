@@ -21,7 +21,7 @@ import html
 import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-__all__ = ["render_html", "chunk_ids", "module_class", "MODULE_COLOURS"]
+__all__ = ["render_html", "segment_html", "page_css", "chunk_ids", "module_class", "MODULE_COLOURS"]
 
 #: Background and border colour of each of Meteor's modules (others get :data:`OTHER_COLOUR`).
 MODULE_COLOURS: Dict[str, Tuple[str, str]] = {
@@ -219,6 +219,16 @@ def _segment_html(rec: Mapping[str, Any], matrix: bool, matrix_open: bool) -> st
             f'<div class="sent ref"><span class="label">Reference</span>'
             f'<div class="words" dir="auto">{_words_html(rec, "ref")}</div></div>'
             f"{_matches_html(rec)}{_matrix_html(rec, matrix_open) if matrix else ''}</section>")
+
+
+def segment_html(rec: Mapping[str, Any], *, matrix: bool = False, matrix_open: bool = False) -> str:
+    """One segment's section as :func:`render_html` draws it (for pages that show a few segments of their own)."""
+    return _segment_html(rec, matrix, matrix_open)
+
+
+def page_css(modules: Sequence[str]) -> str:
+    """The stylesheet :func:`segment_html` needs, with the colours of ``modules`` (for a ``<style>`` element)."""
+    return _CSS + _module_css(modules)
 
 
 def _summary_html(records: Sequence[Mapping[str, Any]], modules: Sequence[str]) -> str:

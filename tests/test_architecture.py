@@ -25,8 +25,9 @@ CORE_LAYERS: Dict[str, int] = {
     "align.": 3,
     "stats": 4, "config": 4, "tuned": 4, "defaults": 4,
     "scores": 5, "report": 5, "scoring": 5, "pairwise": 5, "signature": 5, "configure": 5, "parallel": 5, "metaeval.": 5,
+    "compare.": 5,
     "meteor": 6,
-    "cli.": 7, "jarcli.": 7, "coco": 7, "hf": 7, "metrics": 7, "alignview": 7, "spark.": 7,
+    "cli.": 7, "jarcli.": 7, "coco": 7, "hf": 7, "metrics": 7, "alignview": 7, "spark.": 7, "compare.htmlreport": 7,
 }
 
 #: What the scorer may import from outside the standard library (typer nowhere: its CLI is argparse).

@@ -28,6 +28,8 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
     "bundle": ("meteor_lite.cli.bundles", "Inspect, install and remove resource bundles (info, verify, list, install, remove)."),
     "align": ("meteor_lite.cli.align", "Show which words matched by which module (Meteor 1.5's aligner output, or JSON)."),
     "correlate": ("meteor_lite.cli.correlate", "Correlate metric scores with human judgments (MQM, DA): WMT's statistics with intervals."),
+    "compare": ("meteor_lite.cli.compare", "Is each system better than the baseline? Paired bootstrap and approximate randomization."),
+    "report": ("meteor_lite.cli.report", "One HTML page comparing systems: scores, significance, plots, modules, examples."),
 }
 
 _HELP = """usage: meteor-lite [--version] [-h] [--debug] COMMAND [ARGS]...

@@ -22,10 +22,10 @@ if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
     from ..meteor import Meteor
-    from ..scores import CorpusScore, RunningTotal
+    from ..scores import CorpusScore, RunningTotal, SegmentScore
     from ..text.wmt import SystemsFile
 
-__all__ = ["add_arguments", "run_tsv", "SystemResult", "score_systems"]
+__all__ = ["add_arguments", "run_tsv", "SystemResult", "score_systems", "warn_self_references"]
 
 
 def add_arguments(p: "argparse.ArgumentParser") -> None:
@@ -74,12 +74,13 @@ class SystemResult:
 
 
 def score_systems(
-    scorer: "Meteor", data: "SystemsFile", *, jobs: int = 1
+    scorer: "Meteor", data: "SystemsFile", *, jobs: int = 1, keep: Optional[List["SegmentScore"]] = None
 ) -> Tuple[List[SystemResult], List[float]]:
     """Score every row of ``data``; return each system's result (in the file's order) and every row's score.
 
     One pass over the rows in file order (``jobs`` processes): the statistics of each segment are
     added to its system's total, so each system's numbers are those of scoring its rows alone.
+    ``keep``: a list that each row's :class:`~meteor_lite.scores.SegmentScore` is appended to, in file order.
     """
     from ..scores import RunningTotal
 
@@ -89,6 +90,8 @@ def score_systems(
     for row, seg in zip(data.rows, scorer.iter_segments(pairs, jobs=jobs)):
         totals[row.system].add(seg)
         scores.append(seg.score)
+        if keep is not None:
+            keep.append(seg)
     out = []
     for system in data.systems:
         total = totals[system]
@@ -96,6 +99,17 @@ def score_systems(
         refs = [c for c in data.ref_columns if c not in skip]
         out.append(SystemResult(system, total.count, refs, scorer.total_score(total), total.bounded))
     return out, scores
+
+
+def warn_self_references(data: "SystemsFile") -> None:
+    """A warning for each system that is a reference column of the file (see :class:`SystemsFile`)."""
+    for system, cols in data.self_references.items():
+        warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row): "
+                      "scored against the other reference column(s) only", MeteorLiteWarning, stacklevel=3)
+    for system, cols in data.identical.items():
+        warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row), "
+                      "the only reference of some of its rows: scored against itself there (1.0)",
+                      MeteorLiteWarning, stacklevel=3)
 
 
 def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Optional[List[float]],
@@ -109,13 +123,7 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
         data = read_systems_file(a.tsv, system_column=a.system_column, segment_column=a.segment_column,
                                  hyp_column=a.hyp_column, ref_columns=a.ref_column)
         lang = a.lang or data.target_language or "en"
-        for system, cols in data.self_references.items():
-            warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row): "
-                          "scored against the other reference column(s) only", MeteorLiteWarning, stacklevel=2)
-        for system, cols in data.identical.items():
-            warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row), "
-                          "the only reference of some of its rows: scored against itself there (1.0)",
-                          MeteorLiteWarning, stacklevel=2)
+        warn_self_references(data)
         scorer = Meteor(
             lang, task=a.task, params=params, modules=modules, weights=weights, beam=a.beam, norm=a.norm,
             lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, case_aware=a.case_aware,
