@@ -457,6 +457,31 @@ def validity_cmd(
             print(f"wrote {plot_out}", file=sys.stderr)
 
 
+@app.command("perturbations")
+def perturbations_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR, "--data", help="The shared data directory (../shared/data): its wmt21, mqm "
+                                                                "and wmt-mqm files give the references."),
+    langs: str = typer.Option("", "--lang", help="Target languages (comma-separated; default: every one held)."),
+    n: int = typer.Option(200, "-n", "--items", help="Good hypotheses sampled per language."),
+    good: str = typer.Option("reference", "--good", help="The good hypothesis: the reference itself (reference) or a "
+                                                         "system output the raters judged as good as any (system)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sample and of the perturbations."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every figure here."),
+) -> None:
+    """How often each configuration (and chrF, BLEU) scores a good hypothesis above its perturbed copies.
+
+    Word order, deleted and duplicated words, casing, punctuation, numbers, negation, untranslated words,
+    typos; per language, from the shared references.  Needs sacrebleu (the test extra).  Prints Markdown tables.
+    """
+    from . import perturbations
+
+    with _guard():
+        results = perturbations.run(data, _split_langs([langs]) or [], n, seed, good, _progress)
+        print(perturbations.format_report(results))
+        if json_out is not None:
+            json_out.write_text(json.dumps(perturbations.as_json(results), indent=1) + "\n", encoding="utf-8")
+
+
 @app.command("mqm-transfer")
 def mqm_transfer_cmd(
     data: Path = typer.Option(DEFAULT_DATA_DIR / "mqm", "--data", help="Directory of *.mqm.tsv.gz judgments (../shared/data/mqm)."),
