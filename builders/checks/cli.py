@@ -430,6 +430,8 @@ def validity_cmd(
                                                                   ".mqm; repeat), e.g. to split the work between processes."),
     merge: Optional[List[Path]] = typer.Option(None, "--merge", help="Score nothing: report the sets of these --json files "
                                                                      "(repeat), sorted by name."),
+    case_aware: bool = typer.Option(False, "--case-aware", help="Also the default configuration with --case-aware, "
+                                                                "against the default (paired intervals)."),
 ) -> None:
     """meteor-lite (default and --task mqm) against chrF and sentence BLEU on every shared MQM set, with intervals.
 
@@ -444,7 +446,7 @@ def validity_cmd(
                              key=lambda r: r.name)
         else:
             results = validity.validity(data, bootstrap, seed, progress=lambda s: print(f"scoring {s}", file=sys.stderr),
-                                        only=only)
+                                        only=only, case_aware=case_aware)
         print(validity.format_table(results))
         if json_out is not None:
             from meteor_lite.atomicfile import atomic_path

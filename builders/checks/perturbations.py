@@ -39,7 +39,8 @@ from ..errors import BuildError
 
 __all__ = ["PERTURBATIONS", "WORD_ORDER", "FUNCTION_WORDS", "Context", "Item", "reference_texts", "good_hypotheses",
            "context_for", "perturb_all", "configurations", "Result", "run", "format_report", "reversed_scores",
-           "char_units", "join_units", "units_of"]
+           "char_units", "join_units", "units_of", "Prepared", "prepare", "SuiteFigures",
+           "suite_figures", "meteor_scorer", "pooled_meteor", "universal_meteor"]
 
 #: How many of a language's most frequent lower-cased words count as its function words.
 FUNCTION_WORDS = 60
@@ -275,9 +276,9 @@ def negation(text: str, ctx: Context, rng: random.Random) -> Optional[str]:
         return None
     u = text.split()
     low = [w.lower() for w in u]
-    neg = [i for i, w in enumerate(low) if w in NEGATORS.get(lang, ())]
-    if neg:
-        i = neg[0]
+    spots = [i for i, w in enumerate(low) if w in NEGATORS.get(lang, ())]
+    if spots:
+        i = spots[0]
         drop = {i}
         if lang == "fr" and i > 1 and low[i - 2] in ("ne", "n'"):
             drop.add(i - 2)
@@ -364,7 +365,7 @@ PERTURBATIONS: Dict[str, Perturb] = {
     "drop-content-word": drop_content, "drop-function-word": drop_function, "duplicate-word": duplicate,
     "case-first-letter": case_first, "case-sentence": case_all,
     "punct-final-removed": punct_final_removed, "punct-comma-added": punct_added,
-    "number-changed": number_changed, "negation": negation, "untranslated": untranslated,  # type: ignore[dict-item]
+    "number-changed": number_changed, "negation": negation, "untranslated": untranslated,
     "char-dropped": char_dropped, "char-swapped": char_swapped,
 }
 
@@ -432,17 +433,20 @@ def good_hypotheses(files: Sequence[Path]) -> Dict[str, List[Tuple[str, str, str
         rows = list(_tsv_rows(path))
         col = "esa" if "esa" in rows[0] else "mqm"
 
-        def value(r: Dict[str, str]) -> float:
-            try:
-                return float(r[col])
-            except ValueError:
-                return -math.inf
-        best = max(value(r) for r in rows)
-        for r in rows:
+        values = [_human(r[col]) for r in rows]
+        best = max(values)
+        for r, v in zip(rows, values):
             h, ref = r["hyp"].strip(), r["ref"].strip()
-            if value(r) == best and h and ref and h != ref and not r["system"].lower().startswith("ref"):
+            if v == best and h and ref and h != ref and not r["system"].lower().startswith("ref"):
                 out.setdefault(tgt, []).append((h, ref, src))
     return out
+
+
+def _human(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return -math.inf
 
 
 def _words(texts: Iterable[str], char_based: bool) -> Counter:
@@ -502,20 +506,28 @@ def _meteor_scorer(m: Any) -> PairScorer:
 def universal_meteor(lang: str, case_aware: bool = False) -> Optional[Any]:
     """The universal set scoring ``lang`` with ``--norm`` and the modules of the set that the installed bundle
     supports (None when no universal set is shipped)."""
-    from meteor_lite import Meteor
-    from meteor_lite.errors import MeteorLiteError
     from meteor_lite.tuned import universal_set
 
     u = universal_set()
     if u is None:
         return None
-    mods, weights = list(u.modules), list(u.weights)
+    return pooled_meteor(lang, [u.alpha, u.beta, u.gamma, u.delta], u.modules, u.weights, case_aware)
+
+
+def pooled_meteor(lang: str, params: Sequence[float], modules: Sequence[str], weights: Sequence[float],
+                  case_aware: bool = False) -> Optional[Any]:
+    """α β γ δ ``params`` scoring ``lang`` with ``--norm`` and the longest prefix of ``modules`` (weighted by
+    ``weights``) that the installed bundle supports, as a universal set scores (None: no bundle scores ``lang``)."""
+    from meteor_lite import Meteor
+    from meteor_lite.errors import MeteorLiteError
+
+    mods, ws = list(modules), list(weights)
     while mods:
         try:
-            return Meteor(lang, norm=True, case_aware=case_aware, params=[u.alpha, u.beta, u.gamma, u.delta],
-                          modules=mods, weights=weights, quiet=True, strict_modules=True)
+            return Meteor(lang, norm=True, case_aware=case_aware, params=list(params[:4]), modules=mods, weights=ws,
+                          quiet=True, strict_modules=True)
         except MeteorLiteError:
-            mods, weights = mods[:-1], weights[:-1]
+            mods, ws = mods[:-1], ws[:-1]
     return None
 
 
@@ -618,6 +630,9 @@ def run(data: Path, langs: Sequence[str], n: int = 200, seed: int = 0, good: str
         if lang not in refs:
             raise BuildError(f"{lang}: no references of this target language under {data}")
         items = sample_items(lang, data, good, n, seed, refs)
+        used = good
+        if not items:  # no judged system output of this language: the references themselves
+            used, items = "reference", sample_items(lang, data, "reference", n, seed, refs)
         texts = sorted(refs[lang])
         ctx = context_for(lang, texts, {k: sorted(v) for k, v in refs.items()})
         perturbed = [perturb_all(it, ctx, seed) for it in items]
@@ -649,7 +664,7 @@ def run(data: Path, langs: Sequence[str], n: int = 200, seed: int = 0, good: str
             wins[label] = {name: (c[0], c[1], c[2]) for name, c in cell.items()}
             rev_mean[label] = math.fsum(rev) / len(rev) if rev else math.nan
             rev_max[label] = max(rev) if rev else math.nan
-        results.append(Result(lang, good, len(items), wins, rev_mean, rev_max))
+        results.append(Result(lang, used, len(items), wins, rev_mean, rev_max))
     return results
 
 
@@ -693,3 +708,75 @@ def as_json(results: Sequence[Result]) -> List[Dict[str, Any]]:
     return [{"lang": r.lang, "good": r.good, "items": r.items,
              "wins": {c: {p: list(v) for p, v in d.items()} for c, d in r.wins.items()},
              "reversed_mean": r.reversed_mean, "reversed_max": r.reversed_max} for r in results]
+
+
+# --- the keep rule's measure ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Prepared:
+    """A language's suite made once: the good hypotheses, their perturbed copies, and the reversed references."""
+
+    lang: str
+    good: str
+    items: List[Item]
+    perturbed: List[Dict[str, str]]
+    reversed_pairs: List[Tuple[str, str]]
+
+
+def prepare(data: Path, lang: str, n: int = 200, seed: int = 0, good: str = "system") -> Prepared:
+    """The suite of ``lang`` (``good``: ``system``, falling back to the references where no system output is judged
+    good; or ``reference``), with ``n`` references reversed for the word-order property."""
+    files = data_files(data)
+    refs = reference_texts(files)
+    if lang not in refs:
+        raise BuildError(f"{lang}: no references of this target language under {data}")
+    items = sample_items(lang, data, good, n, seed, refs)
+    if not items:
+        good, items = "reference", sample_items(lang, data, "reference", n, seed, refs)
+    ctx = context_for(lang, sorted(refs[lang]), {k: sorted(v) for k, v in refs.items()})
+    rev_items = sample_items(lang, data, "reference", n, seed, refs)
+    rng = random.Random(0)
+    rev = [(r, it.ref) for it in rev_items if (r := reverse(it.ref, ctx, rng)) is not None]
+    return Prepared(lang, good, items, [perturb_all(it, ctx, seed) for it in items], rev)
+
+
+@dataclass
+class SuiteFigures:
+    """A configuration's figures on a :class:`Prepared` suite."""
+
+    accuracy: float
+    reversed_mean: float
+    reversed_max: float
+
+    @property
+    def word_order_ok(self) -> bool:
+        """Reversed references below 0.75 on average and never 1.0."""
+        return self.reversed_mean < 0.75 and self.reversed_max < 1.0
+
+    def as_dict(self) -> Dict[str, float]:
+        """For a provenance."""
+        return {"accuracy": round(self.accuracy, 6), "reversed_mean": round(self.reversed_mean, 6),
+                "reversed_max": round(self.reversed_max, 6)}
+
+
+def suite_figures(score: PairScorer, p: Prepared) -> SuiteFigures:
+    """The share of perturbed copies scored strictly below their good hypothesis (every perturbation pooled), and
+    the mean and highest score of the reversed references."""
+    base = score([it.hyp for it in p.items], [it.ref for it in p.items])
+    hyps, refs, owners = [], [], []
+    for k, (it, copies) in enumerate(zip(p.items, p.perturbed)):
+        for text in copies.values():
+            hyps.append(text)
+            refs.append(it.ref)
+            owners.append(k)
+    scores = score(hyps, refs)
+    wins = sum(base[k] > s + 1e-12 for k, s in zip(owners, scores))
+    rev = score([h for h, _ in p.reversed_pairs], [r for _, r in p.reversed_pairs])
+    return SuiteFigures(wins / len(scores) if scores else math.nan, math.fsum(rev) / len(rev) if rev else math.nan,
+                        max(rev) if rev else math.nan)
+
+
+def meteor_scorer(m: Any) -> PairScorer:
+    """A :class:`meteor_lite.Meteor`'s segment scores as a :data:`PairScorer`."""
+    return _meteor_scorer(m)
