@@ -694,8 +694,8 @@ def format_report(results: Sequence[Result]) -> str:
             "-" if math.isnan(r.reversed_max[c]) else f"{r.reversed_max[c]:.3f}" for c in configs) + " |")
         lines.append("")
     if results:
-        configs = sorted({c for r in results for c in r.wins}, key=lambda c: list(results[0].wins).index(c)
-                         if c in results[0].wins else 99)
+        order = ["default", "default --case-aware", "universal", "mqm", "chrF", "BLEU"]
+        configs = sorted({c for r in results for c in r.wins}, key=lambda c: order.index(c) if c in order else 99)
         lines += ["### Every language (share of items won, all perturbations pooled)", "",
                   "| language | " + " | ".join(configs) + " |", "|---|" + "---:|" * len(configs)]
         for r in results:
