@@ -30,7 +30,8 @@ once, as the universal set's search does.
   :data:`~.trainer.GAMMA_RANGE`): a set that ignores word order is never searched.
 * **The keep rule**: the set tuned on every training set is shipped only when the folds' pooled gain holds
   (paired interval above 0), no set is clearly below the default left out (interval below 0), no set is clearly
-  below chrF, its perturbation accuracy is at least the default's and reversed references score below 0.75 on
+  below chrF where the default is not (the default, what the rule falls back to, being clearly below chrF there
+  too, that set cannot tell them apart), its perturbation accuracy is at least the default's and reversed references score below 0.75 on
   average and never 1.0; a language with fewer than two groups of sets cannot be checked on an unseen domain and
   keeps the default.  Otherwise the shipped set is the default configuration, its provenance saying why
   (``fallback``) and keeping the rejected values (``tuned_set_withdrawn``).
@@ -324,6 +325,8 @@ class LangRun:
     align_seconds: float = 0.0
     #: each set's held-out scores against chrF (value: the set's, default: chrF's)
     versus_chrf: List[SetFigures] = field(default_factory=list)
+    #: the sets where the default itself is clearly below chrF (paired interval below 0)
+    default_below_chrf: List[str] = field(default_factory=list)
     #: the perturbation suite: ``tuned`` and ``default`` figures (empty when the suite was not run)
     suite: Dict[str, Any] = field(default_factory=dict)
     suite_good: str = ""
@@ -340,8 +343,9 @@ class LangRun:
 
     @property
     def below_chrf(self) -> List[SetFigures]:
-        """Sets where the set's held-out scores are clearly below chrF's."""
-        return [f for f in self.versus_chrf if f.verdict == "worse"]
+        """Sets where the set's held-out scores are clearly below chrF's and the default's are not (a set where the
+        default, what the rule falls back to, is clearly below chrF too cannot tell them apart)."""
+        return [f for f in self.versus_chrf if f.verdict == "worse" and f.name not in self.default_below_chrf]
 
     def suite_failures(self) -> List[str]:
         """What the perturbation suite holds against the set ('' items: none)."""
@@ -435,7 +439,7 @@ def tune_language(lang: str, files: Sequence[Path], cache: Optional[Path], k: in
     left_out = {f.name: s.scores(f.choice.cfg, f.choice.params) for f in loso if f.choice is not None
                 for s in sets if s.name == f.name}
     held_by = {s.name: held[n] for n, s in enumerate(train)}
-    versus = []
+    versus, default_below = [], []
     for s in sets:
         tuned = left_out.get(s.name, held_by.get(s.name))
         if tuned is None:
@@ -444,8 +448,10 @@ def tune_language(lang: str, files: Sequence[Path], cache: Optional[Path], k: in
         ci = bootstrap_gain(s, tuned, chrf, samples, seed)
         versus.append(SetFigures(s.name, len(set(s.sys_of.tolist())), len(s.judged_items()), s.figure(tuned),
                                  s.figure(chrf), ci["tuned"], ci["baseline"], ci["gain"]))
+        if bootstrap_gain(s, s.default_scores(), chrf, samples, seed)["gain"][1] < 0:
+            default_below.append(s.name)
     run = LangRun(lang, sets, configs, how, dparams, dmods, final, folds, k, seed, rounds, samples, cv_by_set, cv_pooled,
-                  loso, time.perf_counter() - t0, t_align, versus)
+                  loso, time.perf_counter() - t0, t_align, versus, default_below)
     if suite_items > 0:
         progress(f"{lang}: perturbation suite")
         run_suite(run, suite_data if suite_data is not None else Path(files[0]).resolve().parent.parent, suite_items, seed)
@@ -526,6 +532,8 @@ def format_report(r: LangRun) -> str:
         lines += ["", "| set (held out) | tuned | chrF | gain over chrF, paired 95% | verdict |", "|---|---|---|---|---|"]
         for f in r.versus_chrf:
             lines.append(f"| {f.name} | {_num(f.value)} | {_num(f.default)} | {_iv(f.gain_interval, '+')} | {f.verdict} |")
+        if r.default_below_chrf:
+            lines += ["", f"the default is clearly below chrF too on {', '.join(r.default_below_chrf)} (not held against the set)"]
     if r.suite:
         t, d = r.suite["tuned"], r.suite["default"]
         lines += ["", f"perturbations ({r.suite_good}): tuned {100 * t.accuracy:.1f} %, default {100 * d.accuracy:.1f} %; "
@@ -565,6 +573,7 @@ def provenance(r: LangRun) -> Dict[str, Any]:
         "versus_chrf": {f.name: {"value": round(f.value, 6), "chrf": round(f.default, 6),
                                  "gain_interval": [round(x, 6) for x in f.gain_interval], "verdict": f.verdict}
                         for f in r.versus_chrf},
+        "default_below_chrf": list(r.default_below_chrf),
         "perturbations": ({"good": r.suite_good, **{k: v.as_dict() for k, v in r.suite.items()}} if r.suite else {}),
         "search_space": {"beta": list(BETA_RANGE), "gamma": list(GAMMA_RANGE), "max_delta": MAX_DELTA},
         "tuned": {**r.final.as_dict(), "options": _opts(r.final.cfg, r.final.params)},
