@@ -538,8 +538,9 @@ def universal_cmd(
         print(f"\n{sum(s.cells for s in r.sets)} judged rows in {len(r.sets)} sets; {r.seconds:.0f} s", file=sys.stderr)
         if write:
             h = universal.write_default(r, data, shipped_file)
-            print(f"wrote the universal set default@{h} (language '*') into {shipped_file or 'meteor_lite/tuned_tasks.json'}",
-                  file=sys.stderr)
+            what = "the tuned set" if r.kept else "Meteor 1.5's li parameters (the tuned set is not kept)"
+            print(f"wrote the universal set default@{h} (language '*', {what}) into "
+                  f"{shipped_file or 'meteor_lite/tuned_tasks.json'}", file=sys.stderr)
 
 
 @app.command("tune-mqm")
