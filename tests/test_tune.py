@@ -218,3 +218,22 @@ def test_refcheck(tmp_path: Path, tiny_bundle: Path, capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert code == 0 and "max |difference| 0.00e+00" in out and "S2" not in out
     assert "best reference differs" in out and "of 12 several-reference segments" in out
+
+
+def test_search_keeps_the_fragmentation_penalty_on() -> None:
+    """An objective that pays for switching the fragmentation penalty off (β = 0, γ = 0) still gets β and γ inside
+    their ranges, and a start outside them is brought inside; the lowest γ at the highest β keeps a reversed
+    sentence of distinct words (fragmentation 1, so 1 - γ) and a reversed reference whose repeated words leave
+    frag^β at 0.75 (the worst language of the shared references) below 0.75."""
+    lo_b, hi_b = trainer.BETA_RANGE
+    lo_g, hi_g = trainer.GAMMA_RANGE
+    assert 0 < lo_b < hi_b and 0 < lo_g < hi_g <= 1
+    assert 1 - lo_g < 0.75 and 1 - lo_g * 0.75 < 0.75
+
+    def objective(p: "list[float]") -> float:
+        return -(p[1] ** 2) - p[2] ** 2
+
+    params, _ = trainer.coordinate_search(objective, [0.8, 0.0, 0.0, 0.5, 1.0], 3, lambda: None)
+    assert params[1] == pytest.approx(lo_b) and params[2] == pytest.approx(lo_g)
+    params, _ = trainer.coordinate_search(lambda p: p[1] + p[2], [0.8, 2.5, 0.2, 0.5, 1.0], 2, lambda: None)
+    assert params[1] == pytest.approx(hi_b) and params[2] == pytest.approx(hi_g)

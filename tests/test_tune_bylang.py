@@ -29,7 +29,7 @@ def run(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> bylang.L
         pytest.skip("needs resources/bundles/en.sqlite (make bundles)")
     cache = tmp_path_factory.mktemp("cache")
     files = [shared_data / "mqm" / f for f in FILES]
-    return bylang.tune_language("en", files, cache, k=3, seed=0, rounds=1, samples=30)
+    return bylang.tune_language("en", files, cache, k=3, seed=0, rounds=1, samples=30, suite_data=shared_data, suite_items=60)
 
 
 def test_fold_maps_are_the_merged_files_document_folds(shared_data: Path) -> None:
@@ -115,13 +115,13 @@ def test_rule_keeps_a_set_and_validity_rebuilds_its_folds(run: bylang.LangRun, s
     pytest.importorskip("sacrebleu")
     from meteor_lite_builders.checks import validity
 
-    saved, saved_loso = run.cv_pooled.gain_interval, run.loso
-    run.cv_pooled.gain_interval, run.loso = (0.01, 0.05), []
+    saved, saved_loso, saved_chrf, saved_suite = run.cv_pooled.gain_interval, run.loso, run.versus_chrf, run.suite
+    run.cv_pooled.gain_interval, run.loso, run.versus_chrf, run.suite = (0.01, 0.05), [], [], {}
     try:
         assert run.kept
         task = _write(run, shipped_file)
     finally:
-        run.cv_pooled.gain_interval, run.loso = saved, saved_loso
+        run.cv_pooled.gain_interval, run.loso, run.versus_chrf, run.suite = saved, saved_loso, saved_chrf, saved_suite
     assert (task.modules, task.norm) == (run.final.cfg[1], run.final.cfg[0])
     d = tmp_path / "mqm"
     d.mkdir()
@@ -161,3 +161,36 @@ def test_validity_scores_a_measured_only_set_by_its_left_out_configuration(run: 
     (r,) = validity.validity(d, samples=5, seed=0, only=[measured])
     assert r.protocol == "whole" and "leave one set out" in r.mqm_note
     assert r.recorded == left_out["value"] and abs((r.cv["mqm (cv)"] or 0.0) - left_out["value"]) <= 5e-7
+
+
+def test_search_stays_where_the_fragmentation_penalty_is_on(run: bylang.LangRun) -> None:
+    """Every searched set (the final one, each fold's, each left-out one) has β and γ inside the search space."""
+    from meteor_lite_builders.tune.trainer import BETA_RANGE, GAMMA_RANGE
+
+    for ch in [run.final, *run.folds, *(f.choice for f in run.loso if f.choice is not None)]:
+        assert BETA_RANGE[0] <= ch.params[1] <= BETA_RANGE[1] and GAMMA_RANGE[0] <= ch.params[2] <= GAMMA_RANGE[1]
+
+
+def test_rule_checks_chrf_and_the_perturbation_suite(run: bylang.LangRun) -> None:
+    """The set is compared with chrF on every set and run through the perturbation suite beside the default; a set
+    clearly below chrF, or below the default's perturbation accuracy, is not kept, the reason named."""
+    from meteor_lite_builders.checks.perturbations import SuiteFigures
+
+    assert {f.name for f in run.versus_chrf} == {s.name for s in run.sets}
+    assert all(-1.0 <= f.default <= 1.0 for f in run.versus_chrf)
+    t, d = run.suite["tuned"], run.suite["default"]
+    assert 0.0 <= t.accuracy <= 1.0 and 0.0 <= d.accuracy <= 1.0
+    assert t.word_order_ok  # the search space keeps the fragmentation penalty on
+    saved_gain, saved_loso, saved_chrf, saved_suite = run.cv_pooled.gain_interval, run.loso, run.versus_chrf, run.suite
+    run.cv_pooled.gain_interval, run.loso = (0.01, 0.05), []
+    try:
+        run.versus_chrf, run.suite = [], {"tuned": SuiteFigures(0.5, 0.6, 0.9), "default": SuiteFigures(0.8, 0.4, 0.5)}
+        assert not run.kept and "perturbation accuracy is below the default's" in run.why_not()
+        run.suite = {"tuned": SuiteFigures(0.9, 0.8, 1.0), "default": SuiteFigures(0.8, 0.4, 0.5)}
+        assert not run.kept and "reversed references score 0.800" in run.why_not()
+        run.suite = {}
+        worse = bylang.SetFigures("x", 2, 10, 0.1, 0.3, (0.0, 0.2), (0.2, 0.4), (-0.3, -0.1))
+        run.versus_chrf = [worse]
+        assert not run.kept and "clearly below chrF on x" in run.why_not()
+    finally:
+        run.cv_pooled.gain_interval, run.loso, run.versus_chrf, run.suite = saved_gain, saved_loso, saved_chrf, saved_suite

@@ -167,3 +167,32 @@ def test_validity_results_round_trip_and_files(tmp_path: Path) -> None:
     for p in (a / "x.zh-en.mqm.tsv.gz", b / "w.en-de.esa.tsv.gz", b / "notes.tsv.gz"):
         p.write_bytes(b"")
     assert [(p.name, lang) for p, lang in mqm_files([a, b])] == [("w.en-de.esa.tsv.gz", "de"), ("x.zh-en.mqm.tsv.gz", "en")]
+
+
+def test_keep_rule_and_fallback_of_the_universal_set(tmp_path: Path, shared_data: Path) -> None:
+    """A universal set clearly below chrF where the baseline is not, or below the defaults on the perturbation suite,
+    is not kept: Meteor 1.5's li parameters ship instead, the provenance saying why and keeping the rejected values;
+    a set where the baseline is clearly below chrF too is not held against it."""
+    from meteor_lite.tuned import read_shipped
+    from meteor_lite_builders.checks.perturbations import SuiteFigures
+    from meteor_lite_builders.checks.universal import ChrfFigure, UniversalRun, li_parameters, write_default
+    from meteor_lite_builders.tune.universal import UNIVERSAL_MODULES
+
+    start = li_parameters("xx", UNIVERSAL_MODULES)
+    r = UniversalRun([], [0.5, 0.7, 0.45, 0.9, 1.0, 0.7, 0.2, 1.0], 0.16, [], start[:6], start, 2, 10, 0, 0)
+    ok = {"universal": SuiteFigures(0.8, 0.6, 0.7), "default": SuiteFigures(0.7, 0.4, 0.5), "good": "system"}
+    r.suite = {"en": ok}
+    r.versus_chrf = [ChrfFigure("a", 0.1, 0.2, (-0.2, -0.05), (-0.1, -0.01))]  # the baseline clearly below chrF too
+    assert r.kept and r.why_not() == ""
+    r.versus_chrf.append(ChrfFigure("b", 0.1, 0.2, (-0.2, -0.05), (-0.1, 0.02)))
+    assert not r.kept and "clearly below chrF on b" in r.why_not()
+    r.versus_chrf = []
+    r.suite = {"en": {**ok, "universal": SuiteFigures(0.6, 0.6, 0.7)}}
+    assert not r.kept and "below the default's" in r.why_not()
+    r.suite = {"en": {**ok, "universal": SuiteFigures(0.9, 0.8, 1.0)}}
+    assert not r.kept and "en: reversed references score 0.800" in r.why_not()
+    file = tmp_path / "sets.json"
+    write_default(r, [shared_data / "mqm"], file)
+    got = read_shipped(file)["*"]["default"]
+    assert [got.alpha, got.beta, got.gamma, got.delta, *got.weights] == start
+    assert "fallback" in got.provenance and got.provenance["tuned_set_withdrawn"]["gamma"] == 0.45

@@ -430,6 +430,8 @@ def validity_cmd(
                                                                   ".mqm; repeat), e.g. to split the work between processes."),
     merge: Optional[List[Path]] = typer.Option(None, "--merge", help="Score nothing: report the sets of these --json files "
                                                                      "(repeat), sorted by name."),
+    case_aware: bool = typer.Option(False, "--case-aware", help="Also the default configuration with --case-aware, "
+                                                                "against the default (paired intervals)."),
 ) -> None:
     """meteor-lite (default and --task mqm) against chrF and sentence BLEU on every shared MQM set, with intervals.
 
@@ -444,7 +446,7 @@ def validity_cmd(
                              key=lambda r: r.name)
         else:
             results = validity.validity(data, bootstrap, seed, progress=lambda s: print(f"scoring {s}", file=sys.stderr),
-                                        only=only)
+                                        only=only, case_aware=case_aware)
         print(validity.format_table(results))
         if json_out is not None:
             from meteor_lite.atomicfile import atomic_path
@@ -455,6 +457,31 @@ def validity_cmd(
         if plot_out is not None:
             validity.plot(results, plot_out)
             print(f"wrote {plot_out}", file=sys.stderr)
+
+
+@app.command("perturbations")
+def perturbations_cmd(
+    data: Path = typer.Option(DEFAULT_DATA_DIR, "--data", help="The shared data directory (../shared/data): its wmt21, mqm "
+                                                                "and wmt-mqm files give the references."),
+    langs: str = typer.Option("", "--lang", help="Target languages (comma-separated; default: every one held)."),
+    n: int = typer.Option(200, "-n", "--items", help="Good hypotheses sampled per language."),
+    good: str = typer.Option("reference", "--good", help="The good hypothesis: the reference itself (reference) or a "
+                                                         "system output the raters judged as good as any (system)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sample and of the perturbations."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every figure here."),
+) -> None:
+    """How often each configuration (and chrF, BLEU) scores a good hypothesis above its perturbed copies.
+
+    Word order, deleted and duplicated words, casing, punctuation, numbers, negation, untranslated words,
+    typos; per language, from the shared references.  Needs sacrebleu (the test extra).  Prints Markdown tables.
+    """
+    from . import perturbations
+
+    with _guard():
+        results = perturbations.run(data, _split_langs([langs]) or [], n, seed, good, _progress)
+        print(perturbations.format_report(results))
+        if json_out is not None:
+            json_out.write_text(json.dumps(perturbations.as_json(results), indent=1) + "\n", encoding="utf-8")
 
 
 @app.command("mqm-transfer")
@@ -511,8 +538,9 @@ def universal_cmd(
         print(f"\n{sum(s.cells for s in r.sets)} judged rows in {len(r.sets)} sets; {r.seconds:.0f} s", file=sys.stderr)
         if write:
             h = universal.write_default(r, data, shipped_file)
-            print(f"wrote the universal set default@{h} (language '*') into {shipped_file or 'meteor_lite/tuned_tasks.json'}",
-                  file=sys.stderr)
+            what = "the tuned set" if r.kept else "Meteor 1.5's li parameters (the tuned set is not kept)"
+            print(f"wrote the universal set default@{h} (language '*', {what}) into "
+                  f"{shipped_file or 'meteor_lite/tuned_tasks.json'}", file=sys.stderr)
 
 
 @app.command("tune-mqm")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -31,8 +31,10 @@ from meteor_lite.metaeval.data import judgments_label
 from ..errors import BuildError
 from ..sources import sha256_file
 from ..tune.statcache import align_cached as _align_cached
+from ..tune.trainer import BETA_RANGE, GAMMA_RANGE
 from ..tune.universal import (
     BASELINE_MODULES,
+    MAX_DELTA,
     UNIVERSAL_MODULES,
     LeftOutFigure,
     PooledSet,
@@ -138,8 +140,42 @@ def load_pooled_sets(dirs: Sequence[Path], bundles: Path, cache: Optional[Path],
             c = m.config
             ps.default_params = [c.alpha, c.beta, c.gamma, c.delta, *c.weights]
             ps.default_how = f"{how} ({m.signature.split('|res:')[-1].split('|')[0]})"
+        ps.chrf = _chrf(j, systems, items, sys_of, item_of)
         out.append(ps)
     return out
+
+
+def _chrf(j: Judgments, systems: List[str], items: List[str], sys_of: Sequence[int], item_of: Sequence[int]) -> Any:
+    """sacreBLEU's sentence chrF of each judged cell (None without sacreBLEU: the chrF rule is then not checked)."""
+    import numpy as np
+
+    from .mqm_sets import sacrebleu_scorer, scored
+
+    try:
+        from sacrebleu.metrics import CHRF
+    except ImportError:
+        return None
+    m = scored(j, "chrF", sacrebleu_scorer(CHRF()))
+    return np.asarray([m.segments[(systems[a], items[b])] for a, b in zip(sys_of, item_of)], dtype=float)
+
+
+@dataclass
+class ChrfFigure:
+    """A set's left-out universal scores against chrF's on the same cells."""
+
+    name: str
+    value: float
+    chrf: float
+    gain_interval: Tuple[float, float]
+    #: the baseline's paired interval against chrF on the same cells
+    baseline_gain_interval: Tuple[float, float] = (math.nan, math.nan)
+
+    @property
+    def verdict(self) -> str:
+        """``better`` / ``worse`` / ``no difference shown`` (the paired interval of universal - chrF)."""
+        from ..tune.universal import gain_verdict
+
+        return gain_verdict(self.gain_interval)
 
 
 @dataclass
@@ -157,13 +193,50 @@ class UniversalRun:
     seed: int
     max_segments: int
     seconds: float = 0.0
+    #: each set's left-out scores against chrF
+    versus_chrf: List[ChrfFigure] = field(default_factory=list)
+    #: the perturbation suite per target language: {"universal": SuiteFigures, "default": SuiteFigures}
+    suite: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def below_chrf(self) -> List[ChrfFigure]:
+        """Sets where the universal set, left out, is clearly below chrF and the baseline is not (a set where every
+        METEOR the rule could fall back to is clearly below chrF cannot tell them apart)."""
+        return [f for f in self.versus_chrf if f.verdict == "worse" and not f.baseline_gain_interval[1] < 0]
+
+    def suite_failures(self) -> List[str]:
+        """What the perturbation suite holds against the set: a language whose reversed references it scores 0.75 or
+        more on average (or 1.0), and a mean accuracy over languages below that of their Meteor 1.5 configurations."""
+        out = [f"{lang}: reversed references score {v['universal'].reversed_mean:.3f} on average (highest "
+               f"{v['universal'].reversed_max:.3f})" for lang, v in sorted(self.suite.items()) if not v["universal"].word_order_ok]
+        if self.suite:
+            u = math.fsum(v["universal"].accuracy for v in self.suite.values()) / len(self.suite)
+            d = math.fsum(v["default"].accuracy for v in self.suite.values()) / len(self.suite)
+            if u < d:
+                out.append(f"its perturbation accuracy (mean over languages) {100 * u:.1f} % is below the default's "
+                           f"{100 * d:.1f} %")
+        return out
+
+    @property
+    def kept(self) -> bool:
+        """The keep rule: clearly below chrF on no set left out where the baseline is not, the perturbation suite at
+        least the default's."""
+        return not self.below_chrf and not self.suite_failures()
+
+    def why_not(self) -> str:
+        """Why the tuned set is not kept ('' when it is)."""
+        reasons = [f"left out, it is clearly below chrF on {f.name}: {f.value:.3f} against {f.chrf:.3f}, paired 95% "
+                   f"interval [{f.gain_interval[0]:+.3f}, {f.gain_interval[1]:+.3f}]" for f in self.below_chrf]
+        return "; ".join(reasons + self.suite_failures())
 
 
 def run(dirs: Sequence[Path], bundles: Path, cache: Optional[Path], max_segments: int = 0, rounds: int = 2,
         samples: int = 1000, seed: int = 0, progress: Callable[[str], None] = lambda s: None,
-        default_for: Sequence[str] = ()) -> UniversalRun:
-    """Align (or read the cache), tune on every training set, and leave each set out in turn (``default_for``:
-    languages whose sets are also compared with their Meteor 1.5 configuration)."""
+        default_for: Sequence[str] = (), suite_data: Optional[Path] = None, suite_items: int = 200) -> UniversalRun:
+    """Align (or read the cache), tune on every training set, leave each set out in turn (``default_for``:
+    languages whose sets are also compared with their Meteor 1.5 configuration), compare each left-out set with
+    chrF, and run the perturbation suite on the references under ``suite_data`` (None: the parent of the first
+    data directory; ``suite_items`` 0: no suite)."""
     import time
 
     t0 = time.perf_counter()
@@ -174,8 +247,38 @@ def run(dirs: Sequence[Path], bundles: Path, cache: Optional[Path], max_segments
     params, value = tune_pooled([s for s in sets if s.train], start, rounds)
     # baseline parameters per set: li for the modules the set has (exact alone for a bundle without stems)
     loso = leave_one_set_out(sets, start, baseline, rounds, samples, seed, progress)
-    return UniversalRun(sets, params, value, loso, baseline, start, rounds, samples, seed, max_segments,
-                        time.perf_counter() - t0)
+    r = UniversalRun(sets, params, value, loso, baseline, start, rounds, samples, seed, max_segments)
+    from ..tune.universal import bootstrap_gain
+
+    for f, s in zip(loso, sets):
+        if s.chrf is not None:
+            tuned = s.universal_scores(f.params)
+            base = s.baseline_scores(baseline)
+            r.versus_chrf.append(ChrfFigure(s.name, s.figure(tuned), s.figure(s.chrf),
+                                            bootstrap_gain(s, tuned, s.chrf, samples, seed)["gain"],
+                                            bootstrap_gain(s, base, s.chrf, samples, seed)["gain"]))
+    if suite_items > 0:
+        run_suite(r, suite_data if suite_data is not None else Path(dirs[0]).resolve().parent, suite_items, seed, progress)
+    r.seconds = time.perf_counter() - t0
+    return r
+
+
+def run_suite(r: UniversalRun, data: Path, n: int, seed: int, progress: Callable[[str], None] = lambda s: None) -> None:
+    """The perturbation suite of the set (with each language's installed bundle) and of each language's Meteor 1.5
+    configuration, for every target language of the sets (into ``r.suite``)."""
+    from . import perturbations
+    from .mqm_sets import default_meteor
+
+    for lang in sorted({s.lang for s in r.sets}):
+        progress(f"perturbation suite: {lang}")
+        prepared = perturbations.prepare(data, lang, n, seed)
+        u = perturbations.pooled_meteor(lang, r.params[:4], UNIVERSAL_MODULES, r.params[4:])
+        if u is None:
+            continue
+        dm, _ = default_meteor(lang)
+        r.suite[lang] = {"universal": perturbations.suite_figures(perturbations.meteor_scorer(u), prepared),
+                         "default": perturbations.suite_figures(perturbations.meteor_scorer(dm), prepared),
+                         "good": prepared.good}
 
 
 def _num(v: float) -> str:
@@ -223,6 +326,20 @@ def format_report(r: UniversalRun) -> str:
     notes = [f"{s.name}: {'; '.join(s.notes)}" for s in r.sets if s.notes]
     if notes:
         lines += ["", "Notes: " + "; ".join(notes) + "."]
+    if r.versus_chrf:
+        lines += ["", "| set (left out) | universal | chrF | gain over chrF, paired 95% | verdict | baseline - chrF, paired 95% |",
+                  "|---|---|---|---|---|---|"]
+        for c in r.versus_chrf:
+            lines.append(f"| {c.name} | {_num(c.value)} | {_num(c.chrf)} | {_iv(c.gain_interval, '+')} | {c.verdict} "
+                         f"| {_iv(c.baseline_gain_interval, '+')} |")
+    if r.suite:
+        lines += ["", "| perturbation suite | good hypotheses | universal: accuracy | default: accuracy "
+                      "| universal: reversed mean (highest) | default: reversed mean (highest) |", "|---|---|---|---|---|---|"]
+        for lang, v in sorted(r.suite.items()):
+            u, d = v["universal"], v["default"]
+            lines.append(f"| {lang} | {v['good']} | {100 * u.accuracy:.1f} % | {100 * d.accuracy:.1f} % | "
+                         f"{u.reversed_mean:.3f} ({u.reversed_max:.3f}) | {d.reversed_mean:.3f} ({d.reversed_max:.3f}) |")
+    lines += ["", f"verdict: {'kept' if r.kept else 'not kept: ' + r.why_not()}"]
     lines += ["", "Left-out parameters: " + "; ".join(f"{f.name}: {' '.join(f'{v:g}' for v in f.params)}" for f in r.loso)]
     return "\n".join(lines)
 
@@ -249,6 +366,13 @@ def provenance(r: UniversalRun, dirs: Sequence[Path]) -> Dict[str, Any]:
                                 "gain_interval": [round(x, 6) for x in f.gain_interval], "verdict": f.verdict}
                        for f in r.loso},
         },
+        "versus_chrf": {c.name: {"value": round(c.value, 6), "chrf": round(c.chrf, 6),
+                                 "gain_interval": [round(x, 6) for x in c.gain_interval], "verdict": c.verdict,
+                                 "baseline_gain_interval": [round(x, 6) for x in c.baseline_gain_interval]}
+                        for c in r.versus_chrf},
+        "perturbations": {lang: {"good": v["good"], "universal": v["universal"].as_dict(), "default": v["default"].as_dict()}
+                          for lang, v in sorted(r.suite.items())},
+        "search_space": {"beta": list(BETA_RANGE), "gamma": list(GAMMA_RANGE), "max_delta": MAX_DELTA},
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "meteor_lite_version": __version__,
     }
@@ -262,6 +386,11 @@ def write_default(r: UniversalRun, dirs: Sequence[Path], shipped: Optional[Path]
     from ..tune.tasks import add_shipped
 
     p = r.params
-    task = TunedTask(UNIVERSAL_SET, p[0], p[1], p[2], p[3], UNIVERSAL_MODULES, tuple(p[4:]), provenance(r, dirs), "")
+    prov = provenance(r, dirs)
+    if not r.kept:
+        prov["fallback"] = f"the keep rule: {r.why_not()}; so this set is Meteor 1.5's language-independent preset"
+        prov["tuned_set_withdrawn"] = {"alpha": p[0], "beta": p[1], "gamma": p[2], "delta": p[3], "weights": list(p[4:])}
+        p = r.start
+    task = TunedTask(UNIVERSAL_SET, p[0], p[1], p[2], p[3], UNIVERSAL_MODULES, tuple(p[4:]), prov, "")
     add_shipped(str(shipped or SHIPPED_FILE), UNIVERSAL_LANGUAGE, task, replace=replace)
     return task.short_hash

@@ -15,6 +15,9 @@ segments (seeded), for
   (``fallback`` in its provenance) it is the default's figure;
 * **mqm (in-sample)**: ``meteor-lite score --task mqm`` on the file itself, which the set was
   tuned on (optimistic: shown for the system level and for comparison only);
+* **default --case-aware** (with ``case_aware``, ``--case-aware``): the default configuration with Meteor's
+  normalisation but no lower-casing (``norm-case``), its paired interval against the default: casing and lost
+  accents are errors the default's lower-casing cannot see;
 * **chrF** and **BLEU**: sacreBLEU's ``CHRF()`` and ``BLEU(effective_order=True)`` sentence scores
   (``tokenize="zh"`` for Chinese, as sacreBLEU advises; the ``test`` extra).
 
@@ -49,6 +52,8 @@ SEG: Key = ("seg", "sys", "pearson")
 SYS: Key = ("sys", "-", "pearson")
 #: Columns of the report, in order.
 METRICS = ("default", "mqm (cv)", "mqm (in-sample)", "chrF", "BLEU")
+#: The case-aware default's column (``validity(..., case_aware=True)``).
+CASE_AWARE = "default --case-aware"
 
 
 @dataclass
@@ -191,7 +196,7 @@ def _intervals(res: SetResult, grids: Dict[str, Aligned], fold_cols: List[List[i
     from ..tune.universal import numpy, seg_sys_pearson, sys_pearson_of_means
 
     np = numpy()
-    names: List[str] = [k for k in ("default", "mqm (cv)", "chrF", "BLEU") if k in grids]
+    names: List[str] = [k for k in ("default", "mqm (cv)", "chrF", "BLEU", CASE_AWARE) if k in grids]
     first = grids[names[0]]
     cells = [(s, c) for s, row in enumerate(first.gold) for c, g in enumerate(row) if g is not None]
     sys_of = np.asarray([s for s, _ in cells], dtype=int)
@@ -230,6 +235,9 @@ def _intervals(res: SetResult, grids: Dict[str, Aligned], fold_cols: List[List[i
     for a, b in (("mqm (cv)", "chrF"), ("mqm (cv)", "default"), ("default", "chrF")):
         if a in draws and b in draws:
             res.diff_interval[f"{a.split()[0]} - {b}"] = _interval([x - y for x, y in zip(draws[a], draws[b])])
+    for a, b in ((CASE_AWARE, "default"), (CASE_AWARE, "chrF")):
+        if a in draws:
+            res.diff_interval[f"case-aware - {b}"] = _interval([x - y for x, y in zip(draws[a], draws[b])])
 
 
 def _cv_figure(grid: Aligned, fold_cols: List[List[int]], cols: Optional[Sequence[int]] = None) -> float:
@@ -245,8 +253,10 @@ def _cv_figure(grid: Aligned, fold_cols: List[List[int]], cols: Optional[Sequenc
 
 
 def validity(mqm_dir: "Path | Sequence[Path]", samples: int = 1000, seed: int = 0,
-             progress: Callable[[str], None] = lambda s: None, only: Optional[Sequence[str]] = None) -> List[SetResult]:
-    """The figures of every ``*.mqm.tsv.gz`` in ``mqm_dir`` (sorted by name).
+             progress: Callable[[str], None] = lambda s: None, only: Optional[Sequence[str]] = None,
+             case_aware: bool = False) -> List[SetResult]:
+    """The figures of every ``*.mqm.tsv.gz`` in ``mqm_dir`` (sorted by name); with ``case_aware`` the default
+    configuration with ``--case-aware`` too (column :data:`CASE_AWARE`).
 
     Every metric is figured under the mqm set's cross-validation protocol on the file (the statistic within
     each recorded fold, averaged), so that the mqm set's held-out scores compare with the others on equal
@@ -276,6 +286,11 @@ def validity(mqm_dir: "Path | Sequence[Path]", samples: int = 1000, seed: int = 
             "chrF": scored(j, "chrF", sacrebleu_scorer(CHRF())),
             "BLEU": scored(j, "BLEU", sacrebleu_scorer(BLEU(effective_order=True, tokenize="zh" if lang == "zh" else None))),
         }
+        if case_aware:
+            c = default.config
+            cased = Meteor(lang, norm=True, case_aware=True, modules=list(c.modules), weights=list(c.weights),
+                           params=[c.alpha, c.beta, c.gamma, c.delta], quiet=True)
+            metrics[CASE_AWARE] = scored(j, CASE_AWARE, _meteor_scores(cased))
         res = SetResult(label, lang, len(j.systems), len(j.items), how, mqm_note=why)
         if tuned is not None:
             metrics["mqm (in-sample)"] = metrics["default"] if _same_scores(tuned, default) else scored(j, "mqm", _meteor_scores(tuned))
@@ -337,6 +352,17 @@ def format_table(results: Sequence[SetResult]) -> str:
         sys_cells = [_cell(r.sys.get(k), r.sys_interval.get(k, (None, None))) for k in ("default", "mqm (cv)", "chrF", "BLEU")]
         lines.append(f"| {r.name} | {_cell(r.whole.get('default'))} | {_cell(r.whole.get('chrF'))} | {_cell(r.whole.get('BLEU'))} "
                      f"| {' | '.join(sys_cells)} |")
+    if any(CASE_AWARE in r.cv for r in results):
+        lines += ["", "| set | target | default | default --case-aware | case-aware - default | case-aware - chrF |",
+                  "|---|---|---|---|---|---|"]
+        for r in results:
+            lines.append(f"| {r.name} | {r.lang} | {_cell(r.cv.get('default'), r.cv_interval.get('default', (None, None)))} "
+                         f"| {_cell(r.cv.get(CASE_AWARE), r.cv_interval.get(CASE_AWARE, (None, None)))} "
+                         f"| {_diff(r.diff_interval.get('case-aware - default'))} | {_diff(r.diff_interval.get('case-aware - chrF'))} |")
+        better = [r.name for r in results if r.diff_interval.get("case-aware - default", (0.0, 0.0))[0] > 0]
+        worse = [r.name for r in results if r.diff_interval.get("case-aware - default", (0.0, 0.0))[1] < 0]
+        lines += ["", f"--case-aware clearly above the default (paired interval above 0) on {', '.join(better) or 'none'}; "
+                      f"clearly below on {', '.join(worse) or 'none'}."]
     notes = [f"{r.name}: {r.mqm_note}" for r in results if r.mqm_note]
     lines.append("")
     if notes:

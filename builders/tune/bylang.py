@@ -21,11 +21,20 @@ once, as the universal set's search does.
   each set's gain and of the language's (the mean over sets).
 * **Leave one set out**: for each group of sets (sets sharing segments go together), the search on the
   language's other training sets, scored on the left-out sets whole, against the default, paired intervals.
-* **The rule** (issue 32): the set tuned on every training set is shipped only when the folds' pooled gain holds
-  (paired interval above 0) **and** no set is clearly below the default left out (interval below 0); a language
-  with fewer than two groups of sets cannot be checked on an unseen domain and keeps the default.  Otherwise the
-  shipped set is the default configuration, its provenance saying why (``fallback``) and keeping the rejected
-  values (``tuned_set_withdrawn``).
+* **Against chrF**: each set's held-out scores (left out with its group where the language has another group,
+  else the folds') against sacreBLEU's sentence chrF on the same cells, paired intervals.
+* **Perturbations** (:mod:`~meteor_lite_builders.checks.perturbations`, from the shared references): the share of
+  perturbed copies of good translations scored below them, the set's and the default's, and the reversed
+  references' mean and highest score.
+* **The search space** keeps the fragmentation penalty on (:data:`~.trainer.BETA_RANGE`,
+  :data:`~.trainer.GAMMA_RANGE`): a set that ignores word order is never searched.
+* **The keep rule**: the set tuned on every training set is shipped only when the folds' pooled gain holds
+  (paired interval above 0), no set is clearly below the default left out (interval below 0), no set is clearly
+  below chrF where the default is not (the default, what the rule falls back to, being clearly below chrF there
+  too, that set cannot tell them apart), its perturbation accuracy is at least the default's and reversed references score below 0.75 on
+  average and never 1.0; a language with fewer than two groups of sets cannot be checked on an unseen domain and
+  keeps the default.  Otherwise the shipped set is the default configuration, its provenance saying why
+  (``fallback``) and keeping the rejected values (``tuned_set_withdrawn``).
 """
 
 from __future__ import annotations
@@ -46,7 +55,7 @@ from meteor_lite.metaeval.data import judgments_label, merge_judgments
 
 from ..errors import BuildError
 from .statcache import align_cached
-from .trainer import column_folds, coordinate_search
+from .trainer import BETA_RANGE, GAMMA_RANGE, column_folds, coordinate_search
 from .universal import MAX_DELTA, JudgedCells, StatArrays, bootstrap_gain, canonical, cells_of, gain_verdict, numpy
 
 __all__ = ["NORMS", "MODULE_SETS", "Config", "LangSet", "Choice", "LangRun", "module_sets", "load_sets", "fold_maps",
@@ -314,6 +323,13 @@ class LangRun:
     loso: List[SetFigures]
     seconds: float = 0.0
     align_seconds: float = 0.0
+    #: each set's held-out scores against chrF (value: the set's, default: chrF's)
+    versus_chrf: List[SetFigures] = field(default_factory=list)
+    #: the sets where the default itself is clearly below chrF (paired interval below 0)
+    default_below_chrf: List[str] = field(default_factory=list)
+    #: the perturbation suite: ``tuned`` and ``default`` figures (empty when the suite was not run)
+    suite: Dict[str, Any] = field(default_factory=dict)
+    suite_good: str = ""
 
     @property
     def groups(self) -> List[str]:
@@ -326,9 +342,31 @@ class LangRun:
         return [f for f in self.loso if f.verdict == "worse"]
 
     @property
+    def below_chrf(self) -> List[SetFigures]:
+        """Sets where the set's held-out scores are clearly below chrF's and the default's are not (a set where the
+        default, what the rule falls back to, is clearly below chrF too cannot tell them apart)."""
+        return [f for f in self.versus_chrf if f.verdict == "worse" and f.name not in self.default_below_chrf]
+
+    def suite_failures(self) -> List[str]:
+        """What the perturbation suite holds against the set ('' items: none)."""
+        t, d = self.suite.get("tuned"), self.suite.get("default")
+        if t is None or d is None:
+            return []
+        out = []
+        if t.accuracy < d.accuracy:
+            out.append(f"its perturbation accuracy is below the default's: {100 * t.accuracy:.1f} % against "
+                       f"{100 * d.accuracy:.1f} %")
+        if not t.word_order_ok:
+            out.append(f"reversed references score {t.reversed_mean:.3f} on average (highest {t.reversed_max:.3f}): "
+                       f"not below 0.75 and never 1.0")
+        return out
+
+    @property
     def kept(self) -> bool:
-        """The rule of issue 32: the folds' gain holds, no left-out set clearly below the default, two groups at least."""
-        return self.cv_pooled.gain_interval[0] > 0 and not self.clearly_below and len(self.groups) >= 2
+        """The keep rule: the folds' gain holds, no left-out set clearly below the default, none clearly below chrF,
+        the perturbation suite at least the default's with word order seen, two groups at least."""
+        return (self.cv_pooled.gain_interval[0] > 0 and not self.clearly_below and len(self.groups) >= 2
+                and not self.below_chrf and not self.suite_failures())
 
     def why_not(self) -> str:
         """Why the tuned set is not kept ('' when it is)."""
@@ -342,12 +380,19 @@ class LangRun:
         for f in self.clearly_below:
             reasons.append(f"left out, it is clearly below the default on {f.name}: {f.value:.3f} against {f.default:.3f}, "
                            f"paired 95% interval [{f.gain_interval[0]:+.3f}, {f.gain_interval[1]:+.3f}]")
+        for f in self.below_chrf:
+            reasons.append(f"it is clearly below chrF on {f.name}: {f.value:.3f} against {f.default:.3f}, "
+                           f"paired 95% interval [{f.gain_interval[0]:+.3f}, {f.gain_interval[1]:+.3f}]")
+        reasons.extend(self.suite_failures())
         return "; ".join(reasons)
 
 
 def tune_language(lang: str, files: Sequence[Path], cache: Optional[Path], k: int = 3, seed: int = 0, rounds: int = 2,
-                  samples: int = 1000, progress: Callable[[str], None] = lambda s: None) -> LangRun:
-    """Align (or read the cache), search on every training set, cross-validate over documents, leave each group out."""
+                  samples: int = 1000, progress: Callable[[str], None] = lambda s: None,
+                  suite_data: Optional[Path] = None, suite_items: int = 200) -> LangRun:
+    """Align (or read the cache), search on every training set, cross-validate over documents, leave each group out,
+    compare with chrF, and run the perturbation suite on the references under ``suite_data`` (the shared data
+    directory; None: the parent of the first file's directory; ``suite_items`` 0: no suite)."""
     t0 = time.perf_counter()
     sets, configs, starts, how, dparams, dmods = load_sets(lang, files, cache, progress)
     t_align = time.perf_counter() - t0
@@ -391,8 +436,57 @@ def tune_language(lang: str, files: Sequence[Path], cache: Optional[Path], k: in
             ci = bootstrap_gain(s, tuned, base, samples, seed)
             loso.append(SetFigures(s.name, len(set(s.sys_of.tolist())), len(s.judged_items()), s.figure(tuned),
                                    s.figure(base), ci["tuned"], ci["baseline"], ci["gain"], ch, [t.name for t in rest]))
-    return LangRun(lang, sets, configs, how, dparams, dmods, final, folds, k, seed, rounds, samples, cv_by_set, cv_pooled,
-                   loso, time.perf_counter() - t0, t_align)
+    left_out = {f.name: s.scores(f.choice.cfg, f.choice.params) for f in loso if f.choice is not None
+                for s in sets if s.name == f.name}
+    held_by = {s.name: held[n] for n, s in enumerate(train)}
+    versus, default_below = [], []
+    for s in sets:
+        tuned = left_out.get(s.name, held_by.get(s.name))
+        if tuned is None:
+            continue
+        chrf = chrf_scores(s)
+        ci = bootstrap_gain(s, tuned, chrf, samples, seed)
+        versus.append(SetFigures(s.name, len(set(s.sys_of.tolist())), len(s.judged_items()), s.figure(tuned),
+                                 s.figure(chrf), ci["tuned"], ci["baseline"], ci["gain"]))
+        if bootstrap_gain(s, s.default_scores(), chrf, samples, seed)["gain"][1] < 0:
+            default_below.append(s.name)
+    run = LangRun(lang, sets, configs, how, dparams, dmods, final, folds, k, seed, rounds, samples, cv_by_set, cv_pooled,
+                  loso, time.perf_counter() - t0, t_align, versus, default_below)
+    if suite_items > 0:
+        progress(f"{lang}: perturbation suite")
+        run_suite(run, suite_data if suite_data is not None else Path(files[0]).resolve().parent.parent, suite_items, seed)
+    run.seconds = time.perf_counter() - t0
+    return run
+
+
+def chrf_scores(s: LangSet) -> Any:
+    """sacreBLEU's sentence chrF of each cell of ``s`` (hypothesis against its first reference)."""
+    from ..checks.mqm_sets import sacrebleu_metrics, sacrebleu_scorer, scored
+
+    _, CHRF = sacrebleu_metrics()
+    m = scored(s.judgments, "chrF", sacrebleu_scorer(CHRF()))
+    return numpy().asarray([m.segments[(s.systems[a], s.items[b])] for a, b in zip(s.sys_of.tolist(), s.item_of.tolist())],
+                           dtype=float)
+
+
+def tuned_meteor(lang: str, cfg: Config, params: Sequence[float]) -> Meteor:
+    """The scorer of a searched set: its normalisation, modules, parameters and weights."""
+    flags = NORM_LABELS[cfg[0]]
+    return Meteor(lang, norm=flags[0], lower=flags[1], no_punct=flags[2], case_aware=flags[3], modules=list(cfg[1]),
+                  params=list(params[:4]), weights=list(params[4:]), quiet=True)
+
+
+def run_suite(run: LangRun, data: Path, n: int, seed: int) -> None:
+    """The perturbation suite of the set tuned on every training set and of the default (into ``run.suite``)."""
+    from ..checks import perturbations
+    from ..checks.mqm_sets import default_meteor
+
+    prepared = perturbations.prepare(data, run.lang, n, seed)
+    dm, _ = default_meteor(run.lang)
+    run.suite = {"tuned": perturbations.suite_figures(perturbations.meteor_scorer(
+                     tuned_meteor(run.lang, run.final.cfg, run.final.params)), prepared),
+                 "default": perturbations.suite_figures(perturbations.meteor_scorer(dm), prepared)}
+    run.suite_good = prepared.good
 
 
 def _mean_nan0(values: Sequence[float]) -> float:
@@ -434,6 +528,17 @@ def format_report(r: LangRun) -> str:
             assert f.choice is not None
             lines.append(f"| {f.name} | {_num(f.value)} {_iv(f.interval)} | {_num(f.default)} {_iv(f.default_interval)} "
                          f"| {_iv(f.gain_interval, '+')} | {f.verdict} | {_opts(f.choice.cfg, f.choice.params)} |")
+    if r.versus_chrf:
+        lines += ["", "| set (held out) | tuned | chrF | gain over chrF, paired 95% | verdict |", "|---|---|---|---|---|"]
+        for f in r.versus_chrf:
+            lines.append(f"| {f.name} | {_num(f.value)} | {_num(f.default)} | {_iv(f.gain_interval, '+')} | {f.verdict} |")
+        if r.default_below_chrf:
+            lines += ["", f"the default is clearly below chrF too on {', '.join(r.default_below_chrf)} (not held against the set)"]
+    if r.suite:
+        t, d = r.suite["tuned"], r.suite["default"]
+        lines += ["", f"perturbations ({r.suite_good}): tuned {100 * t.accuracy:.1f} %, default {100 * d.accuracy:.1f} %; "
+                      f"reversed references: tuned {t.reversed_mean:.3f} (highest {t.reversed_max:.3f}), default "
+                      f"{d.reversed_mean:.3f} (highest {d.reversed_max:.3f})"]
     lines += ["", f"verdict: {'kept' if r.kept else 'the default is shipped: ' + r.why_not()}"]
     return "\n".join(lines)
 
@@ -465,6 +570,12 @@ def provenance(r: LangRun) -> Dict[str, Any]:
         },
         "heldout_by_file": {f.name: f.as_dict() for f in r.cv_by_set},
         "leave_one_set_out": {f.name: f.as_dict() for f in r.loso},
+        "versus_chrf": {f.name: {"value": round(f.value, 6), "chrf": round(f.default, 6),
+                                 "gain_interval": [round(x, 6) for x in f.gain_interval], "verdict": f.verdict}
+                        for f in r.versus_chrf},
+        "default_below_chrf": list(r.default_below_chrf),
+        "perturbations": ({"good": r.suite_good, **{k: v.as_dict() for k, v in r.suite.items()}} if r.suite else {}),
+        "search_space": {"beta": list(BETA_RANGE), "gamma": list(GAMMA_RANGE), "max_delta": MAX_DELTA},
         "tuned": {**r.final.as_dict(), "options": _opts(r.final.cfg, r.final.params)},
         "tuning_seconds": round(r.seconds, 1),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -482,7 +593,7 @@ def shipped_task(r: LangRun, name: str = "mqm") -> Any:
         p, cfg = r.final.params, r.final.cfg
         return TunedTask(name, p[0], p[1], p[2], p[3], cfg[1], tuple(p[4:]), prov, cfg[0])
     p, cfg = r.final.params, r.final.cfg
-    prov["fallback"] = f"issue 32's rule: {r.why_not()}; so this set is the untuned default configuration"
+    prov["fallback"] = f"the keep rule: {r.why_not()}; so this set is the untuned default configuration"
     prov["tuned_set_withdrawn"] = {"alpha": p[0], "beta": p[1], "gamma": p[2], "delta": p[3], "modules": list(cfg[1]),
                                    "weights": list(p[4:]), "norm": cfg[0]}
     d = r.default_params

@@ -35,11 +35,22 @@ from meteor_lite.stats import Stats, compute
 
 from ..errors import InvalidParameterError
 
-__all__ = ["Params", "GridScorer", "coordinate_search", "TuneReport", "ModuleSearchReport", "tune", "tune_modules", "json_cells", "RANGES", "PartFigures",
+__all__ = ["Params", "GridScorer", "coordinate_search", "TuneReport", "ModuleSearchReport", "tune", "tune_modules", "json_cells", "RANGES", "BETA_RANGE", "GAMMA_RANGE", "PartFigures",
            "part_figures", "FoldGrids", "item_folds", "document_folds", "column_folds", "COLUMN_CVS"]
 
-#: Search range of each parameter (Meteor 1.5's formula: α, γ, δ in [0, 1], β >= 0; weights [0, 1]).
-RANGES = {"alpha": (0.0, 1.0), "beta": (0.0, 3.0), "gamma": (0.0, 1.0), "delta": (0.0, 1.0), "weight": (0.0, 1.0)}
+#: The fragmentation penalty's exponent: searched in Meteor 1.5's own tuned range (its rank, adequacy and HTER
+#: presets put β between 0.2 and 1.5).  β = 0 would make the penalty the constant γ (no word order at all).
+BETA_RANGE = (0.2, 1.5)
+#: The fragmentation penalty's weight: at least 0.4 (Meteor 1.5's tuned presets: 0.35 to 0.7).  A hypothesis that is
+#: its reference with the n words reversed has n chunks of n matches (fragmentation 1 when the words are distinct), so
+#: it scores (1 - γ·frag^β): below 0.75 takes γ·frag^β > 0.25.  Repeated words let some chunks grow (references
+#: reversed in the shared files: mean frag^β 0.75 at β = 1.5 in the worst language, Russian), so at the top of
+#: :data:`BETA_RANGE` γ must exceed 0.25 / 0.75 = 0.33; 0.4 keeps a margin (reversed references then score at most
+#: about 0.70 on average in every language; ``tests/test_perturbations.py`` checks every shipped set).
+GAMMA_RANGE = (0.4, 1.0)
+#: Search range of each parameter (Meteor 1.5's formula: α, δ in [0, 1]; β and γ where the fragmentation penalty is
+#: on, :data:`BETA_RANGE` and :data:`GAMMA_RANGE`; weights [0, 1]).
+RANGES = {"alpha": (0.0, 1.0), "beta": BETA_RANGE, "gamma": GAMMA_RANGE, "delta": (0.0, 1.0), "weight": (0.0, 1.0)}
 Params = List[float]  # [alpha, beta, gamma, delta, w1, ..., wn]; w1 (exact) stays 1.0
 
 
@@ -141,8 +152,10 @@ def _bounds(i: int) -> Tuple[float, float]:
 
 
 def coordinate_search(objective: Callable[[Params], float], start: Params, rounds: int, tick: Callable[[], None]) -> Tuple[Params, float]:
-    """Coordinate ascent on an 11-point grid per parameter, the step shrinking threefold per round."""
-    best, best_value = list(start), objective(start)
+    """Coordinate ascent on an 11-point grid per parameter, the step shrinking threefold per round, within
+    :data:`RANGES` (a start outside them is brought inside first)."""
+    best = [round(min(_bounds(i)[1], max(_bounds(i)[0], v)), 6) if i != 4 else v for i, v in enumerate(start)]
+    best_value = objective(best)
     steps = [(_bounds(i)[1] - _bounds(i)[0]) / 10 for i in range(len(start))]
     for _ in range(rounds):
         for i in range(len(start)):

@@ -137,6 +137,8 @@ class PooledSet(JudgedCells):
     default: Optional[StatArrays] = None
     default_params: List[float] = field(default_factory=list)
     default_how: str = ""
+    #: sacreBLEU's sentence chrF of each cell, when measured (the keep rule's comparison)
+    chrf: Optional[Any] = None
 
     def universal_scores(self, params: Sequence[float]) -> Any:
         """The cells scored with the universal set ``params`` (α β γ δ, then one weight per :data:`UNIVERSAL_MODULES`)."""
