@@ -28,6 +28,8 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
     "bundle": ("meteor_lite.cli.bundles", "Inspect, install and remove resource bundles (info, verify, list, install, remove)."),
     "align": ("meteor_lite.cli.align", "Show which words matched by which module (Meteor 1.5's aligner output, or JSON)."),
     "correlate": ("meteor_lite.cli.correlate", "Correlate metric scores with human judgments (MQM, DA): WMT's statistics with intervals."),
+    "as-java": ("meteor_lite.cli.asjava", "Run a command with 'java' answering for the Meteor 1.5 jar (other Java calls go to the real Java)."),
+    "java-shim": ("meteor_lite.cli.javashim", "Write DIR/java, a 'java' that answers for the Meteor 1.5 jar, to put first on PATH."),
 }
 
 _HELP = """usage: meteor-lite [--version] [-h] [--debug] COMMAND [ARGS]...
