@@ -1,6 +1,6 @@
 """``meteor-lite as-java [--] CMD [ARGS]...``: run a command with ``java`` answering for the Meteor 1.5 jar.
 
-The command runs with a shim ``java`` (:mod:`meteor_lite.javashim`) first on its ``PATH``: its calls of
+The command runs with a shim ``java`` (:mod:`meteor_lite.jarcli.javashim`) first on its ``PATH``: its calls of
 ``java ... -jar .../meteor*.jar ...`` are answered by ``meteor-jar``, every other Java call goes to the real
 Java found after it on ``PATH``.  The shim lives in a temporary directory made for this run and removed after
 it; nothing else is changed (the ``PATH`` of this process and of the shell are left as they are).  The exit
@@ -44,7 +44,7 @@ def run(argv: List[str]) -> int:
     if argv[0] in ("-h", "--help"):
         build_parser().print_help()
         return 0
-    from ..javashim import write_shim
+    from ..jarcli.javashim import write_shim
 
     with tempfile.TemporaryDirectory(prefix="meteor-lite-java-") as tmp:
         shim_dir = Path(tmp)

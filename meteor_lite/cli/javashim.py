@@ -2,7 +2,7 @@
 
 Put DIR first on ``PATH`` (``export PATH="DIR:$PATH"``) and every tool that runs ``java ... -jar
 .../meteor*.jar`` gets meteor-lite's answers; other Java calls go to the real Java after DIR on ``PATH``
-(see :mod:`meteor_lite.javashim`).  Only ``DIR/java`` is written; a ``java`` there that is not a shim is
+(see :mod:`meteor_lite.jarcli.javashim`).  Only ``DIR/java`` is written; a ``java`` there that is not a shim is
 never replaced.
 """
 
@@ -30,7 +30,7 @@ def build_parser() -> Parser:
 def run(argv: List[str]) -> int:
     """``meteor-lite java-shim DIR``: 0 once DIR/java is written."""
     a = build_parser().parse_args(argv)
-    from ..javashim import find_real_java, write_shim
+    from ..jarcli.javashim import find_real_java, write_shim
 
     directory = Path(a.directory).expanduser()
     try:

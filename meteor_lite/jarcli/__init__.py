@@ -18,6 +18,8 @@ import sys
 from typing import IO, List, Optional, Sequence
 
 from ..errors import MeteorLiteError
+from ..meteor import Meteor
+from .firstuse import install_on_first_use
 from .javaopts import NotMeteorJarError, strip_launcher
 from .options import USAGE, JarOptions, MissingValueError, UnknownOptionError, UsageError, parse_args
 from .setup import JarCliError, build_scorer, jar_config, jar_header, shown_params
@@ -44,7 +46,21 @@ def run(opts: JarOptions, out: IO[str], err: IO[str]) -> int:
     read, so its header follows the scorer.
     """
     cfg = jar_config(opts)
-    scorer = build_scorer(opts) if cfg.pending_task else None
+    install_on_first_use(cfg.lang, err, PROG)
+    scorer: Optional[Meteor]
+    if opts.stdio:
+        try:
+            scorer = build_scorer(opts)
+        except (JarCliError, MeteorLiteError) as exc:  # the client reads stdout only: the reason goes there too
+            from .firstuse import serve_failure
+
+            reason = f"{PROG}: error: {exc}"
+            err.write(reason + "\n")
+            err.flush()
+            serve_failure(reason, sys.stdin.buffer, sys.stdout.buffer)
+            return 1
+    else:
+        scorer = build_scorer(opts) if cfg.pending_task else None
     if not (opts.stdio or (not opts.sgml and (opts.quiet or opts.ss_out))):
         out.write(jar_header(scorer.config if scorer is not None else cfg, sgml=opts.sgml, params=shown_params(opts)))
         out.flush()

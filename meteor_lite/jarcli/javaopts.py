@@ -5,7 +5,7 @@ Tools that run Meteor build ``["java", "-jar", "-Xmx2G", JAR, "-", "-", "-stdio"
 up to the first argument that is not one, which is the jar's path when ``-jar`` came before it
 (otherwise a main class), and hands everything after it to the program.  :func:`split_launcher`
 reads a command line the same way, so that ``meteor-jar`` can take the whole of it (``java`` replaced
-by ``meteor-jar``) and the ``java`` shim (:mod:`meteor_lite.javashim`) can tell a Meteor jar's call
+by ``meteor-jar``) and the ``java`` shim (:mod:`meteor_lite.jarcli.javashim`) can tell a Meteor jar's call
 from any other Java call.
 """
 

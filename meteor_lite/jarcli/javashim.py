@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from .jarcli.javaopts import split_launcher
+from .javaopts import split_launcher
 
 __all__ = ["MARKER", "REAL_JAVA_ENV", "find_real_java", "is_shim", "main", "shim_text", "write_shim"]
 
@@ -43,7 +43,7 @@ def shim_text(python: Optional[str] = None) -> str:
         "#!/bin/sh\n"
         f"{MARKER}: calls of a Meteor jar (java ... -jar .../meteor*.jar ...) are answered by meteor-lite,\n"
         "# every other call goes to the next java on PATH.  Written by 'meteor-lite java-shim' or 'meteor-lite as-java'.\n"
-        f"exec {py} -m meteor_lite.javashim \"$@\"\n"
+        f"exec {py} -m meteor_lite.jarcli.javashim \"$@\"\n"
     )
 
 
@@ -104,7 +104,7 @@ def _no_java(argv: Sequence[str]) -> int:
 
 
 def _version(long_form: bool) -> int:
-    from .version import __version__
+    from ..version import __version__
 
     stream = sys.stdout if long_form else sys.stderr
     stream.write(f"meteor-lite {__version__} java shim: answers for Meteor 1.5 jars (-jar .../meteor*.jar); "
@@ -118,7 +118,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     cmd = split_launcher(args)
     if cmd.meteor and not cmd.version:
-        from .jarcli import console
+        from . import console
 
         sys.argv = ["meteor-jar", *cmd.args]
         console()  # exits
