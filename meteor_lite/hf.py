@@ -21,8 +21,8 @@ NLTK 3.10, 0.7398 with older releases, huggingface/evaluate#115).
 ``evaluate.load("meteor")`` returns one: ``hf.load("meteor")`` (English, the jar's ``-l en -norm``)
 or ``hf.load("de", ...)``; :func:`compute` uses one per set of options.  ``evaluate``'s arguments
 ``alpha``, ``beta`` and ``gamma`` are Meteor's first three parameters (the same formula: the harmonic mean
-weighted by alpha, the fragmentation penalty gamma * frag ** beta); what is not given keeps the language's value,
-and delta (the function-word weight, which NLTK lacks) is always the language's.  Not giving them is the jar's
+weighted by alpha, the fragmentation penalty gamma * frag ** beta); what is not given keeps the language's value, as do
+the module weights (the jar's ``-p`` alone, and ``params=`` alone, switch to other ones), and delta (the function-word weight, which NLTK lacks) is always the language's.  Not giving them is the jar's
 ``-l en -norm``; giving evaluate's defaults (``alpha=0.9, beta=3, gamma=0.5``) scores with those parameters, not the
 jar's.  ``evaluate.load(hf.evaluate_metric_path())`` loads the same metric through ``evaluate``, offline.  ``compute()`` with nothing
 to score raises :class:`~meteor_lite.errors.InputError` (a ``ValueError``), as ``evaluate`` does.
@@ -66,7 +66,9 @@ class Meteor:
                 raise TypeError("give params=(alpha, beta, gamma, delta) or alpha/beta/gamma, not both")
             params = [float(v) if v is not None else float(d) for v, d in zip(given, self.scorer.config.params)]
             params.append(float(self.scorer.config.params[3]))  # delta: the language's (NLTK has none)
-            self.scorer = jar_norm_meteor(lang, norm, **{**options, "params": params})
+            # the module weights stay the language's: with -p alone the jar (and params= alone) takes other ones
+            weights = options.get("weights") or list(self.scorer.config.weights)
+            self.scorer = jar_norm_meteor(lang, norm, **{**options, "params": params, "weights": weights})
         self._predictions: List[str] = []
         self._references: List[Reference] = []
 

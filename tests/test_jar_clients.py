@@ -7,7 +7,7 @@ are not dependencies.  With the shim first on ``PATH`` the answers must be those
 (whose parity with the jar is tested elsewhere) and, in the ``java``-marked tests, those of the real jar.
 
 Reads ``../shared/data/meteor-example/system1.hyp`` and ``reference`` (the first lines) and, for a captioning set
-of five references, ``../shared/data/multi30k/test_2016_flickr.en.gz`` and ``val.en.gz``.
+of five references, ``../shared/data/multi30k/test_2016_flickr.en.gz`` and ``train.en.gz``.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def system1(n: int) -> Tuple[Dict[int, List[str]], Dict[int, List[str]]]:
 
 def captions(n: int) -> Tuple[Dict[int, List[str]], Dict[int, List[str]]]:
     """A captioning set of five references per image, from Multi30k's English captions: the hypothesis is test
-    caption i; its references are that caption without its first word, and val captions i, i+n, i+2n and i+3n."""
-    test, val = _lines(MULTI30K / "test_2016_flickr.en.gz", n), _lines(MULTI30K / "val.en.gz", 4 * n)
+    caption i; its references are that caption without its first word, and train captions i, i+n, i+2n and i+3n."""
+    test, val = _lines(MULTI30K / "test_2016_flickr.en.gz", n), _lines(MULTI30K / "train.en.gz", 4 * n)
     gts = {i: [" ".join(test[i].split()[1:]), *(val[i + k * n] for k in range(4))] for i in range(n)}
     return gts, {i: [test[i]] for i in range(n)}
 
@@ -204,7 +204,7 @@ def _sacrerouge(program: str, env: Dict[str, str], jar: Path, hyp: Path, refs: P
 @needs_example
 def test_file_clients_through_the_shim(tmp_path: Path) -> None:
     """compare-mt's shell commands (a ``meteor-*.jar`` glob that matches nothing) and sacrerouge's report reading."""
-    gts, res = captions(6) if (MULTI30K / "val.en.gz").is_file() else system1(6)
+    gts, res = captions(6) if (MULTI30K / "train.en.gz").is_file() else system1(6)
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_text("".join(res[i][0] + "\n" for i in res), encoding="utf-8")
     n = len(gts[0])
@@ -229,7 +229,7 @@ def test_shim_gives_the_jars_numbers(tmp_path: Path) -> None:
 
     folder = Path(coco.__file__).parent  # the release's folder: the jar is there, as pycocoevalcap runs it
     datasets = [system1(40)]
-    if (MULTI30K / "val.en.gz").is_file():
+    if (MULTI30K / "train.en.gz").is_file():
         datasets.append(captions(40))
     env = shim_env(tmp_path)
     for data in datasets:
