@@ -408,3 +408,76 @@ def test_first_use_builds_the_official_bundle_once(tmp_path: Path, monkeypatch: 
     assert err.getvalue().count("\n") == 1 and "no English bundle yet: building it once" in err.getvalue()
     assert "METEOR_LITE_NO_AUTO_INSTALL=1 refuses" in err.getvalue()
     assert install_on_first_use("en", err, "meteor-jar") is None and calls == ["en"]  # found now: not again
+
+
+# -- the new user's list -----------------------------------------------------------------------------------------
+
+
+def _cli(*args: str, env: Optional[Dict[str, str]] = None) -> "subprocess.CompletedProcess[str]":
+    return subprocess.run([sys.executable, "-m", "meteor_lite.cli", *args], capture_output=True, text=True, env=env)
+
+
+def test_the_jars_spellings_are_named_by_score(tmp_path: Path) -> None:
+    """``meteor-lite score HYP REF -l en -norm``: a usage error naming --norm and meteor-jar."""
+    (tmp_path / "h").write_text("a cat\n", encoding="utf-8")
+    got = _cli("score", str(tmp_path / "h"), str(tmp_path / "h"), "-l", "en", "-norm")
+    assert got.returncode == 2
+    assert "-norm is the jar's spelling: here it is --norm" in got.stderr and "meteor-jar HYP REF -l en -norm" in got.stderr
+    assert got.stderr.count("\n") == 1
+
+
+def test_an_unknown_language_points_at_bundle_available(tmp_path: Path) -> None:
+    (tmp_path / "h").write_text("a cat\n", encoding="utf-8")
+    got = _cli("score", str(tmp_path / "h"), str(tmp_path / "h"), "--lang", "xx")
+    assert got.returncode == 1 and "meteor-lite bundle available lists the languages bundle install installs" in got.stderr
+
+
+@pytest.mark.parametrize("lang,says", [("th", "Thai has no bundle to install"),
+                                       ("ar-bw-red", "Buckwalter Arabic (ar-bw-red) resources are inside the jar")])
+def test_languages_with_no_bundle_to_install_say_so(lang: str, says: str) -> None:
+    """The README's table lists th and ar-bw-red; bundle install says in one line why not and how to score them."""
+    pytest.importorskip("meteor_lite_builders.recipes.shipped", reason="bundle install reads the shipped recipes")
+    got = _cli("bundle", "install", lang)
+    assert got.returncode == 1 and got.stderr.count("\n") == 1
+    assert says in got.stderr and "--modules exact" in got.stderr
+
+
+def test_bundle_available_marks_installed_bundles(tmp_path: Path) -> None:
+    pytest.importorskip("meteor_lite_builders.recipes.shipped", reason="bundle available reads the shipped recipes")
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    user = tmp_path / "data" / "meteor-lite" / "bundles"
+    user.mkdir(parents=True)
+    src = find_bundle("en")
+    if src is None:
+        pytest.skip("no English bundle: run `make bundles`")
+    (user / "af.sqlite").symlink_to(src)  # any file of the name is found under it
+    got = _cli("bundle", "available", env=env)
+    assert got.returncode == 0, got.stderr
+    here = [ln for ln in got.stdout.splitlines() if ln.startswith("installed here: ")]
+    assert len(here) == 1 and "af (user dir)" in here[0] and "an (" not in here[0]
+    if " nothing yet" in got.stdout:
+        assert "'nothing yet': none of the recipe's sources is installed here" in got.stdout
+
+
+def test_an_installed_official_import_is_kept_before_importing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``bundle install en`` with the release's import already in the user directory: kept at once, nothing built."""
+    pytest.importorskip("pycocoevalcap", reason="bundle install en imports from the release")
+    import meteor_lite_builders.official.user_install as user_install
+    from meteor_lite.cli import bundles
+
+    src = find_bundle("en")
+    if src is None:
+        pytest.skip("no English bundle: run `make bundles`")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    user = tmp_path / "data" / "meteor-lite" / "bundles"
+    user.mkdir(parents=True)
+    (user / "en.sqlite").symlink_to(src)
+
+    def no_import(*a: object, **kw: object) -> None:
+        raise AssertionError("the release was imported again")
+
+    monkeypatch.setattr(user_install, "install_official", no_import)
+    assert bundles.run(["install", "en"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"kept {user / 'en.sqlite'} (en ") and "--force imports it again and replaces it" in out

@@ -404,18 +404,17 @@ def bundle_available() -> None:
         raise fail(str(exc)) from None
     from ..resources.locate import locate_bundles
 
-    installed = {loc.name for loc in locate_bundles()}
-    if lines:
-        lines[0] = lines[0].replace("NAME ", "  NAME ", 1)
-    marked = [lines[0]] if lines else []
-    for line in lines[1:]:
-        first = line.split(" ", 1)[0]
-        is_row = bool(first) and not line.startswith("building ")
-        marked.append(("* " if first in installed else "  ") + line if is_row else line)
-    marked.append("* installed (meteor-lite bundle list shows where); 'nothing yet': none of the recipe's sources "
-                  "is installed here, so a bundle built now would hold no table (the notes after it name what to install)")
-    for line in marked:
+    installed: Dict[str, str] = {}
+    for loc in locate_bundles():  # the first one of a name is the one used
+        installed.setdefault(loc.name, loc.describe())
+    names = [ln.split(" ", 1)[0] for ln in lines[1:] if not ln.startswith("building ")]
+    here = [f"{n} ({installed[n]})" for n in names if n in installed]
+    for line in lines:
         _out(line)
+    _out("installed here: " + (", ".join(here) if here else "none of these yet") + " (meteor-lite bundle list shows where)")
+    if any(" nothing yet" in ln for ln in lines):
+        _out("'nothing yet': none of the recipe's sources is installed here, so a bundle built now would hold no table "
+             "(the notes after it name what to install)")
 
 
 def bundle_remove(name: str) -> None:
