@@ -52,11 +52,12 @@ def run(opts: JarOptions, out: IO[str], err: IO[str]) -> int:
         try:
             scorer = build_scorer(opts)
         except (JarCliError, MeteorLiteError) as exc:  # the client reads stdout only: the reason goes there too
-            from .firstuse import serve_failure
+            from .firstuse import serve_failure, tell_terminal
 
             reason = f"{PROG}: error: {exc}"
             err.write(reason + "\n")
             err.flush()
+            tell_terminal(reason)
             serve_failure(reason, sys.stdin.buffer, sys.stdout.buffer)
             return 1
     else:

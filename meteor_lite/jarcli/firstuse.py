@@ -9,7 +9,8 @@ the first ``meteor-jar`` run with no bundle of the language imports it into the 
 A ``-stdio`` server that cannot score (no bundle, and none could be built) is piped by its client, which reads
 its standard output and never its standard error: :func:`serve_failure` answers every request with the
 one-line reason on standard output, as many lines as the jar would answer (the client's next read shows it, e.g. in ``could not convert string to
-float: 'meteor-jar: error: ...'``), and exits as soon as the client closes its end.
+float: 'meteor-jar: error: ...'``), and exits as soon as the client closes its end; the line also goes to the
+controlling terminal, where there is one that standard error is not (:func:`tell_terminal`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import importlib.util
 import os
 from typing import IO, BinaryIO, Optional
 
-__all__ = ["NO_AUTO_INSTALL_ENV", "install_on_first_use", "serve_failure"]
+__all__ = ["NO_AUTO_INSTALL_ENV", "install_on_first_use", "serve_failure", "tell_terminal"]
 
 #: Set to 1 to refuse building the language's bundle on first use.
 NO_AUTO_INSTALL_ENV = "METEOR_LITE_NO_AUTO_INSTALL"
@@ -56,6 +57,8 @@ def install_on_first_use(lang: str, err: IO[str], prog: str) -> Optional[str]:
               f"Meteor 1.5 release (pycocoevalcap) into {target} (about a minute for English; "
               f"{NO_AUTO_INSTALL_ENV}=1 refuses)\n")
     err.flush()
+    tell_terminal(f"{prog}: no {str(names[lang]).capitalize()} bundle yet: building it once into {target} "
+                  f"(about a minute for English; {NO_AUTO_INSTALL_ENV}=1 refuses)")
     try:
         path = install_official(lang, say=lambda line: None, progress=False)
     except (MeteorLiteError, OSError) as exc:
@@ -63,6 +66,23 @@ def install_on_first_use(lang: str, err: IO[str], prog: str) -> Optional[str]:
         err.flush()
         return None
     return str(path)
+
+
+def tell_terminal(line: str) -> None:
+    """Write ``line`` on the controlling terminal when standard error is not it (a client that pipes the server's
+    standard error never shows it); nothing where there is no terminal."""
+    try:
+        if os.isatty(2):
+            return
+        fd = os.open("/dev/tty", os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return
+    try:
+        os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _answer_lines(request: bytes) -> int:
