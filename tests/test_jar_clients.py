@@ -481,3 +481,33 @@ def test_an_installed_official_import_is_kept_before_importing(tmp_path: Path, m
     assert bundles.run(["install", "en"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"kept {user / 'en.sqlite'} (en ") and "--force imports it again and replaces it" in out
+
+
+def test_as_java_passes_sigterm_on_and_removes_its_folder(tmp_path: Path) -> None:
+    """SIGTERM to ``meteor-lite as-java`` ends the command (exit 143) and the shim's folder is still removed."""
+    import signal
+
+    ready = tmp_path / "ready"
+    script = tmp_path / "wait.py"
+    script.write_text("import pathlib, shutil, sys, time\n"
+                      f"pathlib.Path({str(ready)!r}).write_text(shutil.which('java'))\n"
+                      "time.sleep(120)\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "meteor_lite.cli", "as-java", "--", sys.executable, str(script)],
+                            stderr=subprocess.PIPE)
+    for _ in range(600):  # until the command runs (at most a minute)
+        if ready.is_file() and ready.read_text():
+            break
+        proc.poll()
+        assert proc.returncode is None, proc.stderr.read() if proc.stderr else ""
+        time_sleep(0.1)
+    shim = Path(ready.read_text())
+    assert shim.is_file()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    assert not shim.exists() and not shim.parent.exists()
+
+
+def time_sleep(seconds: float) -> None:
+    import time
+
+    time.sleep(seconds)

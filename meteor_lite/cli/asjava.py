@@ -3,14 +3,16 @@
 The command runs with a shim ``java`` (:mod:`meteor_lite.jarcli.javashim`) first on its ``PATH``: its calls of
 ``java ... -jar .../meteor*.jar ...`` are answered by ``meteor-jar``, every other Java call goes to the real
 Java found after it on ``PATH``.  The shim lives in a temporary directory made for this run and removed after
-it; nothing else is changed (the ``PATH`` of this process and of the shell are left as they are).  The exit
-code is the command's (128 + N when a signal N ended it).
+it; nothing else is changed (the ``PATH`` of this process and of the shell are left as they are).  SIGTERM and
+SIGHUP are passed on to the command (Ctrl-C reaches it directly).  The exit code is the command's (128 + N when a
+signal N ended it).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -60,10 +62,16 @@ def run(argv: List[str]) -> int:
         except OSError as exc:
             fail(f"as-java: cannot run {argv[0]}: {exc.strerror or exc}")
             return 126
-        while True:
-            try:
-                code = proc.wait()
-                break
-            except KeyboardInterrupt:  # the child has the same signal (same process group): wait for it to end
-                continue
+        previous = {sig: signal.signal(sig, lambda signum, frame: proc.send_signal(signum))
+                    for sig in (signal.SIGTERM, signal.SIGHUP)}  # passed on; the shim's folder is removed after
+        try:
+            while True:
+                try:
+                    code = proc.wait()
+                    break
+                except KeyboardInterrupt:  # the child has the same signal (same process group): wait for it to end
+                    continue
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
     return 128 - code if code < 0 else code
