@@ -124,7 +124,7 @@ def _jar_spellings(p: "argparse.ArgumentParser", argv: List[str]) -> None:
         if arg == "--":
             return
         if arg in JAR_SPELLINGS:
-            p.error(f"{arg} is the jar's spelling: here it is {JAR_SPELLINGS[arg]} (meteor-lite score --help); "
+            p.error(f"{arg} is the jar's spelling: here it is {JAR_SPELLINGS[arg]}; "
                     f"meteor-jar takes the jar's command line as it is (meteor-jar HYP REF -l en {arg})")
 
 
