@@ -68,6 +68,7 @@ class Meteor:
     """
 
     def __init__(self, *, bundle: Union[str, "os.PathLike[str]", Bundle, None] = None, jobs: int = 1) -> None:
+        self._bundle = bundle
         self.scorer = _Meteor("en", norm=True, bundle=bundle)
         self.jobs = jobs
         # pycocoevalcap guards its pipe with a lock; this guards the scorer's caches the same way.
@@ -85,6 +86,41 @@ class Meteor:
     def method(self) -> str:
         """The metric's name, as pycocoevalcap's scorers report it."""
         return "METEOR"
+
+    def _stat(self, hypothesis_str: str, reference_list: Sequence[str]) -> str:
+        """The jar's answer to this image's ``SCORE`` line: its statistics, space-separated (pycocoevalcap's ``_stat``)."""
+        hyp, refs = jar_fields(*_image_texts(0, reference_list, [hypothesis_str]))
+        with self.lock:
+            return self.scorer.score_segment(hyp, refs).stats.to_ss_line()
+
+    def close(self) -> None:
+        """Release the scorer (nlg-eval's ``Meteor.close``, which ends its jar); safe to call twice.
+
+        A closed scorer is opened again by the next :meth:`compute_score`.
+        """
+        with self.lock:
+            self.__dict__.pop("scorer", None)  # its bundle is closed with it
+
+    def __enter__(self) -> "Meteor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # pycocoevalcap's and nlg-eval's end their jar here; nothing to end but the scorer, and nothing may raise
+        # while the interpreter shuts down (the lock or the scorer may be gone already)
+        try:
+            self.__dict__.pop("scorer", None)
+        except Exception:  # noqa: BLE001 - a finaliser must not raise
+            pass
+
+    def __getattr__(self, name: str) -> object:
+        if name == "scorer":  # closed: open again with the same options
+            scorer = _Meteor("en", norm=True, bundle=self.__dict__.get("_bundle"))
+            self.__dict__["scorer"] = scorer
+            return scorer
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _score(self, hypothesis_str: str, reference_list: Sequence[str]) -> float:
         """One image's score (pycocoevalcap's ``_score``: ``SCORE`` then ``EVAL`` of its statistics)."""

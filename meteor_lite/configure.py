@@ -120,7 +120,8 @@ def check_language(
     if lang not in LANGUAGES and lang not in SCRIPT_LANGUAGES and (bundle is None or bundle.language != lang):
         raise ConfigError(
             f"unknown language {requested!r}: not a Meteor 1.5 language, and no bundle for it was found "
-            "(build one with meteor-build, or see `meteor-lite bundle list`)"
+            "(meteor-lite bundle available lists the languages bundle install installs, meteor-lite bundle list the "
+            "bundles installed; meteor-build makes others)"
         )
     if bundle is not None and not bundle.language:
         if not allow_other_language:

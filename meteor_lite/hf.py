@@ -19,7 +19,12 @@ NLTK 3.10, 0.7398 with older releases, huggingface/evaluate#115).
 
 :class:`Meteor` is the metric object (``add``, ``add_batch``, ``compute``), as
 ``evaluate.load("meteor")`` returns one: ``hf.load("meteor")`` (English, the jar's ``-l en -norm``)
-or ``hf.load("de", ...)``; :func:`compute` uses one per set of options.  ``compute()`` with nothing
+or ``hf.load("de", ...)``; :func:`compute` uses one per set of options.  ``evaluate``'s arguments
+``alpha``, ``beta`` and ``gamma`` are Meteor's first three parameters (the same formula: the harmonic mean
+weighted by alpha, the fragmentation penalty gamma * frag ** beta); what is not given keeps the language's value, as do
+the module weights (the jar's ``-p`` alone, and ``params=`` alone, switch to other ones), and delta (the function-word weight, which NLTK lacks) is always the language's.  Not giving them is the jar's
+``-l en -norm``; giving evaluate's defaults (``alpha=0.9, beta=3, gamma=0.5``) scores with those parameters, not the
+jar's.  ``evaluate.load(hf.evaluate_metric_path())`` loads the same metric through ``evaluate``, offline.  ``compute()`` with nothing
 to score raises :class:`~meteor_lite.errors.InputError` (a ``ValueError``), as ``evaluate`` does.
 """
 
@@ -31,7 +36,7 @@ from .errors import InputError
 from .inputs import hypothesis_list, segment_references
 from .meteor import jar_norm_meteor
 
-__all__ = ["Meteor", "compute", "load"]
+__all__ = ["EVALUATE_SCRIPT", "Meteor", "compute", "evaluate_metric_path", "load"]
 
 Reference = Union[str, Sequence[str]]
 
@@ -44,8 +49,26 @@ class Meteor:
     (:func:`meteor_lite.meteor.jar_norm_meteor`).
     """
 
-    def __init__(self, lang: str = "en", *, norm: Optional[bool] = None, **options: Any) -> None:
+    def __init__(
+        self,
+        lang: str = "en",
+        *,
+        norm: Optional[bool] = None,
+        alpha: Optional[float] = None,
+        beta: Optional[float] = None,
+        gamma: Optional[float] = None,
+        **options: Any,
+    ) -> None:
         self.scorer = jar_norm_meteor(lang, norm, **options)
+        given = (alpha, beta, gamma)
+        if any(v is not None for v in given):
+            if options.get("params") is not None:
+                raise TypeError("give params=(alpha, beta, gamma, delta) or alpha/beta/gamma, not both")
+            params = [float(v) if v is not None else float(d) for v, d in zip(given, self.scorer.config.params)]
+            params.append(float(self.scorer.config.params[3]))  # delta: the language's (NLTK has none)
+            # the module weights stay the language's: with -p alone the jar (and params= alone) takes other ones
+            weights = options.get("weights") or list(self.scorer.config.weights)
+            self.scorer = jar_norm_meteor(lang, norm, **{**options, "params": params, "weights": weights})
         self._predictions: List[str] = []
         self._references: List[Reference] = []
 
@@ -128,6 +151,66 @@ def _hashable(value: Any) -> Any:
 def compute(
     *, predictions: Sequence[str], references: Sequence[Reference], lang: str = "en", norm: Optional[bool] = None, **options: Any
 ) -> Dict[str, Any]:
-    """Score ``predictions`` against ``references`` (one entry per prediction); see the module docstring."""
+    """Score ``predictions`` against ``references`` (one entry per prediction); see the module docstring.
+
+    ``alpha``, ``beta`` and ``gamma`` (``evaluate``'s arguments) are Meteor's first three parameters (see
+    :class:`Meteor`).
+    """
     jobs = options.pop("jobs", 1)
     return load(lang, norm=norm, **options).compute(predictions=predictions, references=references, jobs=jobs)
+
+
+#: The ``evaluate`` metric script :func:`evaluate_metric_path` writes (it imports ``evaluate`` and ``datasets``,
+#: which only the user's environment has; the scoring is :func:`compute`'s).
+EVALUATE_SCRIPT = '''"""METEOR with Meteor 1.5's numbers (meteor-lite), as an evaluate metric: evaluate.load(PATH_OF_THIS_DIRECTORY)."""
+
+import datasets
+import evaluate
+
+from meteor_lite import hf
+
+_DESCRIPTION = "Meteor 1.5's METEOR (the jar's -l en -norm numbers), scored by meteor-lite without Java."
+_KWARGS = """predictions: list of strings; references: one string or list of strings per prediction;
+alpha, beta, gamma: Meteor's parameters (default: the language's, not NLTK's 0.9, 3, 0.5); lang: 'en' (default)."""
+
+
+class MeteorLite(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation="",
+            inputs_description=_KWARGS,
+            features=[
+                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                                   "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references")}),
+                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                                   "references": datasets.Value("string", id="sequence")}),
+            ],
+        )
+
+    def _compute(self, predictions, references, alpha=None, beta=None, gamma=None, lang="en"):
+        result = hf.compute(predictions=predictions, references=references, lang=lang, alpha=alpha, beta=beta, gamma=gamma)
+        return {"meteor": result["meteor"], "scores": result["scores"]}
+'''
+
+
+def evaluate_metric_path(directory: "Optional[str]" = None) -> str:
+    """A directory holding the ``evaluate`` metric script (``meteor_lite/meteor_lite.py``), for ``evaluate.load(path)``.
+
+    Written on first use into ``directory`` (default: ``$XDG_CACHE_HOME/meteor-lite/evaluate``, else
+    ``~/.cache/meteor-lite/evaluate``) and rewritten when its text differs; ``evaluate.load`` reads it from there
+    with no network.
+    """
+    import os
+    from pathlib import Path
+
+    base = Path(directory) if directory is not None else Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "meteor-lite" / "evaluate"
+    folder = base / "meteor_lite"
+    script = folder / "meteor_lite.py"
+    if not script.is_file() or script.read_text(encoding="utf-8") != EVALUATE_SCRIPT:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".meteor_lite.{os.getpid()}.tmp"
+        tmp.write_text(EVALUATE_SCRIPT, encoding="utf-8")
+        os.replace(tmp, script)
+    return str(folder)

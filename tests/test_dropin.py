@@ -354,3 +354,116 @@ if __name__ == "__main__":
         write_fixture()
     else:
         sys.exit("usage: python tests/test_dropin.py --write-fixture")
+
+
+def test_coco_has_the_methods_of_the_objects_it_replaces(coco_meteor: Any) -> None:
+    """pycocoevalcap's and nlg-eval's Meteor: ``_stat`` (the jar's SCORE answer), ``close`` (nlg-eval's functional
+    API calls it; twice is harmless, and the object scores again after it), context management, a safe ``__del__``."""
+    from meteor_lite.coco import Meteor as CocoMeteor
+
+    stats = coco_meteor._stat(GUIDE_HYP, [GUIDE_REF])
+    assert stats == Meteor("en", norm=True).score_segment(GUIDE_HYP, [GUIDE_REF]).stats.to_ss_line()
+    assert len(stats.split()) == 23
+    with CocoMeteor() as m:
+        first = m.compute_score({1: [GUIDE_REF]}, {1: [GUIDE_HYP]})
+    m.close()
+    m.close()
+    assert "scorer" not in vars(m)
+    assert m.compute_score({1: [GUIDE_REF]}, {1: [GUIDE_HYP]}) == first
+    assert first[0] == pytest.approx(GUIDE_JAR, abs=TOL)
+    m.__del__()
+    m.__del__()
+    with pytest.raises(AttributeError, match="no attribute 'lock_'"):
+        m.lock_  # noqa: B018 - an unknown attribute is still an AttributeError
+
+
+def _nltk_style_score(stats: List[float], p: float, r: float, alpha: float, beta: float, gamma: float) -> float:
+    """Meteor's score from a segment's precision and recall and its chunks and matches (stats 20, 21, 22), with the
+    formula NLTK and evaluate document: fmean = P R / (alpha P + (1 - alpha) R), penalty = gamma frag ** beta."""
+    matches = (stats[21] + stats[22]) / 2
+    if p == 0 or r == 0 or matches == 0:
+        return 0.0
+    fmean = p * r / (alpha * p + (1 - alpha) * r)
+    return fmean * (1 - gamma * (stats[20] / matches) ** beta)
+
+
+def test_hf_takes_evaluates_alpha_beta_gamma(english: None) -> None:
+    """evaluate's alpha, beta and gamma are Meteor's first three parameters; delta stays the language's (0.75)."""
+    from meteor_lite import hf
+
+    hyp, ref = "the cat sat on the mat today", "a cat was sitting on the mat"
+    for a, b, g in ((0.9, 3.0, 0.5), (0.5, 1.0, 0.0), (0.85, 0.2, 0.6)):
+        # precision and recall do not depend on alpha, beta, gamma (the module weights stay en's: 1.0 0.6 0.8 0.6)
+        seg = Meteor("en", norm=True).score_segment(hyp, [ref])
+        stats = [float(x) for x in seg.stats.to_ss_line().split()]
+        got = hf.compute(predictions=[hyp], references=[ref], alpha=a, beta=b, gamma=g)["scores"][0]
+        assert got == pytest.approx(_nltk_style_score(stats, seg.precision, seg.recall, a, b, g), abs=1e-12)
+    default = hf.compute(predictions=[hyp], references=[ref])["meteor"]
+    assert hf.compute(predictions=[hyp], references=[ref], alpha=0.85)["meteor"] == default  # en's own alpha
+    with pytest.raises(TypeError, match="not both"):
+        hf.compute(predictions=[hyp], references=[ref], alpha=0.9, params=[0.9, 3, 0.5, 0.75])
+
+
+class _FakeMetric:
+    """Enough of ``evaluate.Metric`` to run the metric script's ``_compute`` (evaluate itself is no test dependency)."""
+
+
+def test_the_evaluate_metric_script(tmp_path: Path, english: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hf.evaluate_metric_path()`` writes the script ``evaluate.load(PATH)`` reads; run here with stand-ins for
+    ``evaluate`` and ``datasets`` (neither is a test dependency: evaluate.load itself is not exercised), its
+    ``_compute`` gives hf.compute's numbers."""
+    import importlib.util
+    import types
+
+    from meteor_lite import hf
+
+    folder = Path(hf.evaluate_metric_path(str(tmp_path)))
+    script = folder / "meteor_lite.py"
+    assert folder.name == "meteor_lite" and script.read_text(encoding="utf-8") == hf.EVALUATE_SCRIPT
+    evaluate = types.ModuleType("evaluate")
+    evaluate.Metric = _FakeMetric  # type: ignore[attr-defined]
+    evaluate.MetricInfo = lambda **kw: kw  # type: ignore[attr-defined]
+    datasets = types.ModuleType("datasets")
+    datasets.Features = dict  # type: ignore[attr-defined]
+    datasets.Value = lambda *a, **kw: ("Value", a)  # type: ignore[attr-defined]
+    datasets.Sequence = lambda *a, **kw: ("Sequence", a)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "evaluate", evaluate)
+    monkeypatch.setitem(sys.modules, "datasets", datasets)
+    spec = importlib.util.spec_from_file_location("meteor_lite_metric_script", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    metric = module.MeteorLite()
+    assert "predictions" in metric._info()["features"][0]
+    got = metric._compute(predictions=[GUIDE_HYP], references=[[GUIDE_REF]])
+    assert got["meteor"] == pytest.approx(GUIDE_JAR, abs=TOL) and got["scores"] == [got["meteor"]]
+    tuned = metric._compute(predictions=[GUIDE_HYP], references=[GUIDE_REF], alpha=0.9, beta=3, gamma=0.5)
+    assert tuned == {k: v for k, v in hf.compute(predictions=[GUIDE_HYP], references=[GUIDE_REF], alpha=0.9, beta=3,
+                                                 gamma=0.5).items() if k != "signature"}
+    assert hf.evaluate_metric_path(str(tmp_path)) == str(folder)  # the same text: left as it is
+
+
+@pytest.mark.java
+@pytest.mark.slow
+def test_hf_alpha_beta_gamma_equal_the_jars_parameters(tmp_path: Path, english: None) -> None:
+    """alpha=0.9, beta=3, gamma=0.5 (evaluate's defaults) score as the jar's -p '0.9 3 0.5 0.75' with en's weights
+    (-w '1.0 0.6 0.8 0.6'), on the first 20 lines of ../shared/data/meteor-example/system1.hyp and reference."""
+    import subprocess
+
+    import pycocoevalcap.meteor.meteor as coco
+
+    example = Path(__file__).resolve().parents[2] / "shared" / "data" / "meteor-example"
+    if not (example / "system1.hyp").is_file():
+        pytest.skip(f"needs the shared data ({example})")
+    from meteor_lite import hf
+
+    hyps = (example / "system1.hyp").read_text(encoding="utf-8").splitlines()[:20]
+    refs = (example / "reference").read_text(encoding="utf-8").splitlines()[:20]
+    (tmp_path / "h").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (tmp_path / "r").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    jar = Path(coco.__file__).parent / "meteor-1.5.jar"
+    out = subprocess.run(["java", "-Xmx2G", "-jar", str(jar), str(tmp_path / "h"), str(tmp_path / "r"), "-l", "en", "-norm",
+                          "-p", "0.9 3 0.5 0.75", "-w", "1.0 0.6 0.8 0.6", "-q"], capture_output=True, text=True, check=True)
+    got = hf.compute(predictions=hyps, references=refs, alpha=0.9, beta=3, gamma=0.5)
+    assert got["meteor"] == pytest.approx(float(out.stdout), abs=1e-15)
+    assert got["scores"] == pytest.approx([float(x) for x in out.stderr.split()], abs=1e-15)

@@ -30,6 +30,8 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
     "correlate": ("meteor_lite.cli.correlate", "Correlate metric scores with human judgments (MQM, DA): WMT's statistics with intervals."),
     "compare": ("meteor_lite.cli.compare", "Is each system better than the baseline? Paired bootstrap and approximate randomization."),
     "report": ("meteor_lite.cli.report", "One HTML page comparing systems: scores, significance, plots, modules, examples."),
+    "as-java": ("meteor_lite.cli.asjava", "Run a command with 'java' answering for the Meteor 1.5 jar (other Java calls go to the real Java)."),
+    "java-shim": ("meteor_lite.cli.javashim", "Write DIR/java, a 'java' that answers for the Meteor 1.5 jar, to put first on PATH."),
 }
 
 _HELP = """usage: meteor-lite [--version] [-h] [--debug] COMMAND [ARGS]...

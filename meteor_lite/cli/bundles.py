@@ -321,6 +321,11 @@ def _install_language(source: str, *, name: "str | None", force: bool, stem_corr
     release = _builders("official.release", f"bundle install {source}")
     official = release.LANGUAGE_NAMES
     lang = language_alias(source)
+    if lang in official and not force and not stem_corrections and paraphrase is None:
+        kept = _installed_import(lang, name)
+        if kept is not None:  # decided before importing: the same release's import is there already
+            _out(kept)
+            return
     try:
         if lang in official:
             importer = _builders("official.user_install", f"bundle install {source}")
@@ -329,6 +334,8 @@ def _install_language(source: str, *, name: "str | None", force: bool, stem_corr
         else:
             shipped = _builders("recipes.shipped", f"bundle install {source}")
             recipe = shipped.find_shipped_recipe(source)
+            if recipe is None and lang in NOT_INSTALLABLE:
+                raise fail(f"bundle install {source}: {NOT_INSTALLABLE[lang]}")
             if recipe is None:
                 raise fail(f"bundle install {source}: no official Meteor 1.5 language and no shipped recipe of that name "
                            "(meteor-lite bundle available lists them); a bundle file, a URL, or --index URL installs others")
@@ -348,6 +355,43 @@ def _install_language(source: str, *, name: "str | None", force: bool, stem_corr
         _out(f"{verb} {path} ({b.name} {b.version} @{b.checksum[:8]}, {path.stat().st_size / 1e6:.1f} MB)")
 
 
+#: Languages of the README's table that ``bundle install`` does not install, and what to do instead.
+NOT_INSTALLABLE = {
+    "th": "Thai has no bundle to install (no recipe ships: no Thai word list or thesaurus is packaged); score it "
+          "without one: meteor-lite score HYP REF -l th --modules exact (character tokens), or build a bundle with "
+          "meteor-build (docs/languages.md)",
+    "ar-bw-red": "Meteor 1.5's Buckwalter Arabic (ar-bw-red) resources are inside the jar, not among the release files "
+                 "meteor-lite imports; score it without them: meteor-lite score HYP REF -l ar-bw-red --modules exact "
+                 "(meteor-jar ... -l ar-bw-red -m exact), or build a bundle with meteor-build",
+}
+
+
+def _installed_import(lang: str, name: "str | None") -> "str | None":
+    """``kept ...`` when the user bundle directory holds this release's import of ``lang`` under the name (no
+    stem-corrections table), else None (then the importer decides, after importing)."""
+    import json
+
+    from ..errors import BundleError
+    from ..resources.bundle import Bundle
+    from ..resources.locate import user_bundle_dir
+
+    target = user_bundle_dir() / f"{name or lang}.sqlite"
+    if not target.is_file():
+        return None
+    try:
+        with Bundle.open(target) as b:
+            params = json.loads(b.meta.get("build_params") or "{}")
+            same = (params.get("builder") == "meteor-build import-official" and b.language == lang
+                    and not params.get("stem_corrections"))
+            label = f"{b.name} {b.version} @{b.checksum[:8]}"
+    except (BundleError, OSError, ValueError):
+        return None
+    if not same:
+        return None
+    return (f"kept {target} ({label}, {target.stat().st_size / 1e6:.1f} MB): already installed from the official "
+            "release; --force imports it again and replaces it")
+
+
 def bundle_available() -> None:
     """What ``bundle install LANG`` can install here: the official imports and the shipped recipes, with what each
     bundle would contain from the sources present, and how to get the absent ones."""
@@ -358,8 +402,19 @@ def bundle_available() -> None:
         lines = shipped.available_lines()
     except MeteorLiteError as exc:
         raise fail(str(exc)) from None
+    from ..resources.locate import locate_bundles
+
+    installed: Dict[str, str] = {}
+    for loc in locate_bundles():  # the first one of a name is the one used
+        installed.setdefault(loc.name, loc.describe())
+    names = [ln.split(" ", 1)[0] for ln in lines[1:] if not ln.startswith("building ")]
+    here = [f"{n} ({installed[n]})" for n in names if n in installed]
     for line in lines:
         _out(line)
+    _out("installed here: " + (", ".join(here) if here else "none of these yet") + " (meteor-lite bundle list shows where)")
+    if any(" nothing yet" in ln for ln in lines):
+        _out("'nothing yet': none of the recipe's sources is installed here, so a bundle built now would hold no table "
+             "(the notes after it name what to install)")
 
 
 def bundle_remove(name: str) -> None:

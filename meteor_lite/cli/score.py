@@ -113,9 +113,25 @@ def _check_files(modules: Optional[List[str]], hypothesis: str, references: List
             )
 
 
+#: The jar's single-dash options -> this command's spelling.
+JAR_SPELLINGS = {"-norm": "--norm", "-lower": "--lower", "-noPunct": "--no-punct", "-ch": "--ch", "-vOut": "--format",
+                 "-ssOut": "--format", "-writeAlignments": "meteor-lite align", "-sgml": "meteor-jar", "-stdio": "meteor-jar"}
+
+
+def _jar_spellings(p: "argparse.ArgumentParser", argv: List[str]) -> None:
+    """A usage error naming this command's spelling (or meteor-jar) for an option spelled as the jar spells it."""
+    for arg in argv:
+        if arg == "--":
+            return
+        if arg in JAR_SPELLINGS:
+            p.error(f"{arg} is the jar's spelling: here it is {JAR_SPELLINGS[arg]}; "
+                    f"meteor-jar takes the jar's command line as it is (meteor-jar HYP REF -l en {arg})")
+
+
 def run(argv: List[str]) -> int:
     """``meteor-lite score ARGV...``; return the exit code."""
     p = build_parser()
+    _jar_spellings(p, argv)
     a = p.parse_intermixed_args(argv)
     if a.tsv is not None:
         return wmtfile.run_tsv(a, _modules(a.modules), _floats("--weights", a.weights), _floats("--params", a.params))

@@ -1,7 +1,9 @@
 """``meteor-jar``: Meteor 1.5's command line and ``-stdio`` protocol, in pure Python.
 
 A wrapper that runs ``java -Xmx2G -jar meteor-1.5.jar <args>`` switches by running
-``meteor-jar <args>`` instead: same arguments, same output on stdout/stderr, same files
+``meteor-jar <args>`` instead, or by replacing the program name alone (``meteor-jar -Xmx2G -jar
+meteor-1.5.jar <args>``: the Java launcher's options and ``-jar PATH/meteor*.jar`` are read and
+ignored, :mod:`meteor_lite.jarcli.javaopts`): same arguments, same output on stdout/stderr, same files
 (``-sgml`` ``.scr`` files, ``-writeAlignments``), same exit codes.  Deliberate differences:
 errors are one line on stderr (``meteor-jar: ...``) instead of a Java stack trace, and
 options meteor-lite cannot honour fail with one line and exit 1.  See the README section
@@ -16,6 +18,9 @@ import sys
 from typing import IO, List, Optional, Sequence
 
 from ..errors import MeteorLiteError
+from ..meteor import Meteor
+from .firstuse import install_on_first_use
+from .javaopts import NotMeteorJarError, strip_launcher
 from .options import USAGE, JarOptions, MissingValueError, UnknownOptionError, UsageError, parse_args
 from .setup import JarCliError, build_scorer, jar_config, jar_header, shown_params
 
@@ -41,7 +46,22 @@ def run(opts: JarOptions, out: IO[str], err: IO[str]) -> int:
     read, so its header follows the scorer.
     """
     cfg = jar_config(opts)
-    scorer = build_scorer(opts) if cfg.pending_task else None
+    install_on_first_use(cfg.lang, err, PROG)
+    scorer: Optional[Meteor]
+    if opts.stdio:
+        try:
+            scorer = build_scorer(opts)
+        except (JarCliError, MeteorLiteError) as exc:  # the client reads stdout only: the reason goes there too
+            from .firstuse import serve_failure, tell_terminal
+
+            reason = f"{PROG}: error: {exc}"
+            err.write(reason + "\n")
+            err.flush()
+            tell_terminal(reason)
+            serve_failure(reason, sys.stdin.buffer, sys.stdout.buffer)
+            return 1
+    else:
+        scorer = build_scorer(opts) if cfg.pending_task else None
     if not (opts.stdio or (not opts.sgml and (opts.quiet or opts.ss_out))):
         out.write(jar_header(scorer.config if scorer is not None else cfg, sgml=opts.sgml, params=shown_params(opts)))
         out.flush()
@@ -78,7 +98,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     out, err = _text_stream(sys.stdout), _text_stream(sys.stderr)
     try:
         try:
-            opts = parse_args(args)
+            opts = parse_args(strip_launcher(args))
+        except NotMeteorJarError as exc:
+            err.write(f"{PROG}: error: {exc}\n")
+            return 1
         except UsageError:
             err.write(USAGE)
             return 2
