@@ -44,12 +44,13 @@ from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
 from ..atomicfile import atomic_path
 from ..errors import BundleError, MeteorLiteWarning
+from ..printable import one_line
 
 if TYPE_CHECKING:  # pragma: no cover
     import sqlite3
 
 __all__ = ["INTEGER_COLUMNS", "column_type_problems", "ENV_CACHE_DIR", "ENV_KEY_FILE", "key_file", "SLOW_NOTICE_SECONDS", "cache_file", "fallback_cache_file", "file_identity", "verification_on", "ENV_VERIFY", "is_verified",
-           "remember", "ensure_verified", "set_notice"]
+           "remember", "ensure_verified", "set_notice", "sign", "announce"]
 
 #: Environment variable naming the cache directory (default ``$XDG_CACHE_HOME/meteor-lite``).
 ENV_CACHE_DIR = "METEOR_LITE_CACHE_DIR"
@@ -74,8 +75,6 @@ INTEGER_COLUMNS = (("synsets", "synset"), ("paraphrases", "prefix"), ("nonbreaki
 
 def column_type_problems(conn: "sqlite3.Connection") -> List[str]:
     """One problem per column of :data:`INTEGER_COLUMNS` holding a value that is not an integer (first one shown)."""
-    from ..printable import one_line
-
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     problems = []
     for table, column in INTEGER_COLUMNS:
@@ -99,6 +98,12 @@ def set_notice(notice: Optional[Callable[[str], None]]) -> None:
     """
     global _notice
     _notice = notice
+
+
+def announce(message: str) -> None:
+    """Tell the user of a slow or space-taking step now under way: the notice of :func:`set_notice` (one line on
+    stderr on the command line), else the ``logging`` logger of this module at level INFO."""
+    _announce(message)
 
 
 def _announce(message: str) -> None:
@@ -197,8 +202,14 @@ def _key() -> Optional[bytes]:
                 with os.fdopen(fd, "w") as out:
                     out.write(os.urandom(32).hex() + "\n")
                 key = _read_key(path)
-    except OSError:
+    except OSError as exc:
         key = None
+        warnings.warn(
+            f"{one_line(path)}: the key of the cache of verified bundles cannot be used "
+            f"({one_line(exc.strerror or exc)}), so nothing is remembered: every run verifies its bundles again "
+            f"and no mapped table file is trusted; remove the file (a new private one is made) or set {ENV_KEY_FILE}",
+            MeteorLiteWarning, stacklevel=3,
+        )
     _keys[str(path)] = key
     return key
 
@@ -211,10 +222,28 @@ def _read_key(path: Path) -> Optional[bytes]:
         return None
     if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o077 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
         raise OSError(f"{path} is not a private file of this user")
-    text = path.read_text(encoding="ascii").strip()
+    try:
+        text = path.read_bytes().decode("ascii").strip()
+    except UnicodeDecodeError:
+        raise OSError(f"{path} holds bytes that are not ASCII, so no key") from None
     if len(text) < 32:
         raise OSError(f"{path} holds no key")
     return text.encode("ascii")
+
+
+def sign(purpose: str, text: str) -> Optional[str]:
+    """An HMAC-SHA-256 of ``text`` under this user's key (:func:`key_file`), for ``purpose`` (a word naming what is
+    signed, so that a MAC made for one kind of file is never valid for another); None without a key.
+
+    What a file carries this MAC for was written by a scorer of this user: a file of the same form written by
+    anyone else (who can write the directory but not read the key) does not have it."""
+    import hashlib
+    import hmac
+
+    key = _key()
+    if key is None:
+        return None
+    return hmac.new(key, f"{purpose}\n{text}".encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()
 
 
 def _line(identity: Identity, checksum: str) -> str:
@@ -351,8 +380,9 @@ def ensure_verified(
         return
     import threading
 
+    remembered = "done once, then remembered" if _key() is not None else "done on every run: no usable cache key"
     message = (f"verifying {path} (first use of this file: content checksum and SQLite integrity check; "
-               "done once, then remembered)")
+               f"{remembered})")
     timer = threading.Timer(SLOW_NOTICE_SECONDS, _announce, [message])
     timer.daemon = True
     timer.start()

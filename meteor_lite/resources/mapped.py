@@ -48,6 +48,7 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Seq
 
 from .. import accel
 from ..atomicfile import atomic_path
+from ..printable import one_line
 from . import integrity
 from .bundle import Bundle
 
@@ -202,7 +203,7 @@ def write_mapped_tables(bundle: Bundle, path: "os.PathLike[str] | str") -> str:
             for table in present:
                 directory[table] = list(_write_table(out, _records(bundle, table, out)))
             digest = _content_digest(out.digest, stamp, directory, out.pos, head_room)
-            head = _header(stamp, directory, out.pos, head_room, digest)
+            head = _header(stamp, directory, out.pos, head_room, digest, _mac(digest) or "")
             f.seek(0)
             f.write(head.ljust(head_room, b" "))
             f.flush()
@@ -218,13 +219,21 @@ def _content_digest(body: Any, stamp: Dict[str, Any], directory: Dict[str, List[
     return hashlib.sha256(body.digest() + said).hexdigest()
 
 
+def _mac(digest: str) -> Optional[str]:
+    """The header's MAC: the checksum ``digest`` (which covers the content, the bundle's stamp, the length and the
+    tables' places) signed with this user's key (:func:`integrity.sign <meteor_lite.resources.integrity.sign>`);
+    None without a key."""
+    return integrity.sign("mapped-tables", digest)
+
+
 def _header(
-    stamp: Dict[str, Any], directory: Dict[str, List[int]], length: int, start: int, sha256: str = "0" * 64
+    stamp: Dict[str, Any], directory: Dict[str, List[int]], length: int, start: int, sha256: str = "0" * 64,
+    mac: str = "0" * 64,
 ) -> bytes:
     """The magic, the JSON header's length and the header (``start``: where what follows it begins), padded to a
     multiple of 8 bytes."""
     text = json.dumps({"format": FORMAT, "bundle": stamp, "length": length, "start": start, "tables": directory,
-                       "sha256": sha256}, sort_keys=True).encode("utf-8")
+                       "sha256": sha256, "mac": mac}, sort_keys=True).encode("utf-8")
     head = MAGIC + _U32.pack(0) + text
     head += b" " * (-len(head) % 8)
     return MAGIC + _U32.pack(len(head) - 12) + head[12:]
@@ -476,7 +485,8 @@ def _open_file(path: Path, stamp: Dict[str, Any]) -> Optional[MappedTables]:
     except (OSError, ValueError):
         data = None
     head = _read_header(data) if data is not None else None
-    if data is None or head is None or not _usable(head, length, stamp) or not _verified(path, fd, data, head):
+    if (data is None or head is None or not _usable(head, length, stamp) or not _signed(path, head)
+            or not _verified(path, fd, data, head)):
         if data is not None:
             data.close()
         os.close(fd)
@@ -484,6 +494,23 @@ def _open_file(path: Path, stamp: Dict[str, Any]) -> Optional[MappedTables]:
     if hasattr(data, "madvise") and hasattr(mmap, "MADV_RANDOM"):
         data.madvise(mmap.MADV_RANDOM)  # look-ups jump about: no read-ahead into the process's memory
     return MappedTables(path, fd, data, head["tables"])
+
+
+def _signed(path: Path, head: Dict[str, Any]) -> bool:
+    """Whether the header carries the MAC this user's key gives its checksum: the file was written by a scorer of
+    this user.  A file anyone else wrote (whoever can write the bundle's directory can write one consistent with the
+    bundle's stamp and with its own checksum) is not read, but written again."""
+    import hmac
+
+    said, mac = head.get("sha256"), head.get("mac")
+    if not isinstance(said, str) or not isinstance(mac, str):
+        return False
+    wanted = _mac(said)
+    if wanted is None or not hmac.compare_digest(wanted, mac):
+        if wanted is not None:
+            log.info("%s: not written by this user's scorer (its MAC is not this user's); it is written again", path)
+        return False
+    return True
 
 
 def _verified(path: Path, fd: int, data: Any, head: Dict[str, Any]) -> bool:
@@ -532,6 +559,36 @@ def _inside_python_install(path: Path) -> bool:
     return False
 
 
+def _remove_stale_temps(path: Path) -> None:
+    """Remove the temporary files (``.<name>.<pid>.tmp``, :func:`~meteor_lite.atomicfile.atomic_path`) that writers
+    of ``path`` killed before they could (SIGKILL, a power cut) left behind: those of processes that are gone."""
+    prefix = f".{path.name}."
+    try:
+        names = [n for n in os.listdir(path.parent) if n.startswith(prefix) and n.endswith(".tmp")]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(prefix):-len(".tmp")]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        try:
+            os.unlink(path.parent / name)
+            log.info("%s: removed, left by a writer that was killed", path.parent / name)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another user's counts: its file is left alone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def open_mapped_tables(bundle: Bundle, *, build: bool = True) -> Optional[MappedTables]:
     """The mapped tables of ``bundle``: the file beside it when it matches the bundle, else (with ``build``) a new
     one written there first.  None when ``METEOR_LITE_MAPPED`` turns them off, when the bundle was not opened from
@@ -546,11 +603,20 @@ def open_mapped_tables(bundle: Bundle, *, build: bool = True) -> Optional[Mapped
     tables = _open_file(path, stamp)
     if tables is not None or not build:
         return tables
+    if _mac("") is None:
+        log.info("%s: no usable cache key to sign a mapped table file; the bundle's tables are queried with SQLite",
+                 path.parent)
+        return None
     if not os.access(path.parent, os.W_OK) or _inside_python_install(path):
         log.info("%s: not writable or inside an installed package; the bundle's tables are queried with SQLite",
                  path.parent)
         return None
-    log.info("%s: writing the bundle's look-up tables as a mapped file (once per bundle file)", path)
+    size = bundle.identity[1] if bundle.identity is not None else 0
+    shown = f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"
+    integrity.announce(
+        f"writing {one_line(path)}: the bundle's look-up tables as a mapped file, about {shown} beside the bundle "
+        f"(once per bundle file; {MAPPED_ENV}=0 turns it off)")
+    _remove_stale_temps(path)
     try:
         digest = write_mapped_tables(bundle, path)
     except (OSError, TableFileError) as exc:
