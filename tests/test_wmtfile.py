@@ -252,3 +252,35 @@ def test_wmt21_rows_equal_per_system_runs(shared_data: Path, repo_root: Path, tm
         rows = data.system_rows(s["system"])
         alone = scorer.score_corpus([r.hyp for r in rows], [data.references(r) for r in rows], layout="segments")
         assert s["score"] == alone.score and s["stats"] == alone.stats.to_dict(), s["system"]
+
+
+def test_segments_never_written_over_a_fifo_a_link_a_device_or_the_input(tmp_path: Path, bundle: Path) -> None:
+    """--segments OUT: one line naming OUT, exit 1, before anything is scored; OUT left as it was."""
+    import os
+
+    tsv = write_tsv(tmp_path / "sys.tsv", ROWS)
+    before = tsv.read_bytes()
+    victim = tmp_path / "victim"
+    victim.write_text("keep\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "link"
+    link.symlink_to(victim)
+    base = ("score", "--tsv", str(tsv), "--bundle", str(bundle), "--lang", "en", "-q")
+    for out, why in ((fifo, "is a FIFO, not a regular file"), (link, "is a symbolic link, not a regular file"),
+                     (Path(os.devnull), "is a character device, not a regular file"),
+                     (tsv, r"is an input of this run")):
+        code, text, err = invoke(*base, "--segments", str(out))
+        assert (code, text) == (1, ""), err
+        assert err.startswith(f"meteor-lite: error: {out}: {why}") and len(err.splitlines()) == 1, err
+    assert tsv.read_bytes() == before and victim.read_text() == "keep\n" and link.is_symlink()
+    assert os.path.exists(os.devnull) and not Path(os.devnull).is_file()
+
+
+def test_segments_dash_is_standard_output(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tsv = write_tsv(tmp_path / "sys.tsv", ROWS)
+    monkeypatch.chdir(tmp_path)
+    code, text, err = invoke("score", "--tsv", str(tsv), "--bundle", str(bundle), "--lang", "en", "-q", "--segments", "-")
+    assert code == 0, err
+    assert text.startswith("system\tseg_id\tscore\n") and len(text.splitlines()) == 1 + len(ROWS) + 3
+    assert not (tmp_path / "-").exists()

@@ -106,6 +106,10 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
         from ..meteor import Meteor
         from ..text.wmt import read_systems_file
 
+        if a.segment_file:
+            from ..atomicfile import check_output
+
+            check_output(a.segment_file, inputs=[a.tsv])  # refused before the scoring, not after it
         data = read_systems_file(a.tsv, system_column=a.system_column, segment_column=a.segment_column,
                                  hyp_column=a.hyp_column, ref_columns=a.ref_column)
         lang = a.lang or data.target_language or "en"
@@ -153,12 +157,17 @@ def _ranked(results: List[SystemResult]) -> List[SystemResult]:
 
 def write_segment_scores(path: str, data: "SystemsFile", scores: List[float]) -> None:
     """``system seg_id score`` for every row, in file order, written whole or not at all."""
-    from ..atomicfile import atomic_path
+    from ..atomicfile import output_file
 
-    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-        out.write("system\tseg_id\tscore\n")
-        for row, score in zip(data.rows, scores):
-            out.write(f"{row.system}\t{row.seg_id}\t{_java(score)}\n")
+    try:
+        with output_file(path, inputs=[data.path]) as out:
+            out.write("system\tseg_id\tscore\n")
+            for row, score in zip(data.rows, scores):
+                out.write(f"{row.system}\t{row.seg_id}\t{_java(score)}\n")
+    except OSError as exc:
+        from ..errors import InputError
+
+        raise InputError(f"{path}: cannot write ({exc.strerror or exc})") from exc
 
 
 def text_report(scorer: "Meteor", data: "SystemsFile", results: List[SystemResult]) -> List[str]:
