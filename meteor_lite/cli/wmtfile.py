@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from ..errors import MeteorLiteWarning
+from ..printable import report_line
 from .errors import EXIT_USAGE, fail, reported_errors, warnings_as_lines
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,6 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..text.wmt import SystemsFile
 
 __all__ = ["add_arguments", "run_tsv", "SystemResult", "score_systems"]
+
+#: The widest the text report's System column is padded to: longer names overflow it (a 1 MB name pads no row).
+MAX_NAME_WIDTH = 40
 
 
 def add_arguments(p: "argparse.ArgumentParser") -> None:
@@ -135,7 +139,7 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
         if a.segment_file:
             write_segment_scores(a.segment_file, data, scores)
     if a.quiet:
-        lines = [f"{r.system}\t{_java(r.result.score)}" for r in _ranked(results)]
+        lines = [f"{report_line(r.system)}\t{_java(r.result.score)}" for r in _ranked(results)]
     elif a.fmt == "json":
         lines = [json_report(scorer, data, results)]
     else:
@@ -182,13 +186,14 @@ def text_report(scorer: "Meteor", data: "SystemsFile", results: List[SystemResul
              f"References:     {refs}"]
     head += [f"                {s}: {' '.join(r.references)} only (its hypotheses are {' '.join(data.self_references[s])})"
              for s, r in ((r.system, r) for r in results) if s in data.self_references]
-    width = max(6, *(len(r.system) for r in results))
+    names = {r.system: report_line(r.system) for r in results}  # escaped as printed: control characters, ...
+    width = min(MAX_NAME_WIDTH, max(6, *(len(n) for n in names.values())))  # a longer name overflows its column
     table = ["", f"{'System':{width}}  Segments  {'Score':20}  Precision  Recall  Frag.pen.  Chunks"]
     for r in _ranked(results):
         m, st = r.result.metrics, r.result.stats
-        table.append(f"{r.system:{width}}  {r.segments:8d}  {_java(r.result.score):20}  {_f4(m.precision):>9}  "
+        table.append(f"{names[r.system]:{width}}  {r.segments:8d}  {_java(r.result.score):20}  {_f4(m.precision):>9}  "
                      f"{_f4(m.recall):>6}  {_f4(m.frag_penalty):>9}  {_count(st.chunks):>6}")
-    return head + table
+    return [report_line(line) for line in head] + table
 
 
 def _f4(x: float) -> str:
