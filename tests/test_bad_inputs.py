@@ -61,6 +61,12 @@ FILES: Dict[str, bytes] = {
     "sys-nohyp.tsv": b"seg_id\tsystem\toutput\tref\n1\tA\tthe cat\tthe cat\n",
     "sys-ragged.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n2\tA\tthe dog\n",
     "sys-dup.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n1\tA\tthe dog\tthe dog\n",
+    "sys-ok.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n1\tB\tthe dog\tthe cat\n",
+    # system names and a column name that would drive a terminal or forge report lines
+    "sys-esc.tsv": ("seg_id\tsystem\thyp\tref\n1\t\x1b[2J\x00\x0b\x0c\u0085\u2028\u202eA\tthe cat\tthe cat\n"
+                    "1\tFinal score: 0.999999\tthe dog\tthe cat\n").encode(),
+    "sys-longname.tsv": ("seg_id\tsystem\thyp\tref\n" + "".join(
+        f"1\t{'n' * 1_000_000 if i == 0 else f'sys{i}'}\tthe dog\tthe cat\n" for i in range(2000))).encode(),
 }
 
 #: Options that make a score row independent of the big bundles: the tiny bundle, exact matching.
@@ -221,8 +227,10 @@ CASES: Tuple[Case, ...] = (
     # --- untrusted bundles: metadata is data, never markup (issue 26) -------------------------------------
     Case("bundle-name-forges-report", S, ("h.txt", "r.txt", "--bundle", "forged.sqlite", "-m", "exact"), 0, r"^$",
          "a bundle whose name holds a newline and a forged 'Final score:' line, its version an ESC sequence: "
-         "escaped on the Signature line (the real final score stays the only one)",
-         stdout=r"\nSignature: +meteor-lite\|[^\n]*\|res:tiny\\nFinal score: +0\.999999-0\.0\.1\\x1b\[2J@\w{8}\|"),
+         "escaped on the Signature line, 'Final score:' written 'Final score\\x3a' (the Signature line comes first: "
+         "the report's own final score was not the first a parser found)",
+         stdout=r"\nSignature: +meteor-lite\|[^\n]*\|res:tiny\\nFinal score\\x3a +0\.999999-0\.0\.1\\x1b\[2J@\w{8}\|"
+                r"(?![\s\S]*Final score:[\s\S]*Final score:)"),
     Case("bundle-info-escapes", B, ("info", "forged.sqlite"), 0, r"^$",
          "bundle info on the same bundle: every value on its own line, control characters escaped",
          stdout=r"\n  name: +tiny\\nFinal score: +0\.999999\n  version: +0\.0\.1\\x1b\[2J\n"),
@@ -592,6 +600,54 @@ CASES: Tuple[Case, ...] = (
          r"^meteor-lite: error: r3\.txt: 3 lines, but the hypotheses \(<stdin>\) have more \(reading stopped at their "
          r"line 4\)$", "an endless standard input (yes) against a 3-line reference file (was read to its end): "
          "stopped at its line 4 [25 MB peak, 0.7 s]", redirect="yes"),
+    # --- the surfaces added since: mapped tables, --segments, WMT reports, bundle values ---
+    Case("mapped-table-forged", S, ("h.txt", "r.txt", "--bundle", "tiny.sqlite", "-m", "exact synonym", "-q"), 0,
+         r"^$",
+         "a mapped table file written by someone else with the scorer's own writer, from other tables, consistent "
+         "with the bundle's size, mtime, inode and checksum and with its own checksum (was read: other scores, same "
+         "signature, nothing said): its header lacks this user's MAC, so it is written again and the score is the "
+         "bundle's (checked against the bundle queried without any mapped file)", inject="forge-tables",
+         stdout=r"^0\.\d+\n$"),
+    Case("segments-fifo", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "fifo"), 1,
+         r"^meteor-lite: error: fifo: is a FIFO, not a regular file: only regular files are written \(give a new file "
+         r"name, or '-' for standard output\)$", "--segments onto a FIFO (was renamed over: its reader got nothing)"),
+    Case("segments-symlink", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "link.tsv"), 1,
+         r"^meteor-lite: error: link\.tsv: is a symbolic link, not a regular file", "--segments onto a symbolic link "
+         "(was replaced by a regular file)"),
+    Case("segments-device", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "/dev/null"), 1,
+         r"^meteor-lite: error: /dev/null: is a character device, not a regular file",
+         "--segments onto a device (as root, --segments /dev/full replaced the system's /dev/full)"),
+    Case("segments-input", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "sys-ok.tsv"), 1,
+         r"^meteor-lite: error: sys-ok\.tsv: is an input of this run \(sys-ok\.tsv\): not overwritten$",
+         "--segments naming the systems file itself (was overwritten)"),
+    Case("segments-dash", S, ("--tsv", "sys-ok.tsv", *T, "-q", "--segments", "-"), 0, r"^$",
+         "--segments - (was a file named '-'): standard output", stdout=r"^system\tseg_id\tscore\nA\t1\t1\.0\n"),
+    Case("wmt-names-escaped", S, ("--tsv", "sys-esc.tsv", *T), 0, r"^$",
+         "system names holding ESC[2J, NUL, VT, FF, NEL, U+2028, U+202E and 'Final score: 0.999999' (reached the "
+         "text report raw, as did header cells): escaped, the forged score line defused",
+         stdout=r"\\x1b\[2J\\x00\\x0b\\x0c\\x85\\u2028\\u202eA[\s\S]*Final score\\x3a 0\.999999"),
+    Case("wmt-long-name", S, ("--tsv", "sys-longname.tsv", *T), 0, r"^$",
+         "a 2 MB systems file: a 1 MB system name and 2,000 systems (every row was padded to 1 MB: 4.9 GB, then "
+         "out of memory with 5,000): the column is padded to 40 characters", stdout=r"\nsys1999 +1 "),
+    *(Case(f"bundle-{name}-verify", B, ("verify", f"{name}.sqlite"), 1,
+           rf"{name}\.sqlite: table '{table}' holds a {column} that is not text \(an? {kind} value", f"{what}: refused")
+      for name, table, column, kind, what in (
+          ("stem-null", "stems", "stem", "null", "bundle verify on a NULL stem, checksum recomputed (was 'ok'; "
+           "scoring then crashed with unexpected AttributeError in the mapped-table writer)"),
+          ("stem-int", "stems", "stem", "integer", "bundle verify on an INTEGER stem (the same)"),
+          ("stem-word-int", "stems", "word", "integer", "bundle verify on an INTEGER stem-map word (the same)"),
+          ("exc-base-null", "synonym_exceptions", "base", "null",
+           "bundle verify on a NULL synonym-exception base form (the same)"),
+          ("exc-base-int", "synonym_exceptions", "base", "integer",
+           "bundle verify on an INTEGER synonym-exception base form (the same)"))),
+    *(Case(f"bundle-{name}-score", S, ("h.txt", "r.txt", "--bundle", f"{name}.sqlite", "-m", "exact"), 1,
+           rf"^meteor-lite: error: {name}\.sqlite: the bundle is damaged or was changed after it was built \(table "
+           rf"'{table}' holds a", "scoring with it, even with -m exact: refused by the first-use verification")
+      for name, table in (("stem-null", "stems"), ("exc-base-int", "synonym_exceptions"))),
+    Case("bundle-stem-null-unverified", S, ("h.txt", "r.txt", "--bundle", "stem-null.sqlite", "-m", "exact", "-q"), 0,
+         r"stem-null\.sqlite\.tables: the mapped tables were not written \(table 'stems' holds a value of the wrong "
+         r"type", "the same with METEOR_LITE_VERIFY_BUNDLES=0: no mapped file, the bundle is queried",
+         env=(("METEOR_LITE_VERIFY_BUNDLES", "0"),)),
 )
 
 _HYP = ("the cat sat on the mat", "a dog ran in the park", "it is raining today")
@@ -692,6 +748,14 @@ def _hostile_metadata(d: Path) -> None:
         "meta-tasks-deep": [meta + "('tasks', '{\"rank\": ' || '" + "[" * 100_000 + "' || '1' || '"
                             + "]" * 100_000 + "' || '}')"],
         "blob-word": ["INSERT INTO function_words VALUES (x'6869')"],
+        # a schema of their own: a stem, a stem-map word, an exception's base form of the wrong type
+        "stem-null": [*_retyped("stems", "word TEXT PRIMARY KEY, stem"), "INSERT INTO stems VALUES ('cats', NULL)"],
+        "stem-int": [*_retyped("stems", "word TEXT PRIMARY KEY, stem"), "INSERT INTO stems VALUES ('cats', 7)"],
+        "stem-word-int": [*_retyped("stems", "word PRIMARY KEY, stem TEXT"), "INSERT INTO stems VALUES (5, 'five')"],
+        "exc-base-null": [*_retyped("synonym_exceptions", "form TEXT NOT NULL, base, PRIMARY KEY (form, base)"),
+                          "INSERT INTO synonym_exceptions VALUES ('geese', NULL)"],
+        "exc-base-int": [*_retyped("synonym_exceptions", "form TEXT NOT NULL, base, PRIMARY KEY (form, base)"),
+                         "INSERT INTO synonym_exceptions VALUES ('geese', 3)"],
     }
     for name, sqls in variants.items():
         out = d / f"{name}.sqlite"
@@ -708,6 +772,12 @@ def _hostile_metadata(d: Path) -> None:
     (d / "judg.tsv").write_text("system\tseg_id\tmqm\nA\t1\t-1\nA\t2\t-3\nB\t1\t0\nB\t2\t-2\n")
     (d / "metric.tsv").write_text("system\tseg_id\tscore\nA\t1\t0.5\nA\t2\t0.4\nB\t1\t0.6\nB\t2\t0.1\n")
     (d / "metric-inf.tsv").write_text("system\tseg_id\tscore\nA\t1\t0.5\nA\t2\t0.4\nB\t1\t0.6\nB\t2\t-Infinity\n")
+
+
+def _retyped(table: str, columns: str) -> "list[str]":
+    """SQL replacing ``table`` by one of the same name and rows with the column definitions ``columns``."""
+    return [f"CREATE TABLE t2 ({columns})", f"INSERT INTO t2 SELECT * FROM {table}", f"DROP TABLE {table}",
+            f"ALTER TABLE t2 RENAME TO {table}"]
 
 
 def _recipe(d: Path, name: str, aff: bytes, dic: bytes) -> None:
@@ -800,6 +870,8 @@ def _fill_work(tmp_path: Path, untrusted: Path, hostile: Path) -> None:
     for i in range(12):
         (tmp_path / f"r{i:02d}.txt").write_bytes(FILES["h.txt"])
     (tmp_path / "adir").mkdir()
+    os.mkfifo(tmp_path / "fifo")  # --segments rows: what is not a regular file is never written over
+    (tmp_path / "link.tsv").symlink_to("h.txt")
     tiny = make_tiny_bundle(tmp_path / "tiny.sqlite")
     make_tiny_bundle(tmp_path / "tiny-de.sqlite", language="de")
     for src in untrusted.iterdir():  # copies: built once, not remembered by every case's cache
@@ -954,7 +1026,40 @@ def _prepare(case: Case, work: Path, url: str, setenv: Any) -> Case:
         setenv(name, value)
     if case.inject == "forge":
         _forge_cache_line(work / case.args[case.args.index("--bundle") + 1])
+    if case.inject == "forge-tables":
+        _forge_mapped_tables(work / case.args[case.args.index("--bundle") + 1])
     return case
+
+
+def _forge_mapped_tables(bundle: Path) -> None:
+    """A mapped table file beside ``bundle`` as someone who can write its directory (not read our key) makes one:
+    with the scorer's own writer, from a bundle where 'car' and 'automobile' are not synonyms, stamped with ``bundle``'s size,
+    mtime, inode and checksum."""
+    from meteor_lite.resources import integrity, mapped
+    from meteor_lite.resources.bundle import Bundle
+    from meteor_lite_builders.bundle.writer import BundleWriter
+
+    other = bundle.with_name("forger-source.sqlite")
+    with BundleWriter(other, language="en", name="tiny", version="0.0.1") as w:
+        w.add_function_words(["the", "a", "of", "on"])
+        w.add_synsets([("big", 2), ("large", 2)])
+    saved = (os.environ.get(integrity.ENV_KEY_FILE), dict(integrity._keys), mapped._bundle_stamp)
+    try:
+        os.environ[integrity.ENV_KEY_FILE] = str(bundle.with_name("forger-key"))
+        integrity._keys.clear()
+        with Bundle.open(bundle) as real, Bundle.open(other) as forged:
+            stamp = mapped._bundle_stamp(real)
+            mapped._bundle_stamp = lambda b: stamp  # type: ignore[assignment]
+            mapped.write_mapped_tables(forged, mapped.mapped_path(bundle))
+    finally:
+        if saved[0] is None:
+            os.environ.pop(integrity.ENV_KEY_FILE, None)
+        else:
+            os.environ[integrity.ENV_KEY_FILE] = saved[0]
+        integrity._keys.clear()
+        integrity._keys.update(saved[1])
+        mapped._bundle_stamp = saved[2]  # type: ignore[assignment]
+        other.unlink()
 
 
 def _forge_cache_line(bundle: Path) -> None:
@@ -1001,6 +1106,9 @@ def test_bad_input(case: Case, work: Path, monkeypatch: pytest.MonkeyPatch, requ
         assert len(lines) == 1, f"not one line:\n{err}"
     if case.stdout:
         assert re.search(case.stdout, out), out
+    if case.inject == "forge-tables":  # the score is the bundle's own, as queried without any mapped file
+        monkeypatch.setenv("METEOR_LITE_MAPPED", "0")
+        assert _in_process(dataclasses.replace(case, inject=""), monkeypatch)[1] == out
     if "--format" in case.args and "json" in case.args and code == 0:
         json.loads(out, parse_constant=lambda c: pytest.fail(f"bare {c} in JSON"))
     if url:  # nothing left behind in the user bundle directory (a refused install, an interrupted one)
@@ -1156,8 +1264,18 @@ LIMITS = [
     "  a NUL byte, a `.dic` without its count line are refused, and the expansion stops as soon as one root gives",
     "  more than 100,000 forms or the dictionary more than 5 million.",
     "- **Standard input** against a reference file is read one line past what the references fit, then refused.",
-    "- **Bundles**: `bundle verify` (and the first use of a bundle file) refuses a value that is not an integer in",
-    "  a column the scorer reads as one (synset ids, paraphrase prefix flags, numeric-only prefixes).",
+    "- **Bundles**: `bundle verify` (and the first use of a bundle file) refuses a value of another type than the",
+    "  scorer reads in its column: not an integer where it reads one (synset ids, paraphrase prefix flags,",
+    "  numeric-only prefixes), not text where it reads text (words, stems, base forms, phrases; a paraphrase entry",
+    "  may be NULL). What verification accepts, the scorer and the mapped-table writer read.",
+    "- **Files meteor-lite writes where the user says** (`score --tsv ... --segments OUT`, `align --out`) go through",
+    "  one writer (`meteor_lite/atomicfile.py`, `output_file`): `-` is standard output; anything else must be a",
+    "  regular file or a new name (never a device, a FIFO, a symbolic link, a directory, nor one of the run's",
+    "  inputs), checked before scoring, written to a temporary file created exclusively and renamed over it.",
+    "- **Text from a file in a text report** (system names and column names of a WMT file, a bundle's name in the",
+    "  signature) goes through one printer (`printable.report_line`): escaped as above, and any `Final score:` in",
+    "  it written `Final score\\x3a`, so that the report's own `Final score:` line is the first and only one a",
+    "  parser finds. The System column is padded to at most 40 characters.",
     "",
     "## What the verification cache trusts",
     "",
@@ -1171,6 +1289,22 @@ LIMITS = [
     "trusts whoever can read the key (the user, root) and the file system's identity of a file (restoring a",
     "changed file's ctime needs root). Without a key (none can be read or created), nothing is remembered and",
     "every run verifies its bundles; `METEOR_LITE_VERIFY_BUNDLES=0` turns verification off altogether.",
+    "A key file that cannot be used (readable or writable by others, not a regular file, too short, not ASCII) is",
+    "named in one warning, and the first-use notice then says that the verification is done on every run.",
+    "",
+    "## What the mapped table file trusts",
+    "",
+    "The first score with a bundle writes its look-up tables as a file beside it (`<bundle>.tables`, about the",
+    "bundle's size; one line on stderr says so). Its header records the bundle file's size, mtime, inode and",
+    "content checksum, the file's own SHA-256, and a MAC of that SHA-256 under the same per-user key as the",
+    "verification cache. All but the MAC can be read by anyone, so whoever can write the bundle's directory could",
+    "write a file consistent with them; without this user's MAC such a file is never read, but written again",
+    "(with the true tables) or, where the directory cannot be written, left unused (the bundle is queried with",
+    "SQLite). Its content is then checked against its SHA-256 once, and remembered by its identity as bundles are.",
+    "Without a usable key no mapped file is written or read. Users who share a bundle directory each rewrite the",
+    "file the other wrote (a few seconds for English); give each a bundle directory of their own, or",
+    "`METEOR_LITE_MAPPED=0`. A writer killed before it could rename its temporary file (`.<name>.tables.PID.tmp`)",
+    "leaves it behind; the next writer removes those of processes that are gone.",
 ]
 
 

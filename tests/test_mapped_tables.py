@@ -475,3 +475,20 @@ def test_a_file_killed_writers_left_is_removed_by_the_next_writer(
     live.write_bytes(b"partial")
     assert Meteor("en", bundle=tiny_bundle, quiet=True).resources.mapped
     assert not left.exists() and live.exists()
+
+
+def test_the_first_write_is_announced_once(tiny_bundle: Path, monkeypatch: pytest.MonkeyPatch, kernels_built: None) -> None:
+    """The file is about as large as the bundle: its first write says so (the command line's notice: one line on
+    stderr), a later use of the same file says nothing.  (Only bundles of at least ``ANNOUNCE_SIZE`` bytes; here 0.)"""
+    from meteor_lite.resources import integrity
+
+    told: List[str] = []
+    monkeypatch.setattr(mapped, "ANNOUNCE_SIZE", 0)
+    integrity.set_notice(told.append)
+    try:
+        assert Meteor("en", bundle=tiny_bundle, quiet=True).resources.mapped
+        assert Meteor("en", bundle=tiny_bundle, quiet=True).resources.mapped
+    finally:
+        integrity.set_notice(None)
+    assert len(told) == 1 and told[0].startswith(f"writing {mapped_path(tiny_bundle)}: the bundle's look-up tables")
+    assert f"{mapped.MAPPED_ENV}=0 turns it off" in told[0]

@@ -71,22 +71,48 @@ _notice: Optional[Callable[[str], None]] = None
 #: (type affinity), so a bundle whose synset ids are words hashes, verifies and opens like any other: only
 #: :func:`column_type_problems` tells it apart.
 INTEGER_COLUMNS = (("synsets", "synset"), ("paraphrases", "prefix"), ("nonbreaking_prefixes", "numeric_only"))
+#: Columns the scorer reads as text (``None`` allowed only where listed in :data:`NULLABLE_COLUMNS`).  A bundle
+#: written with a schema of its own (columns without a type, without NOT NULL) can hold a number or NULL there.
+TEXT_COLUMNS = (("function_words", "word"), ("stems", "word"), ("stems", "stem"), ("synsets", "word"),
+                ("synonym_exceptions", "form"), ("synonym_exceptions", "base"), ("paraphrases", "phrase"),
+                ("paraphrases", "paraphrases"), ("nonbreaking_prefixes", "prefix"))
+NULLABLE_COLUMNS = (("paraphrases", "paraphrases"),)
+
+
+def _allowed(table: str, column: str) -> Tuple[str, ...]:
+    if (table, column) in INTEGER_COLUMNS:
+        return ("integer",)
+    return ("text", "null") if (table, column) in NULLABLE_COLUMNS else ("text",)
 
 
 def column_type_problems(conn: "sqlite3.Connection") -> List[str]:
-    """One problem per column of :data:`INTEGER_COLUMNS` holding a value that is not an integer (first one shown)."""
+    """One problem per table holding, in a column of :data:`INTEGER_COLUMNS` or :data:`TEXT_COLUMNS`, a value of
+    another type than the scorer reads there (the first such row shown): what ``bundle verify`` and the first use
+    refuse is exactly what the scorer could not read (one scan per table)."""
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     problems = []
-    for table, column in INTEGER_COLUMNS:
-        if table not in tables:
+    by_table: "dict[str, List[str]]" = {}
+    for table, column in (*TEXT_COLUMNS, *INTEGER_COLUMNS):
+        if table in tables:
+            by_table.setdefault(table, []).append(column)
+    for table, columns in by_table.items():
+        picks = ", ".join(f"{c}, typeof({c})" for c in columns)
+        where = " OR ".join(
+            "typeof({}) NOT IN ({})".format(c, ", ".join(f"'{t}'" for t in _allowed(table, c))) for c in columns)
+        row = conn.execute(f"SELECT {picks} FROM {table} WHERE {where} LIMIT 1").fetchone()
+        if row is None:
             continue
-        row = conn.execute(
-            f"SELECT {column}, typeof({column}) FROM {table} WHERE typeof({column}) != 'integer' LIMIT 1"
-        ).fetchone()
-        if row is not None:
-            shown = one_line(repr(row[0]))
-            problems.append(f"table {table!r} holds a {column} that is not an integer (a {row[1]} value: "
+        for i, column in enumerate(columns):
+            value, kind = row[2 * i], row[2 * i + 1]
+            wanted = _allowed(table, column)
+            if kind in wanted:
+                continue
+            shown = one_line(repr(value))
+            what = "an integer" if wanted == ("integer",) else "text"
+            article = "an" if kind[:1] in "aeiou" else "a"
+            problems.append(f"table {table!r} holds a {column} that is not {what} ({article} {kind} value: "
                             f"{shown[:40]}{'...' if len(shown) > 40 else ''})")
+            break
     return problems
 
 

@@ -70,6 +70,9 @@ _LIMIT_OFFSET = 0xFFFFFFFF
 _LITTLE_ENDIAN = struct.pack("=H", 1) == struct.pack("<H", 1)
 #: Decoded paraphrase entries a :class:`MappedTables` keeps (English's average entry is about 210 characters).
 ENTRY_CACHE = 50_000
+#: The first write of the file beside a bundle of at least this many bytes is announced (one line on stderr on
+#: the command line: the file is about as large as the bundle); a smaller one is written silently.
+ANNOUNCE_SIZE = 1_000_000
 #: Flags of a paraphrase-table record.
 BEGINS_LONGER, HAS_ENTRY = 1, 2
 
@@ -118,6 +121,14 @@ def _records(bundle: Bundle, table: str, out: _Output) -> Iterator[Tuple[bytes, 
     """(key, value) records of one table, encoded as the layout says, in key order.  The paraphrase table's
     entries are written to ``out`` as they come (before the table's slots), its records point at them."""
     rows = bundle.table_rows(table)
+    try:
+        yield from _encoded(table, rows, out)
+    except (AttributeError, TypeError, struct.error) as exc:  # a value of another type than the schema's
+        raise TableFileError(f"table {table!r} holds a value of the wrong type ({exc}); "
+                             "check the bundle with 'meteor-lite bundle verify'") from None
+
+
+def _encoded(table: str, rows: Iterable[Tuple[Any, ...]], out: _Output) -> Iterator[Tuple[bytes, bytes]]:
     if table == "stems":
         for word, stem in rows:
             yield word.encode("utf-8"), _text16(stem.encode("utf-8"))
@@ -612,15 +623,20 @@ def open_mapped_tables(bundle: Bundle, *, build: bool = True) -> Optional[Mapped
                  path.parent)
         return None
     size = bundle.identity[1] if bundle.identity is not None else 0
-    shown = f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"
-    integrity.announce(
-        f"writing {one_line(path)}: the bundle's look-up tables as a mapped file, about {shown} beside the bundle "
-        f"(once per bundle file; {MAPPED_ENV}=0 turns it off)")
+    if size >= ANNOUNCE_SIZE:
+        integrity.announce(
+            f"writing {one_line(path)}: the bundle's look-up tables as a mapped file, about {size / 1e6:,.0f} MB beside "
+            f"the bundle (once per bundle file; {MAPPED_ENV}=0 turns it off)")
     _remove_stale_temps(path)
     try:
         digest = write_mapped_tables(bundle, path)
     except (OSError, TableFileError) as exc:
-        log.warning("%s: the mapped tables were not written (%s); the bundle's tables are queried with SQLite", path, exc)
+        import warnings
+
+        from ..errors import MeteorLiteWarning
+
+        warnings.warn(f"{one_line(path)}: the mapped tables were not written ({one_line(exc)}); the bundle's tables "
+                      "are queried with SQLite", MeteorLiteWarning, stacklevel=2)
         return None
     if integrity.verification_on():
         _remember(path, digest)  # written just now from the verified bundle: not checked again
