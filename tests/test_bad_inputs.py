@@ -61,6 +61,9 @@ FILES: Dict[str, bytes] = {
     "sys-nohyp.tsv": b"seg_id\tsystem\toutput\tref\n1\tA\tthe cat\tthe cat\n",
     "sys-ragged.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n2\tA\tthe dog\n",
     "sys-dup.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n1\tA\tthe dog\tthe dog\n",
+    "gz.txt": __import__("gzip").compress(b"the cat sat on the mat\na big car\n", mtime=0),
+    "u16-bom.txt": "\ufeffthe cat sat on the mat\na big car\n".encode("utf-16-le"),
+    "u16.txt": "the caf\u00e9 sat on the mat\na big car\n".encode("utf-16-le"),
     "sys-ok.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n1\tB\tthe dog\tthe cat\n",
     # system names and a column name that would drive a terminal or forge report lines
     "sys-esc.tsv": ("seg_id\tsystem\thyp\tref\n1\t\x1b[2J\x00\x0b\x0c\u0085\u2028\u202eA\tthe cat\tthe cat\n"
@@ -608,6 +611,17 @@ CASES: Tuple[Case, ...] = (
          "signature, nothing said): its header lacks this user's MAC, so it is written again and the score is the "
          "bundle's (checked against the bundle queried without any mapped file)", inject="forge-tables",
          stdout=r"^0\.\d+\n$"),
+    Case("gzip-as-text", S, ("gz.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: gz\.txt:1: invalid UTF-8 \(byte 0x8b at column 2\): the file is gzip-compressed \(it "
+         r"starts with gzip's magic bytes 1f 8b\); decompress it first \(gunzip\)$",
+         "a gzipped hypothesis file (was: invalid UTF-8, without the word gzip)"),
+    Case("utf16-bom", S, ("u16-bom.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: u16-bom\.txt:1: invalid UTF-8 \(byte 0xff at column 1\): the file is UTF-16 \(it starts "
+         r"with a UTF-16 byte order mark\); convert it to UTF-8 first \(iconv -f UTF-16 -t UTF-8\)$",
+         "a UTF-16 file with its byte order mark (was: invalid UTF-8, without the word UTF-16)"),
+    Case("utf16-no-bom", S, ("u16.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: u16\.txt:1: invalid UTF-8 \(byte 0xe9 at column 13\): the line looks like UTF-16 \(a NUL "
+         r"byte every other byte\)", "a UTF-16 file without a byte order mark, with a non-ASCII letter"),
     Case("segments-fifo", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "fifo"), 1,
          r"^meteor-lite: error: fifo: is a FIFO, not a regular file: only regular files are written \(give a new file "
          r"name, or '-' for standard output\)$", "--segments onto a FIFO (was renamed over: its reader got nothing)"),

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import InputError
+from .io import invalid_utf8
 
 __all__ = [
     "DEFAULT_SYSTEM_COLUMN", "DEFAULT_SEGMENT_COLUMN", "DEFAULT_HYP_COLUMN", "REF_COLUMN",
@@ -196,8 +197,7 @@ def _lines(path: str, name: str) -> Iterator[str]:
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise InputError(f"{name}:{number}: invalid UTF-8 (byte 0x{data[exc.start]:02x} at column "
-                                 f"{exc.start + 1})") from None
+                raise InputError(invalid_utf8(name, number, exc.start + 1, data, exc.start)) from None
             if number == 1 and text.startswith("\ufeff"):
                 text = text[1:]
             text = text[:-1] if text.endswith("\n") else text
