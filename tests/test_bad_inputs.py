@@ -620,7 +620,7 @@ CASES: Tuple[Case, ...] = (
          r"with a UTF-16 byte order mark\); convert it to UTF-8 first \(iconv -f UTF-16 -t UTF-8\)$",
          "a UTF-16 file with its byte order mark (was: invalid UTF-8, without the word UTF-16)"),
     Case("utf16-no-bom", S, ("u16.txt", "r.txt", *T), 1,
-         r"^meteor-lite: error: u16\.txt:1: invalid UTF-8 \(byte 0xe9 at column 13\): the line looks like UTF-16 \(a NUL "
+         r"^meteor-lite: error: u16\.txt:1: invalid UTF-8 \(byte 0xe9 at column 15\): the line looks like UTF-16 \(a NUL "
          r"byte every other byte\)", "a UTF-16 file without a byte order mark, with a non-ASCII letter"),
     Case("segments-fifo", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "fifo"), 1,
          r"^meteor-lite: error: fifo: is a FIFO, not a regular file: only regular files are written \(give a new file "
