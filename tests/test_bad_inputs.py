@@ -64,6 +64,8 @@ FILES: Dict[str, bytes] = {
     "gz.txt": __import__("gzip").compress(b"the cat sat on the mat\na big car\n", mtime=0),
     "u16-bom.txt": "\ufeffthe cat sat on the mat\na big car\n".encode("utf-16-le"),
     "u16.txt": "the caf\u00e9 sat on the mat\na big car\n".encode("utf-16-le"),
+    "dupref.tsv": b"seg_id\tsystem\thyp\tref_A\tref_A\n1\tA\tthe cat\tthe dog\tthe cat\n",
+    "nulcell.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe\x00cat\tthe cat\n",
     "sys-ok.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n1\tB\tthe dog\tthe cat\n",
     # system names and a column name that would drive a terminal or forge report lines
     "sys-esc.tsv": ("seg_id\tsystem\thyp\tref\n1\t\x1b[2J\x00\x0b\x0c\u0085\u2028\u202eA\tthe cat\tthe cat\n"
@@ -622,6 +624,24 @@ CASES: Tuple[Case, ...] = (
     Case("utf16-no-bom", S, ("u16.txt", "r.txt", *T), 1,
          r"^meteor-lite: error: u16\.txt:1: invalid UTF-8 \(byte 0xe9 at column 15\): the line looks like UTF-16 \(a NUL "
          r"byte every other byte\)", "a UTF-16 file without a byte order mark, with a non-ASCII letter"),
+    Case("tsv-gzip-long-line", S, ("--tsv", "tsv-bomb.tsv.gz", *T), 1,
+         r"^meteor-lite: error: tsv-bomb\.tsv\.gz:2: a line longer than 1,000,000 bytes: not a systems TSV",
+         "a 200 KB .gz systems file holding one 200 MB line (--tsv had no line cap: a 1 GB line took 2.2 GB, the "
+         "pending line joined again per block): stopped at the cap"),
+    Case("tsv-stdin-endless", P, ("score", "--tsv", "-", *T), 1,
+         r"^meteor-lite: error: <stdin>:1: no system column 'system' in the header \('a b c'\)$",
+         "--tsv - fed an endless stream (yes: was read whole before its header was looked at, 3 GB in 3 s): the "
+         "header is read, and refused", redirect="yes"),
+    Case("tsv-20000-self-systems", S, ("--tsv", "self-20k.tsv", *T, "-q"), 0,
+         r"self-20k\.tsv: 19,990 more systems like these",
+         "20,000 systems each equal to the reference (70 s: the self-reference check was quadratic, one warning "
+         "per system): one pass, ten warnings and a count"),
+    Case("tsv-duplicate-column", S, ("--tsv", "dupref.tsv", *T), 1,
+         r"^meteor-lite: error: dupref\.tsv:1: the header names column 'ref_A' twice \(columns are found by name\)$",
+         "a header naming ref_A twice (was scored against both: 1.0 where the first column gives 0.1)"),
+    Case("tsv-nul-cell", S, ("--tsv", "nulcell.tsv", *T, "-q"), 0,
+         r"^meteor-lite: warning: nulcell\.tsv:2: NUL \(U\+0000\) inside a cell \(1 line\(s\)\); it is scored as part of "
+         r"the text", "a NUL inside a TSV cell (passed without the warning plain files get)"),
     Case("segments-fifo", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "fifo"), 1,
          r"^meteor-lite: error: fifo: is a FIFO, not a regular file: only regular files are written \(give a new file "
          r"name, or '-' for standard output\)$", "--segments onto a FIFO (was renamed over: its reader got nothing)"),
@@ -850,6 +870,12 @@ def _make_hostile(d: Path) -> Path:
         zeros = b"\0" * 1_000_000
         for _ in range(1000):
             out.write(zeros)
+    with gzip.open(d / "tsv-bomb.tsv.gz", "wb", compresslevel=9) as out:  # a systems file: one 200 MB line
+        out.write(b"seg_id\tsystem\thyp\tref\n")
+        for _ in range(200):
+            out.write(b"a" * 1_000_000)
+    (d / "self-20k.tsv").write_text("seg_id\tsystem\thyp\tref\n" + "".join(
+        f"1\tsys{i}\tthe cat\tthe cat\n" for i in range(20_000)), encoding="utf-8")
     idx = d / "files" / "langidx"
     add_to_index(make_tiny_bundle(d / "src" / "de.sqlite", language="en"), idx)
     listing = json.loads((idx / "packs.json").read_text(encoding="utf-8"))

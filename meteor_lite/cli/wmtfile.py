@@ -117,13 +117,10 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
         data = read_systems_file(a.tsv, system_column=a.system_column, segment_column=a.segment_column,
                                  hyp_column=a.hyp_column, ref_columns=a.ref_column)
         lang = a.lang or data.target_language or "en"
-        for system, cols in data.self_references.items():
-            warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row): "
-                          "scored against the other reference column(s) only", MeteorLiteWarning, stacklevel=2)
-        for system, cols in data.identical.items():
-            warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row), "
-                          "the only reference of some of its rows: scored against itself there (1.0)",
-                          MeteorLiteWarning, stacklevel=2)
+        _warn_each(data.path, data.self_references, "(equal on every row): scored against the other reference "
+                   "column(s) only")
+        _warn_each(data.path, data.identical, "(equal on every row), the only reference of some of its rows: scored "
+                   "against itself there (1.0)")
         scorer = Meteor(
             lang, task=a.task, params=params, modules=modules, weights=weights, beam=a.beam, norm=a.norm,
             lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, case_aware=a.case_aware,
@@ -146,6 +143,21 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
         lines = text_report(scorer, data, results)
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+#: Systems named one warning each (self references); the others are counted in one more.
+MAX_SYSTEM_WARNINGS = 10
+
+
+def _warn_each(path: str, found: Dict[str, List[str]], what: str) -> None:
+    """One warning per system of ``found`` (system -> its reference columns), the first :data:`MAX_SYSTEM_WARNINGS`
+    of them; then one line counting the others."""
+    for system, cols in list(found.items())[:MAX_SYSTEM_WARNINGS]:
+        warnings.warn(f"{path}: system {system!r} is reference column {', '.join(cols)} {what}", MeteorLiteWarning,
+                      stacklevel=3)
+    if len(found) > MAX_SYSTEM_WARNINGS:
+        warnings.warn(f"{path}: {len(found) - MAX_SYSTEM_WARNINGS:,} more systems like these ('--format json' "
+                      "lists every system's reference columns)", MeteorLiteWarning, stacklevel=3)
 
 
 def _java(x: float) -> str:
