@@ -642,6 +642,15 @@ CASES: Tuple[Case, ...] = (
     Case("tsv-nul-cell", S, ("--tsv", "nulcell.tsv", *T, "-q"), 0,
          r"^meteor-lite: warning: nulcell\.tsv:2: NUL \(U\+0000\) inside a cell \(1 line\(s\)\); it is scored as part of "
          r"the text", "a NUL inside a TSV cell (passed without the warning plain files get)"),
+    Case("install-max-size-nan", B, ("install", "http://127.0.0.1:1/x.sqlite", "--max-size", "nan"), 2,
+         r"^meteor-lite: error: argument --max-size: must be a finite number > 0, got 'nan'",
+         "--max-size nan (was: unexpected ValueError)"),
+    Case("install-max-size-inf", B, ("install", "http://127.0.0.1:1/x.sqlite", "--max-size", "inf"), 2,
+         r"^meteor-lite: error: argument --max-size: must be a finite number > 0, got 'inf'",
+         "--max-size inf (was: unexpected ValueError)"),
+    Case("install-timeout-nan", B, ("install", "http://127.0.0.1:1/x.sqlite", "--timeout", "nan"), 2,
+         r"^meteor-lite: error: argument --timeout: must be a finite number > 0, got 'nan'",
+         "--timeout nan (a deadline no comparison reaches)"),
     Case("segments-fifo", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "fifo"), 1,
          r"^meteor-lite: error: fifo: is a FIFO, not a regular file: only regular files are written \(give a new file "
          r"name, or '-' for standard output\)$", "--segments onto a FIFO (was renamed over: its reader got nothing)"),
