@@ -101,8 +101,12 @@ def run(argv: List[str]) -> int:
     elif a.command == "list":
         bundle_list()
     elif a.command == "install":
-        bundle_install(a.source, a.sha256, a.name, index=a.index, stem_corrections=a.stem_corrections, timeout=a.timeout,
-                       max_size_mb=a.max_size, force=a.force, paraphrase=a.paraphrase, stall=a.stall)
+        from ..resources.fetch import interrupt_on_sigterm
+
+        with interrupt_on_sigterm():  # SIGTERM as Ctrl-C: every builder's and installer's cleanup runs
+            bundle_install(a.source, a.sha256, a.name, index=a.index, stem_corrections=a.stem_corrections,
+                           timeout=a.timeout, max_size_mb=a.max_size, force=a.force, paraphrase=a.paraphrase,
+                           stall=a.stall)
     elif a.command == "available":
         bundle_available()
     else:

@@ -628,8 +628,11 @@ def open_mapped_tables(bundle: Bundle, *, build: bool = True) -> Optional[Mapped
             f"writing {one_line(path)}: the bundle's look-up tables as a mapped file, about {size / 1e6:,.0f} MB beside "
             f"the bundle (once per bundle file; {MAPPED_ENV}=0 turns it off)")
     _remove_stale_temps(path)
+    from .fetch import interrupt_on_sigterm
+
     try:
-        digest = write_mapped_tables(bundle, path)
+        with interrupt_on_sigterm():  # SIGTERM as Ctrl-C: the temporary file is removed (SIGKILL: by the next writer)
+            digest = write_mapped_tables(bundle, path)
     except (OSError, TableFileError) as exc:
         import warnings
 
