@@ -628,6 +628,11 @@ CASES: Tuple[Case, ...] = (
          r"^meteor-lite: error: tsv-bomb\.tsv\.gz:2: a line longer than 1,000,000 bytes: not a systems TSV",
          "a 200 KB .gz systems file holding one 200 MB line (--tsv had no line cap: a 1 GB line took 2.2 GB, the "
          "pending line joined again per block): stopped at the cap"),
+    Case("paraphrase-table-long-line", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact paraphrase", "-a",
+                                             "para-bomb.gz"), 1,
+         r"^meteor-jar: error: para-bomb\.gz, line 2: a line longer than 1,000,000 characters: not a paraphrase table$",
+         "meteor-jar -a with a 190 KB gzip holding a 200 MB phrase line (a 1 GB line: 220 s and 2.1 GB before the "
+         "error): read a line at a time with a cap, as 'bundle install LANG --paraphrase' reads it"),
     Case("tsv-stdin-endless", P, ("score", "--tsv", "-", *T), 1,
          r"^meteor-lite: error: <stdin>:1: no system column 'system' in the header \('a b c'\)$",
          "--tsv - fed an endless stream (yes: was read whole before its header was looked at, 3 GB in 3 s): the "
@@ -881,6 +886,10 @@ def _make_hostile(d: Path) -> Path:
             out.write(zeros)
     with gzip.open(d / "tsv-bomb.tsv.gz", "wb", compresslevel=9) as out:  # a systems file: one 200 MB line
         out.write(b"seg_id\tsystem\thyp\tref\n")
+        for _ in range(200):
+            out.write(b"a" * 1_000_000)
+    with gzip.open(d / "para-bomb.gz", "wb", compresslevel=9) as out:  # a paraphrase table: one 200 MB line
+        out.write(b"0.5\n")
         for _ in range(200):
             out.write(b"a" * 1_000_000)
     (d / "self-20k.tsv").write_text("seg_id\tsystem\thyp\tref\n" + "".join(
