@@ -9,9 +9,13 @@ The operating system keeps its pages in its file cache, shared by every process 
 
 The file is derived from the bundle and bound to it: its header records the bundle file's size, modification
 time, inode and content checksum, and a file whose header does not match the bundle it sits beside, or whose
-length is not the one recorded, is never read (a new one is written in its place).  It is written atomically
-(a temporary file renamed over it), so two processes may build it at once.  It is written beside the bundle,
-so whoever may replace the bundle may replace it, and nobody else: it is trusted exactly as the bundle is.
+length is not the one recorded, is never read (a new one is written in its place).  All of that can be read
+by anyone, so whoever can write the bundle's directory could write a consistent file; the header therefore also
+carries a MAC of the file's checksum under the user's cache key (:func:`integrity.sign
+<meteor_lite.resources.integrity.sign>`), and a file without this user's MAC is not read but written again
+(without a usable key no file is written or read).  It is written atomically (a temporary file renamed over
+it), so two processes may build it at once; SIGTERM during the write removes the temporary file, and the
+temporary files of writers killed outright are removed by the next writer.
 
 The first scorer of a bundle without a matching file builds it (English: a few seconds, once) when the
 bundle's directory can be written; otherwise, or with ``METEOR_LITE_MAPPED=0`` in the environment, the scorer
