@@ -92,7 +92,8 @@ class Case:
     stdin: Optional[bytes] = None
     redirect: str = ""  # process rows: full | closed | pipe | errclosed (stderr closed) | inclosed (stdin closed)
     # | yes (stdin: an endless `yes` stream) | sigterm (SIGTERM once a download's .part file exists)
-    inject: str = ""  # the score command raises: "boom" an unexpected RuntimeError, "sqlite" an SQLite error;
+    inject: str = ""  # the score command raises: "boom" an unexpected RuntimeError, "sqlite" an SQLite error,
+    # "disk-full" SQLite's full disk; "forge-tables": a mapped table file forged beside the row's bundle first;
     # "forge": a forged line for the row's bundle is written into the verification cache first
     env: Tuple[Tuple[str, str], ...] = ()  # environment variables set for the row
 
@@ -657,6 +658,10 @@ CASES: Tuple[Case, ...] = (
     Case("install-timeout-nan", B, ("install", "http://127.0.0.1:1/x.sqlite", "--timeout", "nan"), 2,
          r"^meteor-lite: error: argument --timeout: must be a finite number > 0, got 'nan'",
          "--timeout nan (a deadline no comparison reaches)"),
+    Case("sqlite-disk-full", S, ("h.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: SQLite: database or disk is full \(no space left on the device of a file being "
+         r"written, not a damaged bundle", "a full disk while SQLite writes (an install's bundle, a scratch bundle): "
+         "was 'the bundle may be damaged' about a bundle never written", inject="disk-full"),
     Case("segments-fifo", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "fifo"), 1,
          r"^meteor-lite: error: fifo: is a FIFO, not a regular file: only regular files are written \(give a new file "
          r"name, or '-' for standard output\)$", "--segments onto a FIFO (was renamed over: its reader got nothing)"),
@@ -975,6 +980,11 @@ def _in_process(case: Case, monkeypatch: pytest.MonkeyPatch) -> Tuple[Any, str, 
             raise sqlite3.DatabaseError("database disk image is malformed")
 
         monkeypatch.setattr("meteor_lite.cli.score.score", malformed)
+    if case.inject == "disk-full":
+        def full(*args: object, **kwargs: object) -> None:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr("meteor_lite.cli.score.score", full)
     monkeypatch.delenv("METEOR_LITE_DEBUG", raising=False)
     try:
         with redirect_stdout(out), redirect_stderr(err):
