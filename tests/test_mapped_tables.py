@@ -492,3 +492,21 @@ def test_the_first_write_is_announced_once(tiny_bundle: Path, monkeypatch: pytes
         integrity.set_notice(None)
     assert len(told) == 1 and told[0].startswith(f"writing {mapped_path(tiny_bundle)}: the bundle's look-up tables")
     assert f"{mapped.MAPPED_ENV}=0 turns it off" in told[0]
+
+
+@pytest.mark.parametrize("kind", ["non-ascii", "directory", "short"])
+def test_an_unusable_key_file_is_named_in_one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """A key file with non-ASCII bytes (was: an 'ascii' codec error naming no file that stopped all scoring), a
+    directory, a short file: one warning naming it, and verification goes on (every run)."""
+    from meteor_lite.errors import MeteorLiteWarning
+    from meteor_lite.resources import integrity
+
+    key = tmp_path / "k"
+    if kind == "directory":
+        key.mkdir(mode=0o700)
+    else:
+        key.write_bytes(b"\xff" * 64 if kind == "non-ascii" else b"abc\n")
+        key.chmod(0o600)
+    _use_key(monkeypatch, key)
+    with pytest.warns(MeteorLiteWarning, match=rf"^{key}: the key of the cache of verified bundles cannot be used"):
+        assert integrity.sign("x", "y") is None

@@ -247,13 +247,14 @@ def _read_key(path: Path) -> Optional[bytes]:
     except FileNotFoundError:
         return None
     if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o077 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-        raise OSError(f"{path} is not a private file of this user")
+        raise OSError("not a private file of this user: readable or writable by others, not a regular file, or "
+                      "another user's")
     try:
         text = path.read_bytes().decode("ascii").strip()
     except UnicodeDecodeError:
-        raise OSError(f"{path} holds bytes that are not ASCII, so no key") from None
+        raise OSError("it holds bytes that are not ASCII") from None
     if len(text) < 32:
-        raise OSError(f"{path} holds no key")
+        raise OSError("it holds no key (fewer than 32 characters)")
     return text.encode("ascii")
 
 
