@@ -7,6 +7,7 @@ import os
 import sqlite3
 import threading
 import warnings
+import weakref
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -31,6 +32,36 @@ if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["Meteor", "SegmentScore", "CorpusScore", "jar_norm_meteor"]
+
+#: Every live scorer of this process, for the fork handlers below.
+_LIVE: "weakref.WeakSet[Meteor]" = weakref.WeakSet()
+
+
+def _before_fork() -> None:
+    """Note, per scorer, whether another thread is inside one of its calls as this process forks."""
+    for m in list(_LIVE):
+        free = m._lock.acquire(blocking=False)  # re-entrant: the forking thread's own call counts as free
+        if free:
+            m._lock.release()
+        m._held_at_fork = not free
+
+
+def _after_fork_in_child() -> None:
+    """In a forked child: every scorer gets a new lock (the parent's may be held by a thread the child does not
+    have: its first call would wait forever); one that was in use gets its own bundle connection too (the parent's
+    was in the middle of a read)."""
+    for m in list(_LIVE):
+        m._lock = threading.RLock()
+        if m._held_at_fork:
+            m._held_at_fork = False
+            try:
+                m._reopen()
+            except Exception:  # noqa: BLE001 - a fork handler must not raise; the next query says what is wrong
+                pass
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_before_fork, after_in_child=_after_fork_in_child)
 
 
 #: Segments per prefetch in one process: each prefetch looks a block's new words up in one sorted pass.  The pair
@@ -127,6 +158,8 @@ class Meteor:
         # Scoring fills the resource caches and reads through one SQLite connection: threads sharing this
         # object take turns (one lock; re-entrant, so that a public method may call another).
         self._lock = threading.RLock()
+        self._held_at_fork = False
+        _LIVE.add(self)
         #: Whether a large call (a corpus scored in one process, ``score_pairs``, ``score_matrix``) may align in a
         #: second thread when :func:`pairwise.two_threads` says so (the compiled kernels, a second CPU,
         #: ``METEOR_LITE_ONE_THREAD`` unset).  Off in forked workers and Spark executors, which run one scorer per

@@ -12,7 +12,7 @@ from typing import List, Protocol, Sequence
 from .config import MeteorConfig
 from .jarcompat import java_double, java_min_format
 from .languages import long_name
-from .printable import one_line
+from .printable import report_line
 from .signature import reproduces_meteor
 from .stats import Metrics, Stats
 
@@ -98,7 +98,7 @@ def report_header(cfg: MeteorConfig, signature: str) -> List[str]:
         f"Signature:      {signature}",
         "",
     ]
-    return [one_line(line) for line in lines]  # values from a bundle (task names, ...) never add a line
+    return [report_line(line) for line in lines]  # values from a bundle (task names, ...) never add a line
 
 
 def _stage_table(cfg: MeteorConfig, st: Stats) -> List[str]:

@@ -1,12 +1,14 @@
-"""``meteor_lite.atomicfile.atomic_path``: a reader sees the old file or the whole new one."""
+"""``meteor_lite.atomicfile``: a reader sees the old file or the whole new one; ``output_file`` writes only regular
+files, never over a device, a FIFO, a link or an input."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from meteor_lite.atomicfile import atomic_path
+from meteor_lite.atomicfile import OutputRefused, atomic_path, output_file
 
 
 def test_the_new_file_replaces_the_old_one_when_the_block_ends(tmp_path: Path) -> None:
@@ -37,3 +39,79 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> 
         with atomic_path(target):  # nothing written yet: nothing to remove
             raise KeyboardInterrupt
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+# -- output_file: the one writer of the files a user names ----------------------------------------------------------
+
+
+def test_output_file_writes_a_new_or_regular_file_whole(tmp_path: Path) -> None:
+    target = tmp_path / "out.tsv"
+    with output_file(str(target)) as out:
+        out.write("a\n")
+    assert target.read_text() == "a\n"
+    with output_file(str(target)) as out:
+        out.write("b\n")
+    assert target.read_text() == "b\n" and sorted(p.name for p in tmp_path.iterdir()) == ["out.tsv"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "device", "directory"])
+def test_output_file_never_replaces_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    """A FIFO, a symbolic link (even to a regular file), a device, a directory: refused, left as they were."""
+    victim = tmp_path / "victim"
+    victim.write_text("keep\n")
+    target = tmp_path / "out"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "symlink":
+        target.symlink_to(victim)
+    elif kind == "directory":
+        target.mkdir()
+    else:
+        target = Path(os.devnull)
+    before = os.lstat(target)
+    with pytest.raises(OutputRefused, match="not a regular file: only regular files are written"):
+        with output_file(str(target)) as out:
+            out.write("x\n")
+    after = os.lstat(target)
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert victim.read_text() == "keep\n"
+
+
+def test_output_file_never_overwrites_an_input(tmp_path: Path) -> None:
+    data = tmp_path / "in.tsv"
+    data.write_text("input\n")
+    link = tmp_path / "hard"
+    os.link(data, link)  # another name of the same file
+    for name in (data, link):
+        with pytest.raises(OutputRefused, match="is an input of this run"):
+            with output_file(str(name), inputs=[str(data)]) as out:
+                out.write("x\n")
+    assert data.read_text() == "input\n"
+
+
+def test_output_file_dash_is_standard_output(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with output_file("-") as out:
+        out.write("to stdout\n")
+    assert capsys.readouterr().out == "to stdout\n" and not (tmp_path / "-").exists()
+
+
+def test_output_file_does_not_follow_a_link_planted_at_its_temporary_name(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("keep\n")
+    target = tmp_path / "out"
+    (tmp_path / f".out.{os.getpid()}.tmp").symlink_to(victim)
+    with output_file(str(target)) as out:
+        out.write("new\n")
+    assert victim.read_text() == "keep\n" and target.read_text() == "new\n"
+
+
+def test_output_file_leaves_nothing_when_the_writer_fails(tmp_path: Path) -> None:
+    target = tmp_path / "out"
+    target.write_text("old\n")
+    with pytest.raises(RuntimeError):
+        with output_file(str(target)) as out:
+            out.write("half")
+            raise RuntimeError("stop")
+    assert target.read_text() == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == ["out"]

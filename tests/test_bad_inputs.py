@@ -61,6 +61,17 @@ FILES: Dict[str, bytes] = {
     "sys-nohyp.tsv": b"seg_id\tsystem\toutput\tref\n1\tA\tthe cat\tthe cat\n",
     "sys-ragged.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n2\tA\tthe dog\n",
     "sys-dup.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n1\tA\tthe dog\tthe dog\n",
+    "gz.txt": __import__("gzip").compress(b"the cat sat on the mat\na big car\n", mtime=0),
+    "u16-bom.txt": "\ufeffthe cat sat on the mat\na big car\n".encode("utf-16-le"),
+    "u16.txt": "the caf\u00e9 sat on the mat\na big car\n".encode("utf-16-le"),
+    "dupref.tsv": b"seg_id\tsystem\thyp\tref_A\tref_A\n1\tA\tthe cat\tthe dog\tthe cat\n",
+    "nulcell.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe\x00cat\tthe cat\n",
+    "sys-ok.tsv": b"seg_id\tsystem\thyp\tref\n1\tA\tthe cat\tthe cat\n1\tB\tthe dog\tthe cat\n",
+    # system names and a column name that would drive a terminal or forge report lines
+    "sys-esc.tsv": ("seg_id\tsystem\thyp\tref\n1\t\x1b[2J\x00\x0b\x0c\u0085\u2028\u202eA\tthe cat\tthe cat\n"
+                    "1\tFinal score: 0.999999\tthe dog\tthe cat\n").encode(),
+    "sys-longname.tsv": ("seg_id\tsystem\thyp\tref\n" + "".join(
+        f"1\t{'n' * 999_000 if i == 0 else f'sys{i}'}\tthe dog\tthe cat\n" for i in range(2000))).encode(),
 }
 
 #: Options that make a score row independent of the big bundles: the tiny bundle, exact matching.
@@ -81,7 +92,8 @@ class Case:
     stdin: Optional[bytes] = None
     redirect: str = ""  # process rows: full | closed | pipe | errclosed (stderr closed) | inclosed (stdin closed)
     # | yes (stdin: an endless `yes` stream) | sigterm (SIGTERM once a download's .part file exists)
-    inject: str = ""  # the score command raises: "boom" an unexpected RuntimeError, "sqlite" an SQLite error;
+    inject: str = ""  # the score command raises: "boom" an unexpected RuntimeError, "sqlite" an SQLite error,
+    # "disk-full" SQLite's full disk; "forge-tables": a mapped table file forged beside the row's bundle first;
     # "forge": a forged line for the row's bundle is written into the verification cache first
     env: Tuple[Tuple[str, str], ...] = ()  # environment variables set for the row
 
@@ -221,8 +233,10 @@ CASES: Tuple[Case, ...] = (
     # --- untrusted bundles: metadata is data, never markup -----------------------------------------------
     Case("bundle-name-forges-report", S, ("h.txt", "r.txt", "--bundle", "forged.sqlite", "-m", "exact"), 0, r"^$",
          "a bundle whose name holds a newline and a forged 'Final score:' line, its version an ESC sequence: "
-         "escaped on the Signature line (the real final score stays the only one)",
-         stdout=r"\nSignature: +meteor-lite\|[^\n]*\|res:tiny\\nFinal score: +0\.999999-0\.0\.1\\x1b\[2J@\w{8}\|"),
+         "escaped on the Signature line, 'Final score:' written 'Final score\\x3a' (the Signature line comes first: "
+         "the report's own final score was not the first a parser found)",
+         stdout=r"\nSignature: +meteor-lite\|[^\n]*\|res:tiny\\nFinal score\\x3a +0\.999999-0\.0\.1\\x1b\[2J@\w{8}\|"
+                r"(?![\s\S]*Final score:[\s\S]*Final score:)"),
     Case("bundle-info-escapes", B, ("info", "forged.sqlite"), 0, r"^$",
          "bundle info on the same bundle: every value on its own line, control characters escaped",
          stdout=r"\n  name: +tiny\\nFinal score: +0\.999999\n  version: +0\.0\.1\\x1b\[2J\n"),
@@ -522,9 +536,10 @@ CASES: Tuple[Case, ...] = (
     Case("download-stall-cli", B, ("install", "{url}/stall/x.sqlite", "--stall", "1"), 1,
          r"x\.sqlite: no data for 1 s \(the stall limit\) after 1 bytes$",
          "the same silent server from the command line (the stall limit could not be set there): --stall 1"),
-    Case("download-stall-not-positive", B, ("install", "{url}/stall/x.sqlite", "--stall", "nan"), 1,
-         r"^meteor-lite: error: the stall limit must be a positive number of seconds \(--stall\), got nan$",
-         "a stall limit of nan (or 0, or below): refused before connecting"),
+    Case("download-stall-not-positive", B, ("install", "{url}/stall/x.sqlite", "--stall", "nan"), 2,
+         r"^meteor-lite: error: argument --stall: must be a finite number > 0, got 'nan'",
+         "a stall limit of nan (or 0, or below, or inf): a usage error, before connecting (as --timeout and "
+         "--max-size)"),
     Case("download-sigterm", P, ("bundle", "install", "{url}/paced-endless/x.sqlite"), 130,
          r"^meteor-lite: error: interrupted: nothing installed$",
          "SIGTERM during the download of an endless body (paced at 6.5 MB/s so that the signal lands mid-body; left a 1.27 GB .part after 3 s until the next install): "
@@ -592,6 +607,101 @@ CASES: Tuple[Case, ...] = (
          r"^meteor-lite: error: r3\.txt: 3 lines, but the hypotheses \(<stdin>\) have more \(reading stopped at their "
          r"line 4\)$", "an endless standard input (yes) against a 3-line reference file (was read to its end): "
          "stopped at its line 4 [25 MB peak, 0.7 s]", redirect="yes"),
+    # --- the surfaces added since: mapped tables, --segments, WMT reports, bundle values ---
+    Case("mapped-table-forged", S, ("h.txt", "r.txt", "--bundle", "tiny.sqlite", "-m", "exact synonym", "-q"), 0,
+         r"^$",
+         "a mapped table file written by someone else with the scorer's own writer, from other tables, consistent "
+         "with the bundle's size, mtime, inode and checksum and with its own checksum (was read: other scores, same "
+         "signature, nothing said): its header lacks this user's MAC, so it is written again and the score is the "
+         "bundle's (checked against the bundle queried without any mapped file)", inject="forge-tables",
+         stdout=r"^0\.\d+\n$"),
+    Case("gzip-as-text", S, ("gz.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: gz\.txt:1: invalid UTF-8 \(byte 0x8b at column 2\): the file is gzip-compressed \(it "
+         r"starts with gzip's magic bytes 1f 8b\); decompress it first \(gunzip\)$",
+         "a gzipped hypothesis file (was: invalid UTF-8, without the word gzip)"),
+    Case("utf16-bom", S, ("u16-bom.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: u16-bom\.txt:1: invalid UTF-8 \(byte 0xff at column 1\): the file is UTF-16 \(it starts "
+         r"with a UTF-16 byte order mark\); convert it to UTF-8 first \(iconv -f UTF-16 -t UTF-8\)$",
+         "a UTF-16 file with its byte order mark (was: invalid UTF-8, without the word UTF-16)"),
+    Case("utf16-no-bom", S, ("u16.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: u16\.txt:1: invalid UTF-8 \(byte 0xe9 at column 15\): the line looks like UTF-16 \(a NUL "
+         r"byte every other byte\)", "a UTF-16 file without a byte order mark, with a non-ASCII letter"),
+    Case("tsv-gzip-long-line", S, ("--tsv", "tsv-bomb.tsv.gz", *T), 1,
+         r"^meteor-lite: error: tsv-bomb\.tsv\.gz:2: a line longer than 1,000,000 bytes: not a systems TSV",
+         "a 200 KB .gz systems file holding one 200 MB line (--tsv had no line cap: a 1 GB line took 2.2 GB, the "
+         "pending line joined again per block): stopped at the cap"),
+    Case("paraphrase-table-long-line", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact paraphrase", "-a",
+                                             "para-bomb.gz"), 1,
+         r"^meteor-jar: error: para-bomb\.gz, line 2: a line longer than 1,000,000 characters: not a paraphrase table$",
+         "meteor-jar -a with a 190 KB gzip holding a 200 MB phrase line (a 1 GB line: 220 s and 2.1 GB before the "
+         "error): read a line at a time with a cap, as 'bundle install LANG --paraphrase' reads it"),
+    Case("tsv-stdin-endless", P, ("score", "--tsv", "-", *T), 1,
+         r"^meteor-lite: error: <stdin>:1: no system column 'system' in the header \('a b c'\)$",
+         "--tsv - fed an endless stream (yes: was read whole before its header was looked at, 3 GB in 3 s): the "
+         "header is read, and refused", redirect="yes"),
+    Case("tsv-20000-self-systems", S, ("--tsv", "self-20k.tsv", *T, "-q"), 0,
+         r"self-20k\.tsv: 19,990 more systems like these",
+         "20,000 systems each equal to the reference (70 s: the self-reference check was quadratic, one warning "
+         "per system): one pass, ten warnings and a count"),
+    Case("tsv-duplicate-column", S, ("--tsv", "dupref.tsv", *T), 1,
+         r"^meteor-lite: error: dupref\.tsv:1: the header names column 'ref_A' twice \(columns are found by name\)$",
+         "a header naming ref_A twice (was scored against both: 1.0 where the first column gives 0.1)"),
+    Case("tsv-nul-cell", S, ("--tsv", "nulcell.tsv", *T, "-q"), 0,
+         r"^meteor-lite: warning: nulcell\.tsv:2: NUL \(U\+0000\) inside a cell \(1 line\(s\)\); it is scored as part of "
+         r"the text", "a NUL inside a TSV cell (passed without the warning plain files get)"),
+    Case("install-max-size-nan", B, ("install", "http://127.0.0.1:1/x.sqlite", "--max-size", "nan"), 2,
+         r"^meteor-lite: error: argument --max-size: must be a finite number > 0, got 'nan'",
+         "--max-size nan (was: unexpected ValueError)"),
+    Case("install-max-size-inf", B, ("install", "http://127.0.0.1:1/x.sqlite", "--max-size", "inf"), 2,
+         r"^meteor-lite: error: argument --max-size: must be a finite number > 0, got 'inf'",
+         "--max-size inf (was: unexpected ValueError)"),
+    Case("install-timeout-nan", B, ("install", "http://127.0.0.1:1/x.sqlite", "--timeout", "nan"), 2,
+         r"^meteor-lite: error: argument --timeout: must be a finite number > 0, got 'nan'",
+         "--timeout nan (a deadline no comparison reaches)"),
+    Case("sqlite-disk-full", S, ("h.txt", "r.txt", *T), 1,
+         r"^meteor-lite: error: SQLite: database or disk is full \(no space left on the device of a file being "
+         r"written, not a damaged bundle", "a full disk while SQLite writes (an install's bundle, a scratch bundle): "
+         "was 'the bundle may be damaged' about a bundle never written", inject="disk-full"),
+    Case("segments-fifo", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "fifo"), 1,
+         r"^meteor-lite: error: fifo: is a FIFO, not a regular file: only regular files are written \(give a new file "
+         r"name, or '-' for standard output\)$", "--segments onto a FIFO (was renamed over: its reader got nothing)"),
+    Case("segments-symlink", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "link.tsv"), 1,
+         r"^meteor-lite: error: link\.tsv: is a symbolic link, not a regular file", "--segments onto a symbolic link "
+         "(was replaced by a regular file)"),
+    Case("segments-device", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "/dev/null"), 1,
+         r"^meteor-lite: error: /dev/null: is a character device, not a regular file",
+         "--segments onto a device (as root, --segments /dev/full replaced the system's /dev/full)"),
+    Case("segments-input", S, ("--tsv", "sys-ok.tsv", *T, "--segments", "sys-ok.tsv"), 1,
+         r"^meteor-lite: error: sys-ok\.tsv: is an input of this run \(sys-ok\.tsv\): not overwritten$",
+         "--segments naming the systems file itself (was overwritten)"),
+    Case("segments-dash", S, ("--tsv", "sys-ok.tsv", *T, "-q", "--segments", "-"), 0, r"^$",
+         "--segments - (was a file named '-'): standard output", stdout=r"^system\tseg_id\tscore\nA\t1\t1\.0\n"),
+    Case("wmt-names-escaped", S, ("--tsv", "sys-esc.tsv", *T), 0, r"^$",
+         "system names holding ESC[2J, NUL, VT, FF, NEL, U+2028, U+202E and 'Final score: 0.999999' (reached the "
+         "text report raw, as did header cells): escaped, the forged score line defused",
+         stdout=r"\\x1b\[2J\\x00\\x0b\\x0c\\x85\\u2028\\u202eA[\s\S]*Final score\\x3a 0\.999999"),
+    Case("wmt-long-name", S, ("--tsv", "sys-longname.tsv", *T), 0, r"^$",
+         "a 1 MB systems file: a 999,000-character system name and 2,000 systems (every row was padded to 1 MB: 4.9 GB, then "
+         "out of memory with 5,000): the column is padded to 40 characters", stdout=r"\nsys1999 +1 "),
+    *(Case(f"bundle-{name}-verify", B, ("verify", f"{name}.sqlite"), 1,
+           rf"{name}\.sqlite: table '{table}' holds a {column} that is not text \(an? {kind} value", f"{what}: refused")
+      for name, table, column, kind, what in (
+          ("stem-null", "stems", "stem", "null", "bundle verify on a NULL stem, checksum recomputed (was 'ok'; "
+           "scoring then crashed with unexpected AttributeError in the mapped-table writer)"),
+          ("stem-int", "stems", "stem", "integer", "bundle verify on an INTEGER stem (the same)"),
+          ("stem-word-int", "stems", "word", "integer", "bundle verify on an INTEGER stem-map word (the same)"),
+          ("exc-base-null", "synonym_exceptions", "base", "null",
+           "bundle verify on a NULL synonym-exception base form (the same)"),
+          ("exc-base-int", "synonym_exceptions", "base", "integer",
+           "bundle verify on an INTEGER synonym-exception base form (the same)"))),
+    *(Case(f"bundle-{name}-score", S, ("h.txt", "r.txt", "--bundle", f"{name}.sqlite", "-m", "exact"), 1,
+           rf"^meteor-lite: error: {name}\.sqlite: the bundle is damaged or was changed after it was built \(table "
+           rf"'{table}' holds a", "scoring with it, even with -m exact: refused by the first-use verification")
+      for name, table in (("stem-null", "stems"), ("exc-base-int", "synonym_exceptions"))),
+    Case("bundle-stem-null-unverified", S, ("h.txt", "r.txt", "--bundle", "stem-null.sqlite", "-m", "exact", "-q"), 0,
+         r"stem-null\.sqlite\.tables: the mapped tables were not written \(table 'stems' holds a value of the wrong "
+         r"type", "the same with METEOR_LITE_VERIFY_BUNDLES=0: no mapped file, the bundle is queried",
+         env=(("METEOR_LITE_VERIFY_BUNDLES", "0"),)),
 )
 
 _HYP = ("the cat sat on the mat", "a dog ran in the park", "it is raining today")
@@ -692,6 +802,14 @@ def _hostile_metadata(d: Path) -> None:
         "meta-tasks-deep": [meta + "('tasks', '{\"rank\": ' || '" + "[" * 100_000 + "' || '1' || '"
                             + "]" * 100_000 + "' || '}')"],
         "blob-word": ["INSERT INTO function_words VALUES (x'6869')"],
+        # a schema of their own: a stem, a stem-map word, an exception's base form of the wrong type
+        "stem-null": [*_retyped("stems", "word TEXT PRIMARY KEY, stem"), "INSERT INTO stems VALUES ('cats', NULL)"],
+        "stem-int": [*_retyped("stems", "word TEXT PRIMARY KEY, stem"), "INSERT INTO stems VALUES ('cats', 7)"],
+        "stem-word-int": [*_retyped("stems", "word PRIMARY KEY, stem TEXT"), "INSERT INTO stems VALUES (5, 'five')"],
+        "exc-base-null": [*_retyped("synonym_exceptions", "form TEXT NOT NULL, base, PRIMARY KEY (form, base)"),
+                          "INSERT INTO synonym_exceptions VALUES ('geese', NULL)"],
+        "exc-base-int": [*_retyped("synonym_exceptions", "form TEXT NOT NULL, base, PRIMARY KEY (form, base)"),
+                         "INSERT INTO synonym_exceptions VALUES ('geese', 3)"],
     }
     for name, sqls in variants.items():
         out = d / f"{name}.sqlite"
@@ -708,6 +826,12 @@ def _hostile_metadata(d: Path) -> None:
     (d / "judg.tsv").write_text("system\tseg_id\tmqm\nA\t1\t-1\nA\t2\t-3\nB\t1\t0\nB\t2\t-2\n")
     (d / "metric.tsv").write_text("system\tseg_id\tscore\nA\t1\t0.5\nA\t2\t0.4\nB\t1\t0.6\nB\t2\t0.1\n")
     (d / "metric-inf.tsv").write_text("system\tseg_id\tscore\nA\t1\t0.5\nA\t2\t0.4\nB\t1\t0.6\nB\t2\t-Infinity\n")
+
+
+def _retyped(table: str, columns: str) -> "list[str]":
+    """SQL replacing ``table`` by one of the same name and rows with the column definitions ``columns``."""
+    return [f"CREATE TABLE t2 ({columns})", f"INSERT INTO t2 SELECT * FROM {table}", f"DROP TABLE {table}",
+            f"ALTER TABLE t2 RENAME TO {table}"]
 
 
 def _recipe(d: Path, name: str, aff: bytes, dic: bytes) -> None:
@@ -766,6 +890,16 @@ def _make_hostile(d: Path) -> Path:
         zeros = b"\0" * 1_000_000
         for _ in range(1000):
             out.write(zeros)
+    with gzip.open(d / "tsv-bomb.tsv.gz", "wb", compresslevel=9) as out:  # a systems file: one 200 MB line
+        out.write(b"seg_id\tsystem\thyp\tref\n")
+        for _ in range(200):
+            out.write(b"a" * 1_000_000)
+    with gzip.open(d / "para-bomb.gz", "wb", compresslevel=9) as out:  # a paraphrase table: one 200 MB line
+        out.write(b"0.5\n")
+        for _ in range(200):
+            out.write(b"a" * 1_000_000)
+    (d / "self-20k.tsv").write_text("seg_id\tsystem\thyp\tref\n" + "".join(
+        f"1\tsys{i}\tthe cat\tthe cat\n" for i in range(20_000)), encoding="utf-8")
     idx = d / "files" / "langidx"
     add_to_index(make_tiny_bundle(d / "src" / "de.sqlite", language="en"), idx)
     listing = json.loads((idx / "packs.json").read_text(encoding="utf-8"))
@@ -800,6 +934,8 @@ def _fill_work(tmp_path: Path, untrusted: Path, hostile: Path) -> None:
     for i in range(12):
         (tmp_path / f"r{i:02d}.txt").write_bytes(FILES["h.txt"])
     (tmp_path / "adir").mkdir()
+    os.mkfifo(tmp_path / "fifo")  # --segments rows: what is not a regular file is never written over
+    (tmp_path / "link.tsv").symlink_to("h.txt")
     tiny = make_tiny_bundle(tmp_path / "tiny.sqlite")
     make_tiny_bundle(tmp_path / "tiny-de.sqlite", language="de")
     for src in untrusted.iterdir():  # copies: built once, not remembered by every case's cache
@@ -844,6 +980,11 @@ def _in_process(case: Case, monkeypatch: pytest.MonkeyPatch) -> Tuple[Any, str, 
             raise sqlite3.DatabaseError("database disk image is malformed")
 
         monkeypatch.setattr("meteor_lite.cli.score.score", malformed)
+    if case.inject == "disk-full":
+        def full(*args: object, **kwargs: object) -> None:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr("meteor_lite.cli.score.score", full)
     monkeypatch.delenv("METEOR_LITE_DEBUG", raising=False)
     try:
         with redirect_stdout(out), redirect_stderr(err):
@@ -954,7 +1095,40 @@ def _prepare(case: Case, work: Path, url: str, setenv: Any) -> Case:
         setenv(name, value)
     if case.inject == "forge":
         _forge_cache_line(work / case.args[case.args.index("--bundle") + 1])
+    if case.inject == "forge-tables":
+        _forge_mapped_tables(work / case.args[case.args.index("--bundle") + 1])
     return case
+
+
+def _forge_mapped_tables(bundle: Path) -> None:
+    """A mapped table file beside ``bundle`` as someone who can write its directory (not read our key) makes one:
+    with the scorer's own writer, from a bundle where 'car' and 'automobile' are not synonyms, stamped with ``bundle``'s size,
+    mtime, inode and checksum."""
+    from meteor_lite.resources import integrity, mapped
+    from meteor_lite.resources.bundle import Bundle
+    from meteor_lite_builders.bundle.writer import BundleWriter
+
+    other = bundle.with_name("forger-source.sqlite")
+    with BundleWriter(other, language="en", name="tiny", version="0.0.1") as w:
+        w.add_function_words(["the", "a", "of", "on"])
+        w.add_synsets([("big", 2), ("large", 2)])
+    saved = (os.environ.get(integrity.ENV_KEY_FILE), dict(integrity._keys), mapped._bundle_stamp)
+    try:
+        os.environ[integrity.ENV_KEY_FILE] = str(bundle.with_name("forger-key"))
+        integrity._keys.clear()
+        with Bundle.open(bundle) as real, Bundle.open(other) as forged:
+            stamp = mapped._bundle_stamp(real)
+            mapped._bundle_stamp = lambda b: stamp  # type: ignore[assignment]
+            mapped.write_mapped_tables(forged, mapped.mapped_path(bundle))
+    finally:
+        if saved[0] is None:
+            os.environ.pop(integrity.ENV_KEY_FILE, None)
+        else:
+            os.environ[integrity.ENV_KEY_FILE] = saved[0]
+        integrity._keys.clear()
+        integrity._keys.update(saved[1])
+        mapped._bundle_stamp = saved[2]  # type: ignore[assignment]
+        other.unlink()
 
 
 def _forge_cache_line(bundle: Path) -> None:
@@ -1001,6 +1175,9 @@ def test_bad_input(case: Case, work: Path, monkeypatch: pytest.MonkeyPatch, requ
         assert len(lines) == 1, f"not one line:\n{err}"
     if case.stdout:
         assert re.search(case.stdout, out), out
+    if case.inject == "forge-tables":  # the score is the bundle's own, as queried without any mapped file
+        monkeypatch.setenv("METEOR_LITE_MAPPED", "0")
+        assert _in_process(dataclasses.replace(case, inject=""), monkeypatch)[1] == out
     if "--format" in case.args and "json" in case.args and code == 0:
         json.loads(out, parse_constant=lambda c: pytest.fail(f"bare {c} in JSON"))
     if url:  # nothing left behind in the user bundle directory (a refused install, an interrupted one)
@@ -1093,6 +1270,39 @@ def test_integrity_cache(work: Path) -> None:
 # the docs table
 
 
+#: Peak resident memory and wall time of rows measured as processes (``--measure ID``), shown after their problem.
+MEASURED: Dict[str, str] = {
+    "mapped-table-forged": "[26 MB peak, 0.9 s]",
+    "wmt-long-name": "[36 MB peak, 1.1 s]",
+    "gzip-as-text": "[22 MB peak, 0.3 s]",
+    "utf16-bom": "[22 MB peak, 0.4 s]",
+    "utf16-no-bom": "[22 MB peak, 0.5 s]",
+    "tsv-gzip-long-line": "[23 MB peak, 0.5 s]",
+    "paraphrase-table-long-line": "[33 MB peak, 1.2 s]",
+    "tsv-stdin-endless": "[22 MB peak, 0.3 s]",
+    "tsv-20000-self-systems": "[77 MB peak, 4.1 s]",
+    "tsv-duplicate-column": "[22 MB peak, 0.3 s]",
+    "tsv-nul-cell": "[26 MB peak, 0.6 s]",
+    "install-max-size-nan": "[22 MB peak, 0.4 s]",
+    "install-max-size-inf": "[22 MB peak, 0.4 s]",
+    "install-timeout-nan": "[22 MB peak, 0.7 s]",
+    "segments-fifo": "[22 MB peak, 0.7 s]",
+    "segments-symlink": "[22 MB peak, 1.0 s]",
+    "segments-device": "[22 MB peak, 0.6 s]",
+    "segments-input": "[22 MB peak, 0.6 s]",
+    "segments-dash": "[26 MB peak, 0.9 s]",
+    "wmt-names-escaped": "[26 MB peak, 0.8 s]",
+    "bundle-stem-null-verify": "[22 MB peak, 0.4 s]",
+    "bundle-stem-int-verify": "[22 MB peak, 0.6 s]",
+    "bundle-stem-word-int-verify": "[22 MB peak, 0.7 s]",
+    "bundle-exc-base-null-verify": "[22 MB peak, 0.5 s]",
+    "bundle-exc-base-int-verify": "[22 MB peak, 0.8 s]",
+    "bundle-stem-null-score": "[23 MB peak, 0.7 s]",
+    "bundle-exc-base-int-score": "[24 MB peak, 0.6 s]",
+    "bundle-stem-null-unverified": "[26 MB peak, 0.6 s]",
+}
+
+
 def doc_text() -> str:
     """``docs/bad-inputs.md``: the catalogue as a table (generated from :data:`CASES`)."""
     surfaces = {S: "meteor-lite score", B: "meteor-lite bundle", P: "meteor-lite (process)", JAR: "meteor-jar",
@@ -1120,7 +1330,8 @@ def doc_text() -> str:
                       "inclosed": " <&-", "yes": " < (yes 'a b c')", "sigterm": " (then SIGTERM)"}[c.redirect]
         lines.append(
             f"| `{c.id}` | {surfaces[c.surface]} | `{given.replace('|', chr(92) + '|')}` | {c.code} | "
-            f"`{(c.message or '(any)').replace('|', chr(92) + '|')}` | {c.problem} |"
+            f"`{(c.message or '(any)').replace('|', chr(92) + '|')}` | {c.problem}"
+            f"{' ' + MEASURED[c.id] if c.id in MEASURED else ''} |"
         )
     return "\n".join(lines + LIMITS) + "\n"
 
@@ -1156,8 +1367,24 @@ LIMITS = [
     "  a NUL byte, a `.dic` without its count line are refused, and the expansion stops as soon as one root gives",
     "  more than 100,000 forms or the dictionary more than 5 million.",
     "- **Standard input** against a reference file is read one line past what the references fit, then refused.",
-    "- **Bundles**: `bundle verify` (and the first use of a bundle file) refuses a value that is not an integer in",
-    "  a column the scorer reads as one (synset ids, paraphrase prefix flags, numeric-only prefixes).",
+    "- **Bundles**: `bundle verify` (and the first use of a bundle file) refuses a value of another type than the",
+    "  scorer reads in its column: not an integer where it reads one (synset ids, paraphrase prefix flags,",
+    "  numeric-only prefixes), not text where it reads text (words, stems, base forms, phrases; a paraphrase entry",
+    "  may be NULL). What verification accepts, the scorer and the mapped-table writer read.",
+    "- **Paraphrase tables in Meteor's format** are read a line at a time with a cap of 1,000,000 characters",
+    "  (a longer line is refused as it is met). `meteor-jar -a` reads them as the jar does: an entry's probability",
+    "  line is not read (`NaN`, `Infinity`, `1e400`, `abc`, a byte order mark: scored as the jar scores), an entry",
+    "  with an empty phrase or paraphrase is skipped. `bundle install LANG --paraphrase FILE` and `meteor-build`",
+    "  build a bundle from the table and refuse, with file and line, a probability that is not a finite number",
+    "  and an empty phrase.",
+    "- **Files meteor-lite writes where the user says** (`score --tsv ... --segments OUT`, `align --out`) go through",
+    "  one writer (`meteor_lite/atomicfile.py`, `output_file`): `-` is standard output; anything else must be a",
+    "  regular file or a new name (never a device, a FIFO, a symbolic link, a directory, nor one of the run's",
+    "  inputs), checked before scoring, written to a temporary file created exclusively and renamed over it.",
+    "- **Text from a file in a text report** (system names and column names of a WMT file, a bundle's name in the",
+    "  signature) goes through one printer (`printable.report_line`): escaped as above, and any `Final score:` in",
+    "  it written `Final score\\x3a`, so that the report's own `Final score:` line is the first and only one a",
+    "  parser finds. The System column is padded to at most 40 characters.",
     "",
     "## What the verification cache trusts",
     "",
@@ -1171,6 +1398,22 @@ LIMITS = [
     "trusts whoever can read the key (the user, root) and the file system's identity of a file (restoring a",
     "changed file's ctime needs root). Without a key (none can be read or created), nothing is remembered and",
     "every run verifies its bundles; `METEOR_LITE_VERIFY_BUNDLES=0` turns verification off altogether.",
+    "A key file that cannot be used (readable or writable by others, not a regular file, too short, not ASCII) is",
+    "named in one warning, and the first-use notice then says that the verification is done on every run.",
+    "",
+    "## What the mapped table file trusts",
+    "",
+    "The first score with a bundle writes its look-up tables as a file beside it (`<bundle>.tables`, about the",
+    "bundle's size; one line on stderr says so). Its header records the bundle file's size, mtime, inode and",
+    "content checksum, the file's own SHA-256, and a MAC of that SHA-256 under the same per-user key as the",
+    "verification cache. All but the MAC can be read by anyone, so whoever can write the bundle's directory could",
+    "write a file consistent with them; without this user's MAC such a file is never read, but written again",
+    "(with the true tables) or, where the directory cannot be written, left unused (the bundle is queried with",
+    "SQLite). Its content is then checked against its SHA-256 once, and remembered by its identity as bundles are.",
+    "Without a usable key no mapped file is written or read. Users who share a bundle directory each rewrite the",
+    "file the other wrote (a few seconds for English); give each a bundle directory of their own, or",
+    "`METEOR_LITE_MAPPED=0`. A writer killed before it could rename its temporary file (`.<name>.tables.PID.tmp`)",
+    "leaves it behind; the next writer removes those of processes that are gone.",
 ]
 
 
@@ -1213,7 +1456,8 @@ def measure(ids: "list[str]") -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     from hostile_server import serve
 
-    chosen = [c for c in CASES if (c.id in ids if ids else re.search(r"\[\d+ MB peak, [\d.]+ s\]", c.problem))]
+    chosen = [c for c in CASES
+              if (c.id in ids if ids else c.id in MEASURED or re.search(r"\[\d+ MB peak, [\d.]+ s\]", c.problem))]
     with tempfile.TemporaryDirectory() as scratch, ExitStack() as stack:
         base = Path(scratch)
         for sub in ("untrusted", "hostile", "cache"):

@@ -388,3 +388,125 @@ def test_pure_python_queries_the_bundle(tiny_bundle: Path, monkeypatch: pytest.M
     monkeypatch.setattr(accel, "compiled", None)
     m = Meteor("en", bundle=tiny_bundle, quiet=True)
     assert not m.resources.mapped and m.resources.queries_bundle and not mapped_path(tiny_bundle).exists()
+
+
+def _use_key(monkeypatch: pytest.MonkeyPatch, key_file: Path) -> None:
+    """Sign with the key in ``key_file`` (made on first use) from now on."""
+    from meteor_lite.resources import integrity
+
+    monkeypatch.setenv(integrity.ENV_KEY_FILE, str(key_file))
+    monkeypatch.setattr(integrity, "_keys", {})
+
+
+def test_a_forged_file_consistent_with_the_bundle_is_not_trusted_but_written_again(
+    tiny_bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kernels_built: None
+) -> None:
+    """Someone who can write the bundle's directory writes a table file with the scorer's own writer, from other
+    tables, stamped with the real bundle's size, mtime, inode and checksum and with its own content checksum: its
+    header does not carry this user's MAC, so it is never read; the next scorer writes the true file over it."""
+    from tiny_bundles import BundleWriter
+
+    forged_src = tmp_path / "forger" / "forged.sqlite"
+    forged_src.parent.mkdir()
+    with BundleWriter(forged_src, language="en", name="tiny", version="0.0.1") as w:
+        w.add_function_words(["the", "a", "of", "on"])
+        w.add_synsets([("car", 1), ("ran", 1), ("automobile", 1)])  # "ran" a synonym of "car": scores move
+    side = mapped_path(tiny_bundle)
+    with Bundle.open(tiny_bundle) as real, Bundle.open(forged_src) as forged:
+        stamp = mapped._bundle_stamp(real)
+        true_synsets = real.synsets(["car", "ran"])
+        with monkeypatch.context() as forger:
+            _use_key(forger, tmp_path / "forger" / "key")  # the forger's own key (it cannot read ours)
+            forger.setattr(mapped, "_bundle_stamp", lambda b: stamp)
+            write_mapped_tables(forged, side)
+            control = open_mapped_tables(real, build=False)  # under the forger's key the file would be read...
+            assert control is not None and control.synsets(["car", "ran"]) != true_synsets
+            control.close()
+    _use_key(monkeypatch, tmp_path / "user" / "key")
+    forged_ino = side.stat().st_ino
+    with Bundle.open(tiny_bundle) as real:
+        assert open_mapped_tables(real, build=False) is None  # ...under ours it is not
+    m = Meteor("en", bundle=tiny_bundle, quiet=True, modules=("exact", "synonym"))
+    assert m.resources.mapped and side.stat().st_ino != forged_ino, "the forged file is replaced by a true one"
+    with Bundle.open(tiny_bundle) as real:
+        tables = open_mapped_tables(real, build=False)
+        assert tables is not None and tables.synsets(["car", "ran"]) == true_synsets
+        tables.close()
+    with monkeypatch.context() as env:
+        env.setenv(mapped.MAPPED_ENV, "0")
+        queried = Meteor("en", bundle=tiny_bundle, quiet=True, modules=("exact", "synonym"))
+    pair = ("the car ran", ["the ran car"])
+    assert m.score_segment(*pair).stats == queried.score_segment(*pair).stats
+
+
+def test_without_a_usable_key_no_file_is_written_or_trusted(
+    tiny_bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kernels_built: None
+) -> None:
+    """A key file that others can read is not used (one warning naming it): nothing can vouch for a table file, so
+    the bundle is queried, and no file is written; the scores do not change."""
+    from meteor_lite.errors import MeteorLiteWarning
+
+    expected = Meteor("en", bundle=tiny_bundle, quiet=True).score_segment("the car ran", ["an automobile ran"]).stats
+    os.unlink(mapped_path(tiny_bundle))
+    key = tmp_path / "open-key"
+    key.write_text("ab" * 32 + "\n", encoding="ascii")
+    key.chmod(0o644)
+    _use_key(monkeypatch, key)
+    with pytest.warns(MeteorLiteWarning, match="open-key: the key of the cache of verified bundles cannot be used"):
+        m = Meteor("en", bundle=tiny_bundle, quiet=True)
+    assert not m.resources.mapped and not mapped_path(tiny_bundle).exists()
+    assert m.score_segment("the car ran", ["an automobile ran"]).stats == expected
+
+
+def test_a_file_killed_writers_left_is_removed_by_the_next_writer(
+    tiny_bundle: Path, monkeypatch: pytest.MonkeyPatch, kernels_built: None
+) -> None:
+    """A writer killed outright (SIGKILL) leaves its ``.x.tables.PID.tmp``: the next one to write removes it (those
+    of live processes stay)."""
+    import subprocess
+    import sys
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    side = mapped_path(tiny_bundle)
+    left = side.with_name(f".{side.name}.{dead.pid}.tmp")
+    live = side.with_name(f".{side.name}.{os.getppid()}.tmp")
+    left.write_bytes(b"partial")
+    live.write_bytes(b"partial")
+    assert Meteor("en", bundle=tiny_bundle, quiet=True).resources.mapped
+    assert not left.exists() and live.exists()
+
+
+def test_the_first_write_is_announced_once(tiny_bundle: Path, monkeypatch: pytest.MonkeyPatch, kernels_built: None) -> None:
+    """The file is about as large as the bundle: its first write says so (the command line's notice: one line on
+    stderr), a later use of the same file says nothing.  (Only bundles of at least ``ANNOUNCE_SIZE`` bytes; here 0.)"""
+    from meteor_lite.resources import integrity
+
+    told: List[str] = []
+    monkeypatch.setattr(mapped, "ANNOUNCE_SIZE", 0)
+    integrity.set_notice(told.append)
+    try:
+        assert Meteor("en", bundle=tiny_bundle, quiet=True).resources.mapped
+        assert Meteor("en", bundle=tiny_bundle, quiet=True).resources.mapped
+    finally:
+        integrity.set_notice(None)
+    assert len(told) == 1 and told[0].startswith(f"writing {mapped_path(tiny_bundle)}: the bundle's look-up tables")
+    assert f"{mapped.MAPPED_ENV}=0 turns it off" in told[0]
+
+
+@pytest.mark.parametrize("kind", ["non-ascii", "directory", "short"])
+def test_an_unusable_key_file_is_named_in_one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """A key file with non-ASCII bytes (was: an 'ascii' codec error naming no file that stopped all scoring), a
+    directory, a short file: one warning naming it, and verification goes on (every run)."""
+    from meteor_lite.errors import MeteorLiteWarning
+    from meteor_lite.resources import integrity
+
+    key = tmp_path / "k"
+    if kind == "directory":
+        key.mkdir(mode=0o700)
+    else:
+        key.write_bytes(b"\xff" * 64 if kind == "non-ascii" else b"abc\n")
+        key.chmod(0o600)
+    _use_key(monkeypatch, key)
+    with pytest.warns(MeteorLiteWarning, match=rf"^{key}: the key of the cache of verified bundles cannot be used"):
+        assert integrity.sign("x", "y") is None

@@ -252,3 +252,83 @@ def test_wmt21_rows_equal_per_system_runs(shared_data: Path, repo_root: Path, tm
         rows = data.system_rows(s["system"])
         alone = scorer.score_corpus([r.hyp for r in rows], [data.references(r) for r in rows], layout="segments")
         assert s["score"] == alone.score and s["stats"] == alone.stats.to_dict(), s["system"]
+
+
+def test_segments_never_written_over_a_fifo_a_link_a_device_or_the_input(tmp_path: Path, bundle: Path) -> None:
+    """--segments OUT: one line naming OUT, exit 1, before anything is scored; OUT left as it was."""
+    import os
+
+    tsv = write_tsv(tmp_path / "sys.tsv", ROWS)
+    before = tsv.read_bytes()
+    victim = tmp_path / "victim"
+    victim.write_text("keep\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "link"
+    link.symlink_to(victim)
+    base = ("score", "--tsv", str(tsv), "--bundle", str(bundle), "--lang", "en", "-q")
+    for out, why in ((fifo, "is a FIFO, not a regular file"), (link, "is a symbolic link, not a regular file"),
+                     (Path(os.devnull), "is a character device, not a regular file"),
+                     (tsv, r"is an input of this run")):
+        code, text, err = invoke(*base, "--segments", str(out))
+        assert (code, text) == (1, ""), err
+        assert err.startswith(f"meteor-lite: error: {out}: {why}") and len(err.splitlines()) == 1, err
+    assert tsv.read_bytes() == before and victim.read_text() == "keep\n" and link.is_symlink()
+    assert os.path.exists(os.devnull) and not Path(os.devnull).is_file()
+
+
+def test_segments_dash_is_standard_output(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tsv = write_tsv(tmp_path / "sys.tsv", ROWS)
+    monkeypatch.chdir(tmp_path)
+    code, text, err = invoke("score", "--tsv", str(tsv), "--bundle", str(bundle), "--lang", "en", "-q", "--segments", "-")
+    assert code == 0, err
+    assert text.startswith("system\tseg_id\tscore\n") and len(text.splitlines()) == 1 + len(ROWS) + 3
+    assert not (tmp_path / "-").exists()
+
+
+HOSTILE_NAMES = ["\x1b[2Jclear", "nul\x00name", "vt\x0bff\x0cnel\x85", "ls\u2028ps\u2029", "rlo\u202eevil",
+                 "Final score: 0.999999", "x" * 5000]
+
+
+def test_system_names_and_header_cells_are_printed_on_their_line(tmp_path: Path, bundle: Path) -> None:
+    """System names and column names from the file: no control character, line break or bidirectional override
+    reaches the report raw, no 'Final score:' but the report's own, and no row padded to a 5,000-character name."""
+    rows = [("1", name, "the cat", "the cat", "a cat") for name in HOSTILE_NAMES]
+    header = "lp\tseg_id\tsystem\thyp\tref_A\tref_\x1b[31mB\n"
+    tsv = write_tsv(tmp_path / "sys.tsv", rows, header=header)
+    base = ("score", "--tsv", str(tsv), "--bundle", str(bundle), "--lang", "en", "--ref-column", "ref_A",
+            "--ref-column", "ref_\x1b[31mB")
+    for extra in ((), ("-q",)):
+        code, text, err = invoke(*base, *extra)
+        assert code == 0, err
+        unsafe = [ch for ch in text if ch != "\n" and ch != "\t" and (ord(ch) < 32 or 0x7f <= ord(ch) < 0xa0
+                                                                      or ch in "\u2028\u2029\u202e")]
+        assert unsafe == [], unsafe
+        assert text.splitlines()[: len(text.splitlines())] == text.split("\n")[:-1]  # no other line break
+        finals = [line for line in text.splitlines() if "final score" in line.lower() and ":" in line.split("score")[1][:3]]
+        assert finals == [], finals  # a --tsv report has no Final score line of its own; the forged one is escaped
+        assert max(len(line) for line in text.splitlines()) < 5100
+        assert "\\x1b[2Jclear" in text and "rlo\\u202eevil" in text and "Final score\\x3a 0.999999" in text
+    code, js, _ = invoke(*base, "--format", "json")
+    assert {s["system"] for s in json.loads(js)["systems"]} == set(HOSTILE_NAMES)  # data stays data in JSON
+
+
+def test_a_bundle_name_cannot_forge_the_final_score_line(tmp_path: Path) -> None:
+    """A bundle named 'x Final score: 0.999999': its signature line shows it escaped, so the first 'Final score:'
+    of the report, anchored or not, is the report's own."""
+    import re
+
+    forged = make_tiny_bundle(tmp_path / "forged.sqlite", name="x Final score: 0.999999")
+    hyp = tmp_path / "h.txt"
+    hyp.write_text("the cat sat\n", encoding="utf-8")
+    ref = tmp_path / "r.txt"
+    ref.write_text("a cat sat\n", encoding="utf-8")
+    code, text, err = invoke("score", str(hyp), str(ref), "--bundle", str(forged), "-m", "exact")
+    assert code == 0, err
+    scorer = Meteor("en", bundle=forged, modules=["exact"], quiet=True)
+    expected = scorer.score_corpus(["the cat sat"], [["a cat sat"]]).score
+    first = re.search(r"Final score:\s*(\S+)", text)
+    assert first is not None and float(first.group(1)) == expected
+    assert [ln for ln in text.splitlines() if ln.startswith("Final score:")] == [ln for ln in text.splitlines()
+                                                                                 if "Final score:" in ln]
+    assert "Final score\\x3a 0.999999" in text

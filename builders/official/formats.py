@@ -45,6 +45,9 @@ __all__ = [
 
 #: Characters read per block by :func:`fast_paraphrase_batches` (about 75,000 English pairs).
 FAST_BLOCK_CHARS = 4_000_000
+#: The longest line of a paraphrase table read (a phrase, a paraphrase, a probability): a longer one is refused
+#: as soon as it is met, its text never held whole (a gzip bomb of one endless line).
+MAX_LINE_CHARS = 1_000_000
 
 #: Text the strict parser would change or refuse: two spaces, a space at either end of a line,
 #: an empty line (the ends of a block are checked apart), and (:func:`_odd_spaces`) any other
@@ -120,13 +123,29 @@ def fast_paraphrase_batches(
     n = 0  # pairs yielded so far
     pending: List[str] = []  # whole lines of an entry not yet complete (at most 2)
     partial = ""  # the last, unfinished line of the text read so far
+    pieces: List[str] = []  # the blocks of a line longer than a block, joined once its end (or the cap) is met
+    held = 0
     while True:
         block = text.read(block_chars)
+        if block and "\n" not in block:  # inside a long line: kept aside, not joined again per block (linear)
+            pieces.append(block)
+            held += len(block)
+            if len(partial) + held > MAX_LINE_CHARS:
+                raise JarFormatError(source, 3 * n + len(pending) + 1, f"a line longer than {MAX_LINE_CHARS:,} "
+                                     "characters: not a paraphrase table")
+            continue
+        if pieces:
+            block = "".join(pieces) + block
+            pieces, held = [], 0
         buf = partial + block
         if block:
             clean = _clean_up_to(buf, buf.rfind("\n"))
             lines = buf.split("\n")
             partial = lines.pop()
+            if max(map(len, lines), default=0) > MAX_LINE_CHARS or len(partial) > MAX_LINE_CHARS:
+                at = next((i for i, ln in enumerate(lines) if len(ln) > MAX_LINE_CHARS), len(lines))
+                raise JarFormatError(source, 3 * n + len(pending) + at + 1, f"a line longer than {MAX_LINE_CHARS:,} "
+                                     "characters: not a paraphrase table")
         else:  # the end: a last line without a line break, if any
             lines = [partial] if partial else []
             clean = all(map(_clean_line, lines))

@@ -161,8 +161,10 @@ def run(argv: Optional[List[str]] = None) -> int:
         if args.out is None:
             _write(sys.stdout, scorer, hyps, refs, args)
             return 0
+        from ..atomicfile import output_file
+
         try:
-            with open(args.out, "w", encoding="utf-8", newline="\n") as out:
+            with output_file(args.out, inputs=[args.hypothesis, args.reference]) as out:
                 _write(out, scorer, hyps, refs, args)
         except OSError as exc:
             raise InputError(f"{args.out}: cannot write ({exc.strerror or exc})") from exc

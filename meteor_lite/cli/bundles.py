@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List
 
+from .argtypes import positive_number
 from .errors import EXIT_ERROR, Parser, fail
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,11 +80,11 @@ def build_parser() -> "argparse.ArgumentParser":
         help="Official import with this paraphrase table in Meteor's format (e.g. the full Meteor 1.5 distribution's "
         "paraphrase-de.gz, or meteor-build paraphrases --meteor-file): the scores of the jar run with -a FILE.",
     )
-    inst.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    inst.add_argument("--timeout", type=positive_number, default=None, metavar="SECONDS",
                       help="Deadline of the whole download of a bundle file or URL (default: 3600).")
-    inst.add_argument("--stall", type=float, default=None, metavar="SECONDS",
+    inst.add_argument("--stall", type=positive_number, default=None, metavar="SECONDS",
                       help="Give up on a download that sends no byte for this long (default: 15, as pip).")
-    inst.add_argument("--max-size", type=float, default=None, metavar="MB",
+    inst.add_argument("--max-size", type=positive_number, default=None, metavar="MB",
                       help="Size cap of a bundle file or URL, received and decompressed, in MB (default: 2000).")
     remove = sub.add_parser("remove", help="Delete a bundle from the user bundle directory.")
     remove.add_argument("name", metavar="NAME", help="Bundle name (en, or en.sqlite).")
@@ -100,8 +101,12 @@ def run(argv: List[str]) -> int:
     elif a.command == "list":
         bundle_list()
     elif a.command == "install":
-        bundle_install(a.source, a.sha256, a.name, index=a.index, stem_corrections=a.stem_corrections, timeout=a.timeout,
-                       max_size_mb=a.max_size, force=a.force, paraphrase=a.paraphrase, stall=a.stall)
+        from ..resources.fetch import interrupt_on_sigterm
+
+        with interrupt_on_sigterm():  # SIGTERM as Ctrl-C: every builder's and installer's cleanup runs
+            bundle_install(a.source, a.sha256, a.name, index=a.index, stem_corrections=a.stem_corrections,
+                           timeout=a.timeout, max_size_mb=a.max_size, force=a.force, paraphrase=a.paraphrase,
+                           stall=a.stall)
     elif a.command == "available":
         bundle_available()
     else:

@@ -171,6 +171,10 @@ def _quiet_stdout() -> None:
         pass
 
 
+#: SQLite's result code of a full disk (``sqlite3.SQLITE_FULL``, from Python 3.11): a write failed, no bundle is damaged.
+_SQLITE_FULL = 13
+
+
 def _message(exc: BaseException, prog: str) -> "tuple[str, int]":
     """The one-line message and exit code for an exception that escaped a command."""
     if isinstance(exc, OSError) and exc.errno in _OUTPUT_ERRNOS:
@@ -178,6 +182,9 @@ def _message(exc: BaseException, prog: str) -> "tuple[str, int]":
     if isinstance(exc, MemoryError):
         return "out of memory (a very long segment? score it separately, or split the input)", EXIT_ERROR
     if type(exc).__module__ == "sqlite3":
+        if getattr(exc, "sqlite_errorcode", None) == _SQLITE_FULL or "disk is full" in str(exc):
+            return (f"SQLite: {exc} (no space left on the device of a file being written, not a damaged bundle: "
+                    "free some space, or set TMPDIR to a roomier directory, and run again)"), EXIT_ERROR
         return f"SQLite: {exc} (the bundle may be damaged: check it with 'meteor-lite bundle verify')", EXIT_ERROR
     if isinstance(exc, OSError):
         where = f": {exc.filename}" if exc.filename else ""

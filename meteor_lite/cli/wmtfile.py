@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from ..errors import MeteorLiteWarning
+from ..printable import report_line
 from .errors import EXIT_USAGE, fail, reported_errors, warnings_as_lines
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,6 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..text.wmt import SystemsFile
 
 __all__ = ["add_arguments", "run_tsv", "SystemResult", "score_systems", "warn_self_references"]
+
+#: The widest the text report's System column is padded to: longer names overflow it (a 1 MB name pads no row).
+MAX_NAME_WIDTH = 40
 
 
 def add_arguments(p: "argparse.ArgumentParser") -> None:
@@ -102,14 +106,12 @@ def score_systems(
 
 
 def warn_self_references(data: "SystemsFile") -> None:
-    """A warning for each system that is a reference column of the file (see :class:`SystemsFile`)."""
-    for system, cols in data.self_references.items():
-        warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row): "
-                      "scored against the other reference column(s) only", MeteorLiteWarning, stacklevel=3)
-    for system, cols in data.identical.items():
-        warnings.warn(f"{data.path}: system {system!r} is reference column {', '.join(cols)} (equal on every row), "
-                      "the only reference of some of its rows: scored against itself there (1.0)",
-                      MeteorLiteWarning, stacklevel=3)
+    """Warnings for the systems that are a reference column of the file (see :class:`SystemsFile`), at most
+    :data:`MAX_SYSTEM_WARNINGS` of each kind and one line counting the rest."""
+    _warn_each(data.path, data.self_references, "(equal on every row): scored against the other reference "
+               "column(s) only")
+    _warn_each(data.path, data.identical, "(equal on every row), the only reference of some of its rows: scored "
+               "against itself there (1.0)")
 
 
 def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Optional[List[float]],
@@ -120,6 +122,10 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
         from ..meteor import Meteor
         from ..text.wmt import read_systems_file
 
+        if a.segment_file:
+            from ..atomicfile import check_output
+
+            check_output(a.segment_file, inputs=[a.tsv])  # refused before the scoring, not after it
         data = read_systems_file(a.tsv, system_column=a.system_column, segment_column=a.segment_column,
                                  hyp_column=a.hyp_column, ref_columns=a.ref_column)
         lang = a.lang or data.target_language or "en"
@@ -139,13 +145,28 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
         if a.segment_file:
             write_segment_scores(a.segment_file, data, scores)
     if a.quiet:
-        lines = [f"{r.system}\t{_java(r.result.score)}" for r in _ranked(results)]
+        lines = [f"{report_line(r.system)}\t{_java(r.result.score)}" for r in _ranked(results)]
     elif a.fmt == "json":
         lines = [json_report(scorer, data, results)]
     else:
         lines = text_report(scorer, data, results)
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+#: Systems named one warning each (self references); the others are counted in one more.
+MAX_SYSTEM_WARNINGS = 10
+
+
+def _warn_each(path: str, found: Dict[str, List[str]], what: str) -> None:
+    """One warning per system of ``found`` (system -> its reference columns), the first :data:`MAX_SYSTEM_WARNINGS`
+    of them; then one line counting the others."""
+    for system, cols in list(found.items())[:MAX_SYSTEM_WARNINGS]:
+        warnings.warn(f"{path}: system {system!r} is reference column {', '.join(cols)} {what}", MeteorLiteWarning,
+                      stacklevel=3)
+    if len(found) > MAX_SYSTEM_WARNINGS:
+        warnings.warn(f"{path}: {len(found) - MAX_SYSTEM_WARNINGS:,} more systems like these ('--format json' "
+                      "lists every system's reference columns)", MeteorLiteWarning, stacklevel=3)
 
 
 def _java(x: float) -> str:
@@ -161,12 +182,17 @@ def _ranked(results: List[SystemResult]) -> List[SystemResult]:
 
 def write_segment_scores(path: str, data: "SystemsFile", scores: List[float]) -> None:
     """``system seg_id score`` for every row, in file order, written whole or not at all."""
-    from ..atomicfile import atomic_path
+    from ..atomicfile import output_file
 
-    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-        out.write("system\tseg_id\tscore\n")
-        for row, score in zip(data.rows, scores):
-            out.write(f"{row.system}\t{row.seg_id}\t{_java(score)}\n")
+    try:
+        with output_file(path, inputs=[data.path]) as out:
+            out.write("system\tseg_id\tscore\n")
+            for row, score in zip(data.rows, scores):
+                out.write(f"{row.system}\t{row.seg_id}\t{_java(score)}\n")
+    except OSError as exc:
+        from ..errors import InputError
+
+        raise InputError(f"{path}: cannot write ({exc.strerror or exc})") from exc
 
 
 def text_report(scorer: "Meteor", data: "SystemsFile", results: List[SystemResult]) -> List[str]:
@@ -181,13 +207,14 @@ def text_report(scorer: "Meteor", data: "SystemsFile", results: List[SystemResul
              f"References:     {refs}"]
     head += [f"                {s}: {' '.join(r.references)} only (its hypotheses are {' '.join(data.self_references[s])})"
              for s, r in ((r.system, r) for r in results) if s in data.self_references]
-    width = max(6, *(len(r.system) for r in results))
+    names = {r.system: report_line(r.system) for r in results}  # escaped as printed: control characters, ...
+    width = min(MAX_NAME_WIDTH, max(6, *(len(n) for n in names.values())))  # a longer name overflows its column
     table = ["", f"{'System':{width}}  Segments  {'Score':20}  Precision  Recall  Frag.pen.  Chunks"]
     for r in _ranked(results):
         m, st = r.result.metrics, r.result.stats
-        table.append(f"{r.system:{width}}  {r.segments:8d}  {_java(r.result.score):20}  {_f4(m.precision):>9}  "
+        table.append(f"{names[r.system]:{width}}  {r.segments:8d}  {_java(r.result.score):20}  {_f4(m.precision):>9}  "
                      f"{_f4(m.recall):>6}  {_f4(m.frag_penalty):>9}  {_count(st.chunks):>6}")
-    return head + table
+    return [report_line(line) for line in head] + table
 
 
 def _f4(x: float) -> str:

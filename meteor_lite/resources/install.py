@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator, NamedTuple, Optional, Tuple, Type
@@ -224,16 +225,30 @@ def _default_mode(path: Path) -> None:
 _UNNAMED_PART_STALE_AFTER = 24 * 3600
 
 
+#: The install's process id in the name of a file made from a ``.part`` file's name (``..en.<pid>.<random>.part.
+#: <pid2>.<random>.tmp``: the temporary file of the builder that writes the .part, or its SQLite side files).
+_PART_INSIDE = re.compile(r"^\.+.*?\.(\d+)\.[A-Za-z0-9_]+\.part\.")
+
+
 def remove_stale_parts(dest: Path) -> None:
-    """Delete the ``.<name>.<pid>.<random>.part`` files of installs whose process is gone (killed outright),
-    and unnamed ones older than a day; best effort (an error leaves the file)."""
+    """Delete the ``.<name>.<pid>.<random>.part`` files of installs whose process is gone (killed outright), the
+    files named after them (a builder's ``..<name>.<pid>.<random>.part.<pid>.<random>.tmp`` and its SQLite side
+    files), and unnamed ones older than a day; best effort (an error leaves the file)."""
     import time
 
     try:
-        parts = [p for p in dest.iterdir() if p.name.startswith(".") and p.name.endswith(".part")]
+        parts = [p for p in dest.iterdir() if p.name.startswith(".") and (p.name.endswith(".part") or ".part." in p.name)]
     except OSError:
         return
     for p in parts:
+        if not p.name.endswith(".part"):  # a file written beside a .part (a builder's .tmp, its SQLite journal)
+            inner = _PART_INSIDE.match(p.name)
+            try:
+                if inner and int(inner.group(1)) != os.getpid() and not pid_alive(int(inner.group(1))):
+                    p.unlink()
+            except OSError:
+                pass
+            continue
         fields = p.name[1 : -len(".part")].rsplit(".", 2)
         try:
             if len(fields) == 3 and fields[1].isdigit():

@@ -44,12 +44,13 @@ from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
 from ..atomicfile import atomic_path
 from ..errors import BundleError, MeteorLiteWarning
+from ..printable import one_line
 
 if TYPE_CHECKING:  # pragma: no cover
     import sqlite3
 
 __all__ = ["INTEGER_COLUMNS", "column_type_problems", "ENV_CACHE_DIR", "ENV_KEY_FILE", "key_file", "SLOW_NOTICE_SECONDS", "cache_file", "fallback_cache_file", "file_identity", "verification_on", "ENV_VERIFY", "is_verified",
-           "remember", "ensure_verified", "set_notice"]
+           "remember", "ensure_verified", "set_notice", "sign", "announce"]
 
 #: Environment variable naming the cache directory (default ``$XDG_CACHE_HOME/meteor-lite``).
 ENV_CACHE_DIR = "METEOR_LITE_CACHE_DIR"
@@ -70,24 +71,48 @@ _notice: Optional[Callable[[str], None]] = None
 #: (type affinity), so a bundle whose synset ids are words hashes, verifies and opens like any other: only
 #: :func:`column_type_problems` tells it apart.
 INTEGER_COLUMNS = (("synsets", "synset"), ("paraphrases", "prefix"), ("nonbreaking_prefixes", "numeric_only"))
+#: Columns the scorer reads as text (``None`` allowed only where listed in :data:`NULLABLE_COLUMNS`).  A bundle
+#: written with a schema of its own (columns without a type, without NOT NULL) can hold a number or NULL there.
+TEXT_COLUMNS = (("function_words", "word"), ("stems", "word"), ("stems", "stem"), ("synsets", "word"),
+                ("synonym_exceptions", "form"), ("synonym_exceptions", "base"), ("paraphrases", "phrase"),
+                ("paraphrases", "paraphrases"), ("nonbreaking_prefixes", "prefix"))
+NULLABLE_COLUMNS = (("paraphrases", "paraphrases"),)
+
+
+def _allowed(table: str, column: str) -> Tuple[str, ...]:
+    if (table, column) in INTEGER_COLUMNS:
+        return ("integer",)
+    return ("text", "null") if (table, column) in NULLABLE_COLUMNS else ("text",)
 
 
 def column_type_problems(conn: "sqlite3.Connection") -> List[str]:
-    """One problem per column of :data:`INTEGER_COLUMNS` holding a value that is not an integer (first one shown)."""
-    from ..printable import one_line
-
+    """One problem per table holding, in a column of :data:`INTEGER_COLUMNS` or :data:`TEXT_COLUMNS`, a value of
+    another type than the scorer reads there (the first such row shown): what ``bundle verify`` and the first use
+    refuse is exactly what the scorer could not read (one scan per table)."""
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     problems = []
-    for table, column in INTEGER_COLUMNS:
-        if table not in tables:
+    by_table: "dict[str, List[str]]" = {}
+    for table, column in (*TEXT_COLUMNS, *INTEGER_COLUMNS):
+        if table in tables:
+            by_table.setdefault(table, []).append(column)
+    for table, columns in by_table.items():
+        picks = ", ".join(f"{c}, typeof({c})" for c in columns)
+        where = " OR ".join(
+            "typeof({}) NOT IN ({})".format(c, ", ".join(f"'{t}'" for t in _allowed(table, c))) for c in columns)
+        row = conn.execute(f"SELECT {picks} FROM {table} WHERE {where} LIMIT 1").fetchone()
+        if row is None:
             continue
-        row = conn.execute(
-            f"SELECT {column}, typeof({column}) FROM {table} WHERE typeof({column}) != 'integer' LIMIT 1"
-        ).fetchone()
-        if row is not None:
-            shown = one_line(repr(row[0]))
-            problems.append(f"table {table!r} holds a {column} that is not an integer (a {row[1]} value: "
+        for i, column in enumerate(columns):
+            value, kind = row[2 * i], row[2 * i + 1]
+            wanted = _allowed(table, column)
+            if kind in wanted:
+                continue
+            shown = one_line(repr(value))
+            what = "an integer" if wanted == ("integer",) else "text"
+            article = "an" if kind[:1] in "aeiou" else "a"
+            problems.append(f"table {table!r} holds a {column} that is not {what} ({article} {kind} value: "
                             f"{shown[:40]}{'...' if len(shown) > 40 else ''})")
+            break
     return problems
 
 
@@ -99,6 +124,12 @@ def set_notice(notice: Optional[Callable[[str], None]]) -> None:
     """
     global _notice
     _notice = notice
+
+
+def announce(message: str) -> None:
+    """Tell the user of a slow or space-taking step now under way: the notice of :func:`set_notice` (one line on
+    stderr on the command line), else the ``logging`` logger of this module at level INFO."""
+    _announce(message)
 
 
 def _announce(message: str) -> None:
@@ -197,8 +228,14 @@ def _key() -> Optional[bytes]:
                 with os.fdopen(fd, "w") as out:
                     out.write(os.urandom(32).hex() + "\n")
                 key = _read_key(path)
-    except OSError:
+    except OSError as exc:
         key = None
+        warnings.warn(
+            f"{one_line(path)}: the key of the cache of verified bundles cannot be used "
+            f"({one_line(exc.strerror or exc)}), so nothing is remembered: every run verifies its bundles again "
+            f"and no mapped table file is trusted; remove the file (a new private one is made) or set {ENV_KEY_FILE}",
+            MeteorLiteWarning, stacklevel=3,
+        )
     _keys[str(path)] = key
     return key
 
@@ -210,11 +247,30 @@ def _read_key(path: Path) -> Optional[bytes]:
     except FileNotFoundError:
         return None
     if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o077 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-        raise OSError(f"{path} is not a private file of this user")
-    text = path.read_text(encoding="ascii").strip()
+        raise OSError("not a private file of this user: readable or writable by others, not a regular file, or "
+                      "another user's")
+    try:
+        text = path.read_bytes().decode("ascii").strip()
+    except UnicodeDecodeError:
+        raise OSError("it holds bytes that are not ASCII") from None
     if len(text) < 32:
-        raise OSError(f"{path} holds no key")
+        raise OSError("it holds no key (fewer than 32 characters)")
     return text.encode("ascii")
+
+
+def sign(purpose: str, text: str) -> Optional[str]:
+    """An HMAC-SHA-256 of ``text`` under this user's key (:func:`key_file`), for ``purpose`` (a word naming what is
+    signed, so that a MAC made for one kind of file is never valid for another); None without a key.
+
+    What a file carries this MAC for was written by a scorer of this user: a file of the same form written by
+    anyone else (who can write the directory but not read the key) does not have it."""
+    import hashlib
+    import hmac
+
+    key = _key()
+    if key is None:
+        return None
+    return hmac.new(key, f"{purpose}\n{text}".encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()
 
 
 def _line(identity: Identity, checksum: str) -> str:
@@ -351,8 +407,9 @@ def ensure_verified(
         return
     import threading
 
+    remembered = "done once, then remembered" if _key() is not None else "done on every run: no usable cache key"
     message = (f"verifying {path} (first use of this file: content checksum and SQLite integrity check; "
-               "done once, then remembered)")
+               f"{remembered})")
     timer = threading.Timer(SLOW_NOTICE_SECONDS, _announce, [message])
     timer.daemon = True
     timer.start()

@@ -26,7 +26,7 @@ import re
 import sqlite3
 from itertools import zip_longest
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Set, TextIO, Tuple
 
 from ..errors import InputError
 from .schema import FORMAT_NAME, SCHEMA_SQL, SCHEMA_VERSION
@@ -218,13 +218,47 @@ def _read_text(path: Path) -> str:
         raise InputError(f"{path}: cannot read ({exc})") from None
 
 
+#: The longest line of a paraphrase table read: a longer one is refused when met, never held whole.
+MAX_LINE_CHARS = 1_000_000
+
+
+def bounded_lines(f: "TextIO", source: str, limit: int = MAX_LINE_CHARS) -> Iterator[str]:
+    """The lines of the open text file ``f``, each read with at most ``limit + 1`` characters: a longer line is a
+    :class:`JarFormatError` naming ``source`` and the line (a gzip bomb of one endless line costs one line)."""
+    number = 0
+    while True:
+        line = f.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > limit:
+            raise MalformedInputError(source, number, f"a line longer than {limit:,} characters: not a paraphrase table")
+        yield line
+
+
+def _jar_pairs(lines: Iterable[str], source: str) -> Iterator[Tuple[str, str]]:
+    """``(phrase, paraphrase)`` of a table as the jar reads it for ``-a``: the probability line of an entry is not
+    read at all (``NaN``, ``Infinity``, ``1e400``, ``abc``, a byte order mark: the jar scores with them), and an
+    entry whose phrase or paraphrase is empty is skipped (it can match nothing).  A file ending inside an entry
+    is a :class:`JarFormatError`, as in :func:`iter_paraphrase_batches`."""
+    it = iter(lines)
+    for n, (_, raw, para_raw) in enumerate(zip_longest(it, it, it)):
+        if para_raw is None:
+            got = 1 if raw is None else 2
+            raise MalformedInputError(
+                source, 3 * n + got, f"file ends inside an entry ({got} of 3 lines: probability, phrase, paraphrase)")
+        phrase, para = " ".join(raw.split()), " ".join(para_raw.split())
+        if phrase and para:
+            yield phrase, para
+
+
 def _paraphrase_rows(path: Path) -> Iterator[Tuple[str, str]]:
     """``(phrase, joined paraphrases)`` per phrase of a (gzipped) table: file order within a phrase."""
     try:
         with open(path, "rb") as raw:
             gz = raw.read(2) == b"\x1f\x8b"
         with (gzip.open(path, "rt", encoding="utf-8") if gz else open(path, encoding="utf-8")) as f:
-            pairs = [(p, q) for p, q, _ in iter_paraphrases(f, str(path))]
+            pairs = list(_jar_pairs(bounded_lines(f, str(path)), str(path)))
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError, EOFError) as exc:

@@ -9,9 +9,13 @@ The operating system keeps its pages in its file cache, shared by every process 
 
 The file is derived from the bundle and bound to it: its header records the bundle file's size, modification
 time, inode and content checksum, and a file whose header does not match the bundle it sits beside, or whose
-length is not the one recorded, is never read (a new one is written in its place).  It is written atomically
-(a temporary file renamed over it), so two processes may build it at once.  It is written beside the bundle,
-so whoever may replace the bundle may replace it, and nobody else: it is trusted exactly as the bundle is.
+length is not the one recorded, is never read (a new one is written in its place).  All of that can be read
+by anyone, so whoever can write the bundle's directory could write a consistent file; the header therefore also
+carries a MAC of the file's checksum under the user's cache key (:func:`integrity.sign
+<meteor_lite.resources.integrity.sign>`), and a file without this user's MAC is not read but written again
+(without a usable key no file is written or read).  It is written atomically (a temporary file renamed over
+it), so two processes may build it at once; SIGTERM during the write removes the temporary file, and the
+temporary files of writers killed outright are removed by the next writer.
 
 The first scorer of a bundle without a matching file builds it (English: a few seconds, once) when the
 bundle's directory can be written; otherwise, or with ``METEOR_LITE_MAPPED=0`` in the environment, the scorer
@@ -48,6 +52,7 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Seq
 
 from .. import accel
 from ..atomicfile import atomic_path
+from ..printable import one_line
 from . import integrity
 from .bundle import Bundle
 
@@ -69,6 +74,9 @@ _LIMIT_OFFSET = 0xFFFFFFFF
 _LITTLE_ENDIAN = struct.pack("=H", 1) == struct.pack("<H", 1)
 #: Decoded paraphrase entries a :class:`MappedTables` keeps (English's average entry is about 210 characters).
 ENTRY_CACHE = 50_000
+#: The first write of the file beside a bundle of at least this many bytes is announced (one line on stderr on
+#: the command line: the file is about as large as the bundle); a smaller one is written silently.
+ANNOUNCE_SIZE = 1_000_000
 #: Flags of a paraphrase-table record.
 BEGINS_LONGER, HAS_ENTRY = 1, 2
 
@@ -117,6 +125,14 @@ def _records(bundle: Bundle, table: str, out: _Output) -> Iterator[Tuple[bytes, 
     """(key, value) records of one table, encoded as the layout says, in key order.  The paraphrase table's
     entries are written to ``out`` as they come (before the table's slots), its records point at them."""
     rows = bundle.table_rows(table)
+    try:
+        yield from _encoded(table, rows, out)
+    except (AttributeError, TypeError, struct.error) as exc:  # a value of another type than the schema's
+        raise TableFileError(f"table {table!r} holds a value of the wrong type ({exc}); "
+                             "check the bundle with 'meteor-lite bundle verify'") from None
+
+
+def _encoded(table: str, rows: Iterable[Tuple[Any, ...]], out: _Output) -> Iterator[Tuple[bytes, bytes]]:
     if table == "stems":
         for word, stem in rows:
             yield word.encode("utf-8"), _text16(stem.encode("utf-8"))
@@ -202,7 +218,7 @@ def write_mapped_tables(bundle: Bundle, path: "os.PathLike[str] | str") -> str:
             for table in present:
                 directory[table] = list(_write_table(out, _records(bundle, table, out)))
             digest = _content_digest(out.digest, stamp, directory, out.pos, head_room)
-            head = _header(stamp, directory, out.pos, head_room, digest)
+            head = _header(stamp, directory, out.pos, head_room, digest, _mac(digest) or "")
             f.seek(0)
             f.write(head.ljust(head_room, b" "))
             f.flush()
@@ -218,13 +234,21 @@ def _content_digest(body: Any, stamp: Dict[str, Any], directory: Dict[str, List[
     return hashlib.sha256(body.digest() + said).hexdigest()
 
 
+def _mac(digest: str) -> Optional[str]:
+    """The header's MAC: the checksum ``digest`` (which covers the content, the bundle's stamp, the length and the
+    tables' places) signed with this user's key (:func:`integrity.sign <meteor_lite.resources.integrity.sign>`);
+    None without a key."""
+    return integrity.sign("mapped-tables", digest)
+
+
 def _header(
-    stamp: Dict[str, Any], directory: Dict[str, List[int]], length: int, start: int, sha256: str = "0" * 64
+    stamp: Dict[str, Any], directory: Dict[str, List[int]], length: int, start: int, sha256: str = "0" * 64,
+    mac: str = "0" * 64,
 ) -> bytes:
     """The magic, the JSON header's length and the header (``start``: where what follows it begins), padded to a
     multiple of 8 bytes."""
     text = json.dumps({"format": FORMAT, "bundle": stamp, "length": length, "start": start, "tables": directory,
-                       "sha256": sha256}, sort_keys=True).encode("utf-8")
+                       "sha256": sha256, "mac": mac}, sort_keys=True).encode("utf-8")
     head = MAGIC + _U32.pack(0) + text
     head += b" " * (-len(head) % 8)
     return MAGIC + _U32.pack(len(head) - 12) + head[12:]
@@ -476,7 +500,8 @@ def _open_file(path: Path, stamp: Dict[str, Any]) -> Optional[MappedTables]:
     except (OSError, ValueError):
         data = None
     head = _read_header(data) if data is not None else None
-    if data is None or head is None or not _usable(head, length, stamp) or not _verified(path, fd, data, head):
+    if (data is None or head is None or not _usable(head, length, stamp) or not _signed(path, head)
+            or not _verified(path, fd, data, head)):
         if data is not None:
             data.close()
         os.close(fd)
@@ -484,6 +509,23 @@ def _open_file(path: Path, stamp: Dict[str, Any]) -> Optional[MappedTables]:
     if hasattr(data, "madvise") and hasattr(mmap, "MADV_RANDOM"):
         data.madvise(mmap.MADV_RANDOM)  # look-ups jump about: no read-ahead into the process's memory
     return MappedTables(path, fd, data, head["tables"])
+
+
+def _signed(path: Path, head: Dict[str, Any]) -> bool:
+    """Whether the header carries the MAC this user's key gives its checksum: the file was written by a scorer of
+    this user.  A file anyone else wrote (whoever can write the bundle's directory can write one consistent with the
+    bundle's stamp and with its own checksum) is not read, but written again."""
+    import hmac
+
+    said, mac = head.get("sha256"), head.get("mac")
+    if not isinstance(said, str) or not isinstance(mac, str):
+        return False
+    wanted = _mac(said)
+    if wanted is None or not hmac.compare_digest(wanted, mac):
+        if wanted is not None:
+            log.info("%s: not written by this user's scorer (its MAC is not this user's); it is written again", path)
+        return False
+    return True
 
 
 def _verified(path: Path, fd: int, data: Any, head: Dict[str, Any]) -> bool:
@@ -532,6 +574,36 @@ def _inside_python_install(path: Path) -> bool:
     return False
 
 
+def _remove_stale_temps(path: Path) -> None:
+    """Remove the temporary files (``.<name>.<pid>.tmp``, :func:`~meteor_lite.atomicfile.atomic_path`) that writers
+    of ``path`` killed before they could (SIGKILL, a power cut) left behind: those of processes that are gone."""
+    prefix = f".{path.name}."
+    try:
+        names = [n for n in os.listdir(path.parent) if n.startswith(prefix) and n.endswith(".tmp")]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(prefix):-len(".tmp")]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        try:
+            os.unlink(path.parent / name)
+            log.info("%s: removed, left by a writer that was killed", path.parent / name)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another user's counts: its file is left alone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def open_mapped_tables(bundle: Bundle, *, build: bool = True) -> Optional[MappedTables]:
     """The mapped tables of ``bundle``: the file beside it when it matches the bundle, else (with ``build``) a new
     one written there first.  None when ``METEOR_LITE_MAPPED`` turns them off, when the bundle was not opened from
@@ -546,15 +618,32 @@ def open_mapped_tables(bundle: Bundle, *, build: bool = True) -> Optional[Mapped
     tables = _open_file(path, stamp)
     if tables is not None or not build:
         return tables
+    if _mac("") is None:
+        log.info("%s: no usable cache key to sign a mapped table file; the bundle's tables are queried with SQLite",
+                 path.parent)
+        return None
     if not os.access(path.parent, os.W_OK) or _inside_python_install(path):
         log.info("%s: not writable or inside an installed package; the bundle's tables are queried with SQLite",
                  path.parent)
         return None
-    log.info("%s: writing the bundle's look-up tables as a mapped file (once per bundle file)", path)
+    size = bundle.identity[1] if bundle.identity is not None else 0
+    if size >= ANNOUNCE_SIZE:
+        integrity.announce(
+            f"writing {one_line(path)}: the bundle's look-up tables as a mapped file, about {size / 1e6:,.0f} MB beside "
+            f"the bundle (once per bundle file; {MAPPED_ENV}=0 turns it off)")
+    _remove_stale_temps(path)
+    from .fetch import interrupt_on_sigterm
+
     try:
-        digest = write_mapped_tables(bundle, path)
+        with interrupt_on_sigterm():  # SIGTERM as Ctrl-C: the temporary file is removed (SIGKILL: by the next writer)
+            digest = write_mapped_tables(bundle, path)
     except (OSError, TableFileError) as exc:
-        log.warning("%s: the mapped tables were not written (%s); the bundle's tables are queried with SQLite", path, exc)
+        import warnings
+
+        from ..errors import MeteorLiteWarning
+
+        warnings.warn(f"{one_line(path)}: the mapped tables were not written ({one_line(exc)}); the bundle's tables "
+                      "are queried with SQLite", MeteorLiteWarning, stacklevel=2)
         return None
     if integrity.verification_on():
         _remember(path, digest)  # written just now from the verified bundle: not checked again

@@ -62,6 +62,24 @@ def _stdin() -> BinaryIO:
     return sys.stdin.buffer
 
 
+def invalid_utf8(name: str, line: int, column: int, raw: bytes, at: int) -> str:
+    """The message of invalid UTF-8 at byte ``at`` of ``raw`` (the line ``line``, or the whole file), with the
+    likely cause when the bytes show one: gzip's magic number, a UTF-16 byte order mark, or UTF-16's pattern of a
+    NUL every other byte."""
+    text = f"{name}:{line}: invalid UTF-8 (byte 0x{raw[at]:02x} at column {column})"
+    head = raw[:4] if line == 1 else b""
+    sample = raw[max(0, at - 64): at + 64]
+    if head.startswith(b"\x1f\x8b"):
+        return text + ": the file is gzip-compressed (it starts with gzip's magic bytes 1f 8b); decompress it first (gunzip)"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return (text + ": the file is UTF-16 (it starts with a UTF-16 byte order mark); convert it to UTF-8 first "
+                "(iconv -f UTF-16 -t UTF-8)")
+    if len(sample) >= 8 and sample.count(0) * 3 >= len(sample):
+        return (text + ": the line looks like UTF-16 (a NUL byte every other byte); convert the file to UTF-8 first "
+                "(iconv -f UTF-16 -t UTF-8)")
+    return text
+
+
 def _decode(data: bytes, p: str) -> List[str]:
     """Split UTF-8 bytes into lines exactly as Java's ``readLine`` does (BOM kept, every CR ends a line)."""
     try:
@@ -69,7 +87,8 @@ def _decode(data: bytes, p: str) -> List[str]:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(f"{p}:{line}: invalid UTF-8 (byte 0x{data[exc.start]:02x} at column {col})") from None
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        raise InputError(invalid_utf8(p, line, col, data[start: exc.start + 64], exc.start - start)) from None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -162,9 +181,7 @@ class LineReader:
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(
-                f"{self.name}:{number}: invalid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})"
-            ) from None
+            raise InputError(invalid_utf8(self.name, number, exc.start + 1, raw, exc.start)) from None
 
     def _counted(self, line: str) -> str:
         self.count += 1

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import InputError
+from .io import invalid_utf8
 
 __all__ = [
     "DEFAULT_SYSTEM_COLUMN", "DEFAULT_SEGMENT_COLUMN", "DEFAULT_HYP_COLUMN", "REF_COLUMN",
@@ -43,6 +44,9 @@ LP_COLUMN = "lp"
 #: Reference columns found without ``ref_columns``: ``ref``, ``ref_A``, ``ref-b``, ``ref2``, ... (any case).
 REF_COLUMN = re.compile(r"^ref(?:[_-]?[a-z]|[_-]?[0-9]+)?$", re.IGNORECASE)
 _GZIP_MAGIC = b"\x1f\x8b"
+#: The longest line read (bytes, after decompression): a longer one is refused when it is met, before it is
+#: held whole (a gzip bomb of one endless line costs one line's buffer, not the file).
+MAX_LINE_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,10 @@ def read_systems_file(
     except StopIteration:
         raise InputError(f"{name}: empty file (expected a header line naming the columns)") from None
     header = first.split("\t")
+    folded = [h.strip().lower() for h in header]
+    twice = next((h for i, h in enumerate(header) if folded[i] and folded.index(folded[i]) != i), None)
+    if twice is not None:
+        raise InputError(f"{name}:1: the header names column {twice!r} twice (columns are found by name)")
     col = _ColumnFinder(name, header)
     sys_i, seg_i, hyp_i = col.find(system_column, "system"), col.find(segment_column, "segment"), col.find(hyp_column, "hypothesis")
     if ref_columns:
@@ -121,7 +129,10 @@ def read_systems_file(
     seen: Dict[Tuple[str, str], int] = {}
     pairs = set()
     known = set()
+    nul: List[int] = []  # the first line holding a NUL, then the count
     for number, text in enumerate(lines, start=2):
+        if "\x00" in text:
+            nul = [nul[0] if nul else number, (nul[1] if nul else 0) + 1]
         cells = text.split("\t")
         if len(cells) != len(header):
             raise InputError(f"{name}:{number}: {len(cells)} tab-separated field(s), but the header has {len(header)}"
@@ -145,6 +156,13 @@ def read_systems_file(
         out.rows.append(SystemRow(number, system, seg_id, cells[hyp_i], refs))
     if not out.rows:
         raise InputError(f"{name}: no rows after the header")
+    if nul:
+        import warnings
+
+        from ..errors import MeteorLiteWarning
+
+        warnings.warn(f"{name}:{nul[0]}: NUL (U+0000) inside a cell ({nul[1]} line(s)); it is scored as part of the "
+                      "text, as in a plain file", MeteorLiteWarning, stacklevel=2)
     if len(pairs) == 1:
         lp = pairs.pop()
         out.target_language = lp.rsplit("-", 1)[1] if "-" in lp else None
@@ -182,9 +200,12 @@ def _self_references(data: SystemsFile) -> Tuple[Dict[str, List[str]], Dict[str,
             if ref != row.hyp:
                 flags[k] = False
     found = {s: [c for c, f in zip(data.ref_columns, flags) if f] for s, flags in equal.items() if any(flags)}
-    kept = {s: cols for s, cols in found.items()
-            if any(row.system == s and all(r is None or c in cols for c, r in zip(data.ref_columns, row.refs))
-                   for row in data.rows)}
+    kept: Dict[str, List[str]] = {}
+    for row in data.rows:  # one pass: a row of such a system with no reference but those equal to its hypothesis
+        cols = found.get(row.system)
+        if cols is not None and row.system not in kept and all(
+                r is None or c in cols for c, r in zip(data.ref_columns, row.refs)):
+            kept[row.system] = cols
     return {s: cols for s, cols in found.items() if s not in kept}, kept
 
 
@@ -192,12 +213,19 @@ def _lines(path: str, name: str) -> Iterator[str]:
     """The decoded lines of the file, without their line ends; errors as :class:`InputError` naming ``name``."""
     raw = _open(path, name)
     try:
-        for number, data in enumerate(raw, start=1):
+        number = 0
+        while True:
+            data = raw.readline(MAX_LINE_BYTES + 1)
+            if not data:
+                break
+            number += 1
+            if len(data) > MAX_LINE_BYTES:
+                raise InputError(f"{name}:{number}: a line longer than {MAX_LINE_BYTES:,} bytes: not a systems TSV "
+                                 "(or a segment far longer than any Meteor scores)")
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise InputError(f"{name}:{number}: invalid UTF-8 (byte 0x{data[exc.start]:02x} at column "
-                                 f"{exc.start + 1})") from None
+                raise InputError(invalid_utf8(name, number, exc.start + 1, data, exc.start)) from None
             if number == 1 and text.startswith("\ufeff"):
                 text = text[1:]
             text = text[:-1] if text.endswith("\n") else text
@@ -216,7 +244,7 @@ def _open(path: str, name: str) -> "BinaryIO | gzip.GzipFile":
     if path == "-":
         if sys.stdin is None:
             raise InputError("standard input is closed: nothing to read for '-'")
-        plain: BinaryIO = io.BytesIO(sys.stdin.buffer.read())
+        plain: BinaryIO = sys.stdin.buffer  # read a line at a time, as a file is
     else:
         try:
             plain = open(path, "rb")  # noqa: SIM115 - closed by _lines
@@ -225,13 +253,11 @@ def _open(path: str, name: str) -> "BinaryIO | gzip.GzipFile":
         except OSError as exc:
             raise InputError(f"{name}: cannot read ({exc.strerror})") from None
     try:
-        magic = plain.read(2)
-        if plain.seekable():
+        if isinstance(plain, io.BufferedReader):  # a file, a pipe, standard input: looked at, not consumed
+            magic = plain.peek(2)[:2]
+        else:
+            magic = plain.read(2)
             plain.seek(0)
-        else:  # a pipe (process substitution): read it whole
-            data = magic + plain.read()
-            plain.close()
-            plain = io.BytesIO(data)
     except OSError as exc:
         plain.close()
         raise InputError(f"{name}: cannot read ({exc.strerror})") from None
