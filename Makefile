@@ -64,8 +64,15 @@ demo: $(BUNDLES)/en.sqlite
 # compiled English stemmer (meteor_lite/stemmers/_english.c over Snowball's C, see meteor_lite/stemmers/compiled.py),
 # rebuilt in place: the same alignments and stems as the pure-Python code.  Wheels and source installs compile them
 # too when a compiler is there (setup.py); here a failure is an error.  METEOR_LITE_PURE=1 turns them off.
-accel: $(VENV)/.installed
+# The module codes of the pair kernel come from the module registry (meteor_lite/align/modules.py): the header
+# meteor_lite/_accel_modules.h is written from it first (tests/test_modules.py checks the committed one is current).
+accel: modules-header
 	METEOR_LITE_ACCEL=1 $(PY) setup.py -q build_ext --inplace
+
+.PHONY: modules-header
+modules-header: $(VENV)/.installed
+	METEOR_LITE_PURE=1 $(PY) -c 'import sys; from meteor_lite.align.modules import main; sys.exit(main(["--c-header", "meteor_lite/_accel_modules.h"]))'
+
 
 # README command 2: lint and type-check, build (or reuse) every bundle the tests need, build the docs site, run the
 # suite (tests/test_docs.py runs the documents' examples)

@@ -67,10 +67,29 @@ REQUIRED = _CHOICE in ("1", "true", "yes")
 SKIPPED = _CHOICE in ("0", "false", "no")
 
 
+#: The kernels' sources, in the order their digest reads them (meteor_lite/accel.py's ACCEL_SOURCES, which a test checks):
+#: the C file and the module codes' header generated from the module registry (meteor_lite/align/modules.py).
+ACCEL_SOURCES = ("meteor_lite/_accel.c", "meteor_lite/_accel_modules.h")
+
+
+def _warning_flags() -> list:
+    """-Wall -Wextra -Werror where the compiler is gcc or clang (the kernels build without a warning)."""
+    import sysconfig
+
+    cc = (sysconfig.get_config_var("CC") or "").split()
+    name = Path(os.environ.get("CC", cc[0] if cc else "")).name
+    return ["-Wall", "-Wextra", "-Werror"] if "gcc" in name or "clang" in name or name == "cc" else []
+
+
 def _kernels() -> Extension:
-    # The source's digest is compiled in: meteor_lite/accel.py refuses a module built from another source.
-    digest = hashlib.sha256((Path(__file__).parent / SOURCE).read_bytes()).hexdigest()
-    return Extension("meteor_lite._accel", [SOURCE], define_macros=[("ACCEL_SOURCE_SHA256", f'"{digest}"')])
+    # The sources' digest is compiled in: meteor_lite/accel.py refuses a module built from other sources.
+    digest = hashlib.sha256()
+    for rel in ACCEL_SOURCES:
+        digest.update((Path(__file__).parent / rel).read_bytes())
+    return Extension(
+        "meteor_lite._accel", [SOURCE], depends=list(ACCEL_SOURCES),
+        define_macros=[("ACCEL_SOURCE_SHA256", f'"{digest.hexdigest()}"')], extra_compile_args=_warning_flags(),
+    )
 
 
 def _english_stemmer() -> Extension:

@@ -11,8 +11,10 @@
  *   java_hashes    meteor_lite.jarcompat.java_string_hashes
  *   positions_of   meteor_lite.align.matches.positions_of
  *   word_matches   the loop of meteor_lite.align.matches.collect_matches that makes one-word Match objects
- *   pack_side,     one pair scored: collect_matches, the search and scoring._side_stats's counts
- *   align_stats    (scoring._align_sides), on sentences packed once each (scoring.kernel_view)
+ *   pack_words,    one pair scored: collect_matches, the search and scoring._side_stats's counts
+ *   align_stats,   (scoring._align_sides), on sentences packed once each (scoring.prepare_side); align_many
+ *   align_many     aligns many pairs with the GIL released; the module codes are those of the generated
+ *                  header _accel_modules.h (meteor_lite/align/modules.py, the module registry)
  *   walk_held      meteor_lite.resources.lookups.Resources._walk over a table held in memory (preload=True)
  *   mapped_find,   the look-ups of meteor_lite.resources.mapped.MappedTables and its walk (walk_held over a
  *   mapped_walk    mapped table file)
@@ -46,6 +48,8 @@
 #ifndef _WIN32
 #include <unistd.h>
 #endif
+
+#include "_accel_modules.h"
 
 #define MAX_WORDS 8192
 
@@ -826,6 +830,11 @@ static int set_runs(PyObject *sets, long long **values, Py_ssize_t **start, int 
             long long v = PyLong_AsLongLong(x);
             Py_DECREF(x);
             if (v == -1 && PyErr_Occurred()) { Py_DECREF(it); return -1; }
+            if (t == total) {  /* a set grew while it was read (its elements' hooks run Python code) */
+                Py_DECREF(it);
+                PyErr_SetString(PyExc_RuntimeError, "a synset set changed size while it was read");
+                return -1;
+            }
             (*values)[t++] = v;
         }
         Py_DECREF(it);
@@ -1472,11 +1481,11 @@ static int found_add(Found *f, int mod, long rs, long rl, long hs, long hl, int 
     return 0;
 }
 
-/* The one-word candidates of the exact (0) or stem (1) module, as collect_matches finds them. */
+/* The one-word candidates of the exact (MOD_EXACT) or stem (MOD_STEM) module, as collect_matches finds them. */
 static int word_candidates(Found *f, int mi, int kind, const Packed *h, const Packed *r) {
     /* the hypothesis's words chained by their key (the word's hash, or its stem's) in a small table, each chain in
      * ascending position: each reference word then visits only the words with its key, in the order of a scan */
-    const long long *hk = kind == 0 ? h->hash : h->stem, *rk = kind == 0 ? r->hash : r->stem;
+    const long long *hk = kind == MOD_EXACT ? h->hash : h->stem, *rk = kind == MOD_EXACT ? r->hash : r->stem;
     Py_ssize_t size = 8;
     while (size < 2 * h->n) size *= 2;
     Py_ssize_t local[64 + 32], *mem = size + h->n <= 64 + 32 ? local : (Py_ssize_t *)malloc((size_t)(size + h->n) * sizeof(Py_ssize_t));
@@ -1492,8 +1501,8 @@ static int word_candidates(Found *f, int mi, int kind, const Packed *h, const Pa
     for (Py_ssize_t j = 0; j < r->n && !rc; j++) {
         long long rw = r->hash[j], key = rk[j];
         for (Py_ssize_t i = head[synset_bucket(key, size)]; i >= 0; i = next[i]) {
-            int hit = hk[i] == key && (kind == 0 || h->hash[i] != rw);
-            if (hit && found_add(f, mi, (long)j, 1, (long)i, 1, kind == 0)) { rc = -1; break; }
+            int hit = hk[i] == key && (kind == MOD_EXACT || h->hash[i] != rw);
+            if (hit && found_add(f, mi, (long)j, 1, (long)i, 1, MODULE_EXACT_GAIN[kind])) { rc = -1; break; }
         }
     }
     if (mem != local) free(mem);
@@ -1519,7 +1528,10 @@ static int synonym_candidates(Found *f, int mi, const Packed *h, const Packed *r
         }
         if (!any) continue;
         for (Py_ssize_t i = 0; i < n1; i++)
-            if (row[i] && h->hash[i] != r->hash[j] && found_add(f, mi, (long)j, 1, (long)i, 1, 0)) { rc = -1; break; }
+            if (row[i] && h->hash[i] != r->hash[j] && found_add(f, mi, (long)j, 1, (long)i, 1, MODULE_EXACT_GAIN[MOD_SYNONYM])) {
+                rc = -1;
+                break;
+            }
     }
     free(row);
     return rc;
@@ -1546,8 +1558,9 @@ static int paraphrase_candidates(Found *f, int mi, const Packed *h, const Packed
                     }
                     if (!same) continue;
                     long st = from->hit_start[t], kl = from->hit_len[t];
-                    if (side == 0 ? found_add(f, mi, st, kl, (long)o, (long)pl, 0)
-                                  : found_add(f, mi, (long)o, (long)pl, st, kl, 0))
+                    int exact = MODULE_EXACT_GAIN[MOD_PARAPHRASE];
+                    if (side == 0 ? found_add(f, mi, st, kl, (long)o, (long)pl, exact)
+                                  : found_add(f, mi, (long)o, (long)pl, st, kl, exact))
                         return -1;
                 }
             }
@@ -1556,11 +1569,85 @@ static int paraphrase_candidates(Found *f, int mi, const Packed *h, const Packed
     return 0;
 }
 
+/* The near module (meteor_lite/align/near.py): the optimal string alignment distance of two words' code points
+ * (insertions, deletions, substitutions, swaps of adjacent characters) is at most `limit`?  rows: 3 * (y->len + 1)
+ * ints of scratch. */
+static int spans_within(const Span *x, const Span *y, Py_ssize_t limit, Py_ssize_t *rows) {
+    Py_ssize_t la = x->len, lb = y->len;
+    if (la - lb > limit || lb - la > limit) return 0;
+    Py_ssize_t *prev2 = rows, *prev = rows + (lb + 1), *cur = rows + 2 * (lb + 1);
+    for (Py_ssize_t j = 0; j <= lb; j++) prev[j] = j;
+    for (Py_ssize_t i = 1; i <= la; i++) {
+        Py_UCS4 ai = PyUnicode_READ(x->kind, x->data, x->start + i - 1);
+        Py_UCS4 ap = i > 1 ? PyUnicode_READ(x->kind, x->data, x->start + i - 2) : 0;
+        Py_ssize_t best = cur[0] = i;
+        for (Py_ssize_t j = 1; j <= lb; j++) {
+            Py_UCS4 bj = PyUnicode_READ(y->kind, y->data, y->start + j - 1);
+            Py_ssize_t d = prev[j - 1] + (ai != bj);
+            if (prev[j] + 1 < d) d = prev[j] + 1;
+            if (cur[j - 1] + 1 < d) d = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && ai == PyUnicode_READ(y->kind, y->data, y->start + j - 2) && ap == bj && prev2[j - 2] + 1 < d)
+                d = prev2[j - 2] + 1;
+            cur[j] = d;
+            if (d < best) best = d;
+        }
+        if (best > limit) return 0;
+        Py_ssize_t *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
+    }
+    return prev[lb] <= limit;
+}
+
+/* Are two different words a near match (near.near_words: both of at least NEAR_MIN_CHARS code points, within one
+ * edit per NEAR_LENGTH_PER_EDIT code points of the longer)?  rows as spans_within's. */
+static int near_spans(const Span *x, const Span *y, Py_ssize_t *rows) {
+    if (x->len < NEAR_MIN_CHARS || y->len < NEAR_MIN_CHARS) return 0;
+    return spans_within(x, y, (x->len > y->len ? x->len : y->len) / NEAR_LENGTH_PER_EDIT, rows);
+}
+
+/* The near candidates: for each reference word, the other hypothesis words it nearly matches, positions ascending
+ * (near.near_positions). */
+static int near_candidates(Found *f, int mi, const Packed *h, const Packed *r) {
+    Py_ssize_t longest = 0;
+    for (Py_ssize_t i = 0; i < h->n; i++) if (h->w[i].len > longest) longest = h->w[i].len;
+    for (Py_ssize_t j = 0; j < r->n; j++) if (r->w[j].len > longest) longest = r->w[j].len;
+    Py_ssize_t *rows = (Py_ssize_t *)malloc(3 * ((size_t)longest + 1) * sizeof(Py_ssize_t));
+    if (!rows) { no_memory(); return -1; }
+    int rc = 0;
+    for (Py_ssize_t j = 0; j < r->n && !rc; j++) {
+        if (r->w[j].len < NEAR_MIN_CHARS) continue;
+        for (Py_ssize_t i = 0; i < h->n; i++) {
+            if (h->hash[i] == r->hash[j] || !near_spans(&h->w[i], &r->w[j], rows)) continue;
+            if (found_add(f, mi, (long)j, 1, (long)i, 1, MODULE_EXACT_GAIN[MOD_NEAR])) { rc = -1; break; }
+        }
+    }
+    free(rows);
+    return rc;
+}
+
+/* One module's candidates of a pair, by its code (MOD_*, the generated header). */
+static int module_candidates(Found *f, int mi, int code, const Packed *h, const Packed *r) {
+    switch (code) {
+    case MOD_EXACT:
+    case MOD_STEM: return word_candidates(f, mi, code, h, r);
+    case MOD_SYNONYM: return synonym_candidates(f, mi, h, r);
+    case MOD_PARAPHRASE: return paraphrase_candidates(f, mi, h, r);
+    case MOD_NEAR: return near_candidates(f, mi, h, r);
+    default: break;
+    }
+    PyGILState_STATE g = PyGILState_Ensure();  /* module_kinds refuses other codes: not reached */
+    PyErr_Format(PyExc_SystemError, "no matcher for module code %d", code);
+    PyGILState_Release(g);
+    return -1;
+}
+
 /* One pair's counts, as scoring._side_stats counts them, and its chosen matches: what align_stats returns, in C
  * (align_counts fills it without touching a Python object, so align_many runs it without the GIL). */
 typedef struct {
     int rc;                            /* 0 counted, 1 out of the search's range, -1 failed (exception set) */
-    double tc[4], rc4[4], tf[4], rf[4];
+    double tc[MOD_COUNT], rc4[MOD_COUNT], tf[MOD_COUNT], rf[MOD_COUNT];  /* by position in the module list */
     long chunks, twm, rwm;
     long *chosen;                      /* count rows of (module, rstart, rlen, hstart, hlen), by reference start */
     size_t count;
@@ -1614,9 +1701,7 @@ static void align_counts(const Packed *h, const Packed *r, const int *kinds, int
     for (int i = 0; same && i < n1; i++) same = h->hash[i] == r->hash[i];
     int used = same ? 1 : nmod;
     for (int mi = 0; mi < used; mi++)
-        if (kinds[mi] == 3 ? paraphrase_candidates(&f, mi, h, r)
-            : kinds[mi] == 2 ? synonym_candidates(&f, mi, h, r) : word_candidates(&f, mi, kinds[mi], h, r))
-            goto done;
+        if (module_candidates(&f, mi, kinds[mi], h, r)) goto done;
     /* Grouped by reference start, in the order found (the search's tie-breaking order). */
     s.mi = (MatchInts *)malloc((f.len ? f.len : 1) * sizeof(MatchInts));
     s.first = (Py_ssize_t *)calloc((size_t)n2 + 2, sizeof(Py_ssize_t));
@@ -1678,18 +1763,23 @@ static PyObject *pair_result(const PairCounts *o, int nmod) {
     return o->rc == 0 ? counts_result(o, nmod) : NULL;
 }
 
-/* The module codes of align_stats and align_many (a tuple of one to four codes) into kinds; nmod, or -1 with an
- * exception set. */
+/* The module codes of align_stats and align_many (a tuple of one to MOD_COUNT codes, each once) into kinds
+ * (MOD_COUNT ints); nmod, or -1 with an exception set. */
 static int module_kinds(PyObject *modules, int beam, int *kinds) {
     int nmod = (int)PyTuple_GET_SIZE(modules);
-    if (nmod < 1 || nmod > 4) { PyErr_SetString(PyExc_ValueError, "one to four modules"); return -1; }
+    if (nmod < 1 || nmod > MOD_COUNT) {
+        PyErr_Format(PyExc_ValueError, "one to %d module codes", MOD_COUNT);
+        return -1;
+    }
     if (beam < 1) { PyErr_SetString(PyExc_ValueError, "the beam must be at least 1"); return -1; }
+    unsigned seen = 0;
     for (int k = 0; k < nmod; k++) {
         kinds[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(modules, k));
-        if (kinds[k] < 0 || kinds[k] > 3) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a module code is 0 to 3");
+        if (kinds[k] < 0 || kinds[k] >= MOD_COUNT || (seen >> kinds[k]) & 1u) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "a module code is 0 to %d, each once", MOD_COUNT - 1);
             return -1;
         }
+        seen |= 1u << kinds[k];
     }
     return nmod;
 }
@@ -1699,24 +1789,26 @@ static int packed_pair(PyObject *hv, PyObject *rv, const int *kinds, int nmod, c
     *h = (const Packed *)PyCapsule_GetPointer(hv, PACKED_NAME);
     *r = *h ? (const Packed *)PyCapsule_GetPointer(rv, PACKED_NAME) : NULL;
     if (!*h || !*r) return -1;
-    for (int k = 0; k < nmod; k++)
-        if ((kinds[k] == 1 && (!(*h)->stem || !(*r)->stem)) || (kinds[k] == 2 && (!(*h)->syn_head || !(*r)->syn_head))
-            || (kinds[k] == 3 && (!(*h)->has_hits || !(*r)->has_hits))) {
+    for (int k = 0; k < nmod; k++) {
+        unsigned need = MODULE_NEEDS[kinds[k]];
+        if (((need & NEED_STEM) && (!(*h)->stem || !(*r)->stem)) || ((need & NEED_SYNONYMS) && (!(*h)->syn_head || !(*r)->syn_head))
+            || ((need & NEED_PHRASES) && (!(*h)->has_hits || !(*r)->has_hits))) {
             PyErr_SetString(PyExc_ValueError, "a side lacks what one of the modules needs");
             return -1;
         }
+    }
     return 0;
 }
 
 /* align_stats(hyp, ref, modules, beam): collect_matches, the search and scoring._side_stats's counts of one
- * pair in one call.  hyp and ref are pack_side capsules; modules the module codes in the configuration's order
- * (0 exact, 1 stem, 2 synonym, 3 paraphrase).  Returns (test_content, ref_content, test_function,
+ * pair in one call.  hyp and ref are pack_words capsules; modules the module codes in the configuration's order
+ * (MOD_* of the generated header _accel_modules.h).  Returns (test_content, ref_content, test_function,
  * ref_function, chunks, test_word_matches, ref_word_matches, matches) with matches the chosen (module, rstart,
  * rlen, hstart, hlen) by reference start, or None when the segment is out of the search's range (the caller
  * then takes the Python path). */
 static PyObject *align_stats(PyObject *self, PyObject *args) {
     PyObject *hv, *rv, *modules;
-    int beam, kinds[4];
+    int beam, kinds[MOD_COUNT];
     const Packed *h, *r;
     (void)self;
     if (!PyArg_ParseTuple(args, "OOO!i:align_stats", &hv, &rv, &PyTuple_Type, &modules, &beam)) return NULL;
@@ -1736,7 +1828,7 @@ static PyObject *align_stats(PyObject *self, PyObject *args) {
  * read; a packed sentence is never changed.  Returns the list of align_stats's results. */
 static PyObject *align_many(PyObject *self, PyObject *args) {
     PyObject *pairs, *modules;
-    int beam, kinds[4];
+    int beam, kinds[MOD_COUNT];
     (void)self;
     if (!PyArg_ParseTuple(args, "OO!i:align_many", &pairs, &PyTuple_Type, &modules, &beam)) return NULL;
     int nmod = module_kinds(modules, beam, kinds);

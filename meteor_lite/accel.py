@@ -194,12 +194,20 @@ def _load() -> Optional[Kernels]:
     return loaded
 
 
+#: The compiled kernels' sources beside this module, in the order their digest reads them (setup.py's ACCEL_SOURCES).
+ACCEL_SOURCES = ("_accel.c", "_accel_modules.h")
+
+
 def _source_digest() -> Optional[str]:
-    """SHA-256 of the ``_accel.c`` installed beside this module (None when it is not there)."""
+    """SHA-256 of the kernels' sources installed beside this module, :data:`ACCEL_SOURCES` one after the other (None
+    when one is not there)."""
+    digest = hashlib.sha256()
     try:
-        return hashlib.sha256(Path(__file__).with_name("_accel.c").read_bytes()).hexdigest()
+        for name in ACCEL_SOURCES:
+            digest.update(Path(__file__).with_name(name).read_bytes())
     except OSError:
         return None
+    return digest.hexdigest()
 
 
 #: The compiled kernels in use, or None for pure Python.
