@@ -1600,11 +1600,11 @@ static int spans_within(const Span *x, const Span *y, Py_ssize_t limit, Py_ssize
     return prev[lb] <= limit;
 }
 
-/* Are two different words a near match (near.near_words: both of at least NEAR_MIN_CHARS code points, within one
- * edit per NEAR_LENGTH_PER_EDIT code points of the longer)?  rows as spans_within's. */
+/* Are two different words a near match (near.near_words: both of at least MOD_NEAR_MIN_CHARS code points, within one
+ * edit per MOD_NEAR_LENGTH_PER_EDIT code points of the longer)?  rows as spans_within's. */
 static int near_spans(const Span *x, const Span *y, Py_ssize_t *rows) {
-    if (x->len < NEAR_MIN_CHARS || y->len < NEAR_MIN_CHARS) return 0;
-    return spans_within(x, y, (x->len > y->len ? x->len : y->len) / NEAR_LENGTH_PER_EDIT, rows);
+    if (x->len < MOD_NEAR_MIN_CHARS || y->len < MOD_NEAR_MIN_CHARS) return 0;
+    return spans_within(x, y, (x->len > y->len ? x->len : y->len) / MOD_NEAR_LENGTH_PER_EDIT, rows);
 }
 
 /* The near candidates: for each reference word, the other hypothesis words it nearly matches, positions ascending
@@ -1617,7 +1617,7 @@ static int near_candidates(Found *f, int mi, const Packed *h, const Packed *r) {
     if (!rows) { no_memory(); return -1; }
     int rc = 0;
     for (Py_ssize_t j = 0; j < r->n && !rc; j++) {
-        if (r->w[j].len < NEAR_MIN_CHARS) continue;
+        if (r->w[j].len < MOD_NEAR_MIN_CHARS) continue;
         for (Py_ssize_t i = 0; i < h->n; i++) {
             if (h->hash[i] == r->hash[j] || !near_spans(&h->w[i], &r->w[j], rows)) continue;
             if (found_add(f, mi, (long)j, 1, (long)i, 1, MODULE_EXACT_GAIN[MOD_NEAR])) { rc = -1; break; }

@@ -10,9 +10,9 @@
 #define MOD_NEAR 4  /* near */
 #define MOD_COUNT 5
 
-/* The near module's rule (meteor_lite/align/near.py). */
-#define NEAR_MIN_CHARS 4
-#define NEAR_LENGTH_PER_EDIT 4
+/* The near module's parameters. */
+#define MOD_NEAR_MIN_CHARS 4
+#define MOD_NEAR_LENGTH_PER_EDIT 4
 
 #define NEED_STEM 1
 #define NEED_SYNONYMS 2

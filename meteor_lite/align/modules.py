@@ -77,6 +77,8 @@ class Module:
     count: str
     #: the C name of its code in the generated header
     c_name: str
+    #: its matcher's integer parameters, (name, value): in the header as ``#define <C_NAME>_<NAME>`` for its C twin
+    params: Tuple[Tuple[str, int], ...] = ()
 
     @property
     def code(self) -> int:
@@ -116,7 +118,8 @@ REGISTRY: Tuple[Module, ...] = (
     # near misses (meteor_lite/align/near.py): off unless asked for, weighted below stem
     Module(name="near", sig="near", short="ne", needs=None, one_word=True, exact_gain=False, li_weight=0.4,
            default=False, meteor=False, candidates="meteor_lite.align.near:near_positions",
-           count="meteor_lite.align.near:near_count", c_name="MOD_NEAR"),
+           count="meteor_lite.align.near:near_count", c_name="MOD_NEAR",
+           params=(("MIN_CHARS", 4), ("LENGTH_PER_EDIT", 4))),
 )
 
 #: Module names, in the canonical order.
@@ -162,14 +165,11 @@ def c_header(registry: Sequence[Module] = REGISTRY) -> str:
     ]
     lines += [f"#define {m.c_name} {code}  /* {m.name} */" for code, m in enumerate(registry)]
     lines += [f"#define MOD_COUNT {len(registry)}", ""]
-    from .near import LENGTH_PER_EDIT, MIN_CHARS  # the near matcher's rule, which its C twin applies
-
-    lines += [
-        "/* The near module's rule (meteor_lite/align/near.py). */",
-        f"#define NEAR_MIN_CHARS {MIN_CHARS}",
-        f"#define NEAR_LENGTH_PER_EDIT {LENGTH_PER_EDIT}",
-        "",
-    ]
+    for m in registry:
+        if m.params:
+            lines.append(f"/* The {m.name} module's parameters. */")
+            lines += [f"#define {m.c_name}_{name} {value}" for name, value in m.params]
+            lines.append("")
     lines += [f"#define {bit} {1 << k}" for k, (_, bit) in enumerate(RESOURCES.values())]
     needs = ", ".join(RESOURCES[m.needs][1] if m.needs else "0" for m in registry)
     gains = ", ".join("1" if m.exact_gain else "0" for m in registry)

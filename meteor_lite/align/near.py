@@ -14,16 +14,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from .matches import _nearest
+from .modules import module
 
 if TYPE_CHECKING:
     from ..resources.lookups import Resources
 
 __all__ = ["MIN_CHARS", "LENGTH_PER_EDIT", "near_words", "edit_distance", "near_positions", "near_count"]
 
+_PARAMS = dict(module("near").params)  # the registry's, which the C twin reads from the generated header
 #: The shortest word a near match takes (characters, as Python counts them: code points).
-MIN_CHARS = 4
+MIN_CHARS: int = _PARAMS["MIN_CHARS"]
 #: One edit allowed per this many characters of the longer word (rounded down).
-LENGTH_PER_EDIT = 4
+LENGTH_PER_EDIT: int = _PARAMS["LENGTH_PER_EDIT"]
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
