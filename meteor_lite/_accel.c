@@ -7,6 +7,7 @@
  *   search         meteor_lite.align.search.search_alignment_pure
  *   phrase_matches meteor_lite.align.matches.phrase_matches (without a cap)
  *   synonym_pairs  meteor_lite.align.matches.synonym_positions (a sentence's pairwise branch)
+ *   near_pairs     meteor_lite.align.near.near_positions without a cap (the pair kernel's matcher, near_spans)
  *   walk_level     one length of meteor_lite.resources.lookups.Resources._walk
  *   java_hashes    meteor_lite.jarcompat.java_string_hashes
  *   positions_of   meteor_lite.align.matches.positions_of
@@ -1625,6 +1626,55 @@ static int near_candidates(Found *f, int mi, const Packed *h, const Packed *r) {
     }
     free(rows);
     return rc;
+}
+
+/* near_pairs(hyp, ref, hk, rk): per reference word, the hypothesis positions of its near matches (other words,
+ * ascending): near.near_positions without a cap, by the same matcher as the pair kernel's (near_spans). */
+static PyObject *near_pairs(PyObject *self, PyObject *args) {
+    PyObject *hyp, *ref, *hk, *rk;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!O!:near_pairs", &hyp, &ref, &PyList_Type, &hk, &PyList_Type, &rk)) return NULL;
+    PyObject *ht = PySequence_Tuple(hyp), *rt = ht ? PySequence_Tuple(ref) : NULL, *out = NULL;
+    Span *w = NULL;
+    long long *keys = NULL;
+    Py_ssize_t *rows = NULL;
+    if (!rt) goto done;
+    Py_ssize_t n1 = PyTuple_GET_SIZE(ht), n2 = PyTuple_GET_SIZE(rt), longest = 0;
+    if (PyList_GET_SIZE(hk) != n1 || PyList_GET_SIZE(rk) != n2) {
+        PyErr_SetString(PyExc_ValueError, "one hash per word is needed");
+        goto done;
+    }
+    w = (Span *)malloc(((size_t)(n1 + n2) + 1) * sizeof(Span));
+    keys = (long long *)malloc(((size_t)(n1 + n2) + 1) * sizeof(long long));
+    if (!w || !keys) { PyErr_NoMemory(); goto done; }
+    if (long_array(hk, keys, n1) || long_array(rk, keys + n1, n2)) goto done;
+    for (Py_ssize_t k = 0; k < n1 + n2; k++) {
+        PyObject *o = k < n1 ? PyTuple_GET_ITEM(ht, k) : PyTuple_GET_ITEM(rt, k - n1);
+        if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); goto done; }
+        Span sp = {PyUnicode_KIND(o), PyUnicode_DATA(o), 0, PyUnicode_GET_LENGTH(o), 0};
+        w[k] = sp;
+        if (sp.len > longest) longest = sp.len;
+    }
+    rows = (Py_ssize_t *)malloc(3 * ((size_t)longest + 1) * sizeof(Py_ssize_t));
+    if (!rows) { PyErr_NoMemory(); goto done; }
+    out = PyList_New(n2);
+    for (Py_ssize_t j = 0; out && j < n2; j++) {
+        PyObject *row = PyList_New(0);
+        if (!row) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, j, row);
+        if (w[n1 + j].len < MOD_NEAR_MIN_CHARS) continue;
+        for (Py_ssize_t i = 0; i < n1; i++) {
+            if (keys[i] == keys[n1 + j] || !near_spans(&w[i], &w[n1 + j], rows)) continue;
+            PyObject *iv = PyLong_FromSsize_t(i);
+            if (!iv || PyList_Append(row, iv) < 0) { Py_XDECREF(iv); Py_CLEAR(out); break; }
+            Py_DECREF(iv);
+        }
+    }
+done:
+    free(w); free(keys); free(rows);
+    Py_XDECREF(ht);
+    Py_XDECREF(rt);
+    return out;
 }
 
 /* One module's candidates of a pair, by its code (MOD_*, the generated header). */
@@ -3417,6 +3467,8 @@ static PyMethodDef methods[] = {
     {"java_hashes", java_hashes, METH_VARARGS,
      "java_hashes(words) -> Java's String.hashCode() of each word, or None when one holds a lone surrogate."},
     {"positions_of", positions_of, METH_VARARGS, "positions_of(words) -> item -> ascending positions."},
+    {"near_pairs", near_pairs, METH_VARARGS,
+     "near_pairs(hyp, ref, hk, rk) -> per reference word, the hypothesis positions of its near matches (other words)."},
     {"mapped_find", mapped_find, METH_VARARGS,
      "mapped_find(data, fd, off, nslots, kind, keys, cache=None) -> the keys' values in one table of a mapped table file."},
     {"parse_cache", parse_cache, METH_O, "parse_cache(max) -> an empty cache of at most max parsed paraphrase entries for pack_words."},

@@ -18,7 +18,7 @@ from meteor_lite.align import modules as registry
 from meteor_lite.align.budget import count_candidates
 from meteor_lite.align.matches import collect_matches
 from meteor_lite.align.maxacc import maxacc_gains
-from meteor_lite.align.near import edit_distance, near_words
+from meteor_lite.align.near import edit_distance, near_positions_pure, near_words
 from meteor_lite.config import resolve_config
 from meteor_lite.languages import LANGUAGES, MODULE_SHORT, MODULES, TASKS, default_modules, preset
 from meteor_lite.scoring import _align_sides, _pair_stats, prepare_side
@@ -145,7 +145,8 @@ def test_every_module_agrees_on_both_paths(
     name: str, after_exact: bool, real_pairs: List[Tuple[str, str]], en_bundle: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each registered module: the pure-Python path and the compiled pair kernel give the same statistics and
-    alignment on every pair, and the module matches words (of its own) on the real pairs."""
+    alignment on every pair (and so does the Python path with the per-function kernels), and the module matches
+    words (of its own) on the real pairs."""
     mods = ["exact", name] if after_exact and name != "exact" else [name]
     m = Meteor("en", norm=True, modules=mods, weights=[1.0] * len(mods), quiet=True)
     pairs = [(m.tokens(h), m.tokens(r)) for h, r in real_pairs]
@@ -158,6 +159,9 @@ def test_every_module_agrees_on_both_paths(
         assert h[5] is not None and r[5] is not None
         st, chosen, _ = _pair_stats(h, r, m.config, m.resources)
         assert (st.to_ss_line(), list(chosen)) == want, (name, hyp, ref)
+        # the Python path with the per-function kernels (near_pairs, synonym_pairs, phrase_matches, word_matches)
+        st2, matches2, _ = _align_sides(h[:5] + (None,), r[:5] + (None,), m.config, m.resources)
+        assert (st2.to_ss_line(), [x.as_tuple() for x in matches2]) == want, (name, hyp, ref)
         matched += sum(t[2] for t in want[1] if t[0] == own)
     assert matched > 0
 
@@ -187,3 +191,22 @@ def test_near_in_the_signature_and_off_by_default(en_bundle: Path) -> None:
     with_near = m.score_segment(hyp, [ref])
     without = Meteor("en", norm=True, modules=["exact", "stem"], weights=[1.0, 0.6], quiet=True).score_segment(hyp, [ref])
     assert with_near.score > without.score
+
+
+@pytest.mark.skipif(_accel is None, reason="the compiled kernels are not built (make accel; `make test` builds them)")
+def test_near_pairs_is_near_positions(real_pairs: List[Tuple[str, str]]) -> None:
+    """The compiled per-function twin against the pure-Python matcher: real pairs (as given, not lower-cased) and
+    random words mixing one-, two- and four-byte characters (each storage kind of Python's strings)."""
+    assert _accel is not None
+    rng = random.Random(8)
+    alphabet = "abcdeé1,ßΩ😀"
+    words = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9))) for _ in range(400)]
+    cases = [(h.split(), r.split()) for h, r in real_pairs]
+    cases += [([rng.choice(words) for _ in range(20)], [rng.choice(words) for _ in range(20)]) for _ in range(100)]
+    found = 0
+    for hyp, ref in cases:
+        hk, rk = [hash(w) for w in hyp], [hash(w) for w in ref]
+        want = [list(p) for p in near_positions_pure(hyp, ref, hk, rk, None)]
+        assert _accel.near_pairs(hyp, ref, hk, rk) == want, (hyp, ref)
+        found += sum(map(len, want))
+    assert found > 100

@@ -5,21 +5,23 @@ words only"), both have at least :data:`MIN_CHARS` characters, and their edit di
 substitutions and swaps of two adjacent characters: the optimal string alignment distance) is at most the longer
 word's length divided by :data:`LENGTH_PER_EDIT` (one edit per four characters).  It catches the spelling variants,
 typos, transliterations and numbers written differently (``1,000`` ~ ``1000``) that no stemmer, synonym set or
-paraphrase table aligns, and needs no resources.  It is never on in Meteor 1.5's configurations; the C twin is
-``near_candidates`` in meteor_lite/_accel.c (the pair kernel), the same rule on the same characters.
+paraphrase table aligns, and needs no resources.  It is never on in Meteor 1.5's configurations.  Its C matcher,
+``near_spans`` in meteor_lite/_accel.c, serves the pair kernel (``near_candidates``) and the per-function twin
+``near_pairs``: the same rule on the same characters.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
+from .. import accel
 from .matches import _nearest
 from .modules import module
 
 if TYPE_CHECKING:
     from ..resources.lookups import Resources
 
-__all__ = ["MIN_CHARS", "LENGTH_PER_EDIT", "near_words", "edit_distance", "near_positions", "near_count"]
+__all__ = ["MIN_CHARS", "LENGTH_PER_EDIT", "near_words", "edit_distance", "near_positions", "near_positions_pure", "near_count"]
 
 _PARAMS = dict(module("near").params)  # the registry's, which the C twin reads from the generated header
 #: The shortest word a near match takes (characters, as Python counts them: code points).
@@ -66,6 +68,16 @@ def near_positions(
     hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources, cap: Optional[int]
 ) -> List[Sequence[int]]:
     """For each reference word, the hypothesis positions of its near matches (ascending; other words only)."""
+    kernels = accel.compiled
+    if kernels is not None and cap is None:
+        return list(kernels.near_pairs(hyp, ref, hk, rk))
+    return near_positions_pure(hyp, ref, hk, rk, cap)
+
+
+def near_positions_pure(
+    hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], cap: Optional[int]
+) -> List[Sequence[int]]:
+    """:func:`near_positions` in pure Python (the reference its compiled twin ``near_pairs`` is compared with)."""
     seen: Dict[Tuple[str, str], bool] = {}
     long_h = [(i, w) for i, w in enumerate(hyp) if len(w) >= MIN_CHARS]
     out: List[Sequence[int]] = []
