@@ -67,9 +67,12 @@ REQUIRED = _CHOICE in ("1", "true", "yes")
 SKIPPED = _CHOICE in ("0", "false", "no")
 
 
-#: The kernels' sources, in the order their digest reads them (meteor_lite/accel.py's ACCEL_SOURCES, which a test checks):
-#: the C file and the module codes' header generated from the module registry (meteor_lite/align/modules.py).
-ACCEL_SOURCES = ("meteor_lite/_accel.c", "meteor_lite/_accel_modules.h")
+def _accel_sources() -> list:
+    """The kernels' sources, in the order their digest reads them (meteor_lite/accel.py's accel_sources: a module
+    built from others is refused, tests/test_accel.py checks it is not): the C file, the module codes' header generated from the module registry (meteor_lite/align/modules.py),
+    then the kernels by topic, which the C file includes (meteor_lite/accel_c/*.c, by name)."""
+    package = Path(__file__).parent / "meteor_lite"
+    return [package / "_accel.c", package / "_accel_modules.h", *sorted((package / "accel_c").glob("*.c"))]
 
 
 def _warning_flags() -> list:
@@ -84,10 +87,11 @@ def _warning_flags() -> list:
 def _kernels() -> Extension:
     # The sources' digest is compiled in: meteor_lite/accel.py refuses a module built from other sources.
     digest = hashlib.sha256()
-    for rel in ACCEL_SOURCES:
-        digest.update((Path(__file__).parent / rel).read_bytes())
+    sources = _accel_sources()
+    for path in sources:
+        digest.update(path.read_bytes())
     return Extension(
-        "meteor_lite._accel", [SOURCE], depends=list(ACCEL_SOURCES),
+        "meteor_lite._accel", [SOURCE], depends=[str(p.relative_to(Path(__file__).parent)) for p in sources],
         define_macros=[("ACCEL_SOURCE_SHA256", f'"{digest.hexdigest()}"')], extra_compile_args=_warning_flags(),
     )
 

@@ -24,3 +24,17 @@ static const unsigned char MODULE_NEEDS[MOD_COUNT] = {0, NEED_STEM, NEED_SYNONYM
 static const unsigned char MODULE_EXACT_GAIN[MOD_COUNT] = {1, 0, 0, 0, 0};
 
 #endif
+
+/* Included once more by accel_c/pair.c, with ACCEL_MODULE_MATCHERS defined, where the matchers are called: the
+ * matchers in their own files, then every module's matcher by code. */
+#if defined(ACCEL_MODULE_MATCHERS) && !defined(METEOR_LITE_ACCEL_MATCHERS)
+#define METEOR_LITE_ACCEL_MATCHERS
+#include "accel_c/near.c"
+static int (*const MODULE_MATCHERS[MOD_COUNT])(Found *, int, int, const Packed *, const Packed *) = {
+    word_candidates,  /* MOD_EXACT */
+    word_candidates,  /* MOD_STEM */
+    synonym_candidates,  /* MOD_SYNONYM */
+    paraphrase_candidates,  /* MOD_PARAPHRASE */
+    near_candidates,  /* MOD_NEAR */
+};
+#endif

@@ -197,17 +197,20 @@ def _load() -> Optional[Kernels]:
     return loaded
 
 
-#: The compiled kernels' sources beside this module, in the order their digest reads them (setup.py's ACCEL_SOURCES).
-ACCEL_SOURCES = ("_accel.c", "_accel_modules.h")
+def accel_sources(package: Path) -> List[Path]:
+    """The compiled kernels' sources in ``package``, in the order their digest reads them: ``_accel.c``, the module
+    codes' header generated from the module registry, then the kernels by topic (``accel_c/*.c``, by name).
+    setup.py lists them the same way (the digest it compiles in is this one: tests/test_accel.py)."""
+    return [package / "_accel.c", package / "_accel_modules.h", *sorted((package / "accel_c").glob("*.c"))]
 
 
 def _source_digest() -> Optional[str]:
-    """SHA-256 of the kernels' sources installed beside this module, :data:`ACCEL_SOURCES` one after the other (None
-    when one is not there)."""
+    """SHA-256 of the kernels' sources installed beside this module, :func:`accel_sources` one after the other (None
+    when they are not there)."""
     digest = hashlib.sha256()
     try:
-        for name in ACCEL_SOURCES:
-            digest.update(Path(__file__).with_name(name).read_bytes())
+        for path in accel_sources(Path(__file__).parent):
+            digest.update(path.read_bytes())
     except OSError:
         return None
     return digest.hexdigest()

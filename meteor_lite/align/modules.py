@@ -77,6 +77,10 @@ class Module:
     count: str
     #: the C name of its code in the generated header
     c_name: str
+    #: its C matcher in the pair kernel, ``int NAME(Found *f, int mi, int code, const Packed *h, const Packed *r)``
+    c_matcher: str
+    #: the file of its C matcher (``accel_c/<name>.c``), or None for Meteor's four (in ``accel_c/pair.c``)
+    c_source: Optional[str] = None
     #: its matcher's integer parameters, (name, value): in the header as ``#define <C_NAME>_<NAME>`` for its C twin
     params: Tuple[Tuple[str, int], ...] = ()
 
@@ -105,20 +109,21 @@ _BUDGET = "meteor_lite.align.budget"
 REGISTRY: Tuple[Module, ...] = (
     Module(name="exact", sig="exact", short="ex", needs=None, one_word=True, exact_gain=True, li_weight=1.0,
            default=True, meteor=True, candidates=f"{_MATCHES}:exact_positions", count=f"{_BUDGET}:exact_count",
-           c_name="MOD_EXACT"),
+           c_name="MOD_EXACT", c_matcher="word_candidates"),
     Module(name="stem", sig="stem", short="st", needs="stem", one_word=True, exact_gain=False, li_weight=0.5,
            default=True, meteor=True, candidates=f"{_MATCHES}:stem_positions", count=f"{_BUDGET}:stem_count",
-           c_name="MOD_STEM"),
+           c_name="MOD_STEM", c_matcher="word_candidates"),
     Module(name="synonym", sig="syn", short="sy", needs="synonyms", one_word=True, exact_gain=False, li_weight=0.5,
            default=True, meteor=True, candidates=f"{_MATCHES}:synonym_word_positions",
-           count=f"{_BUDGET}:synonym_count", c_name="MOD_SYNONYM"),
+           count=f"{_BUDGET}:synonym_count", c_name="MOD_SYNONYM", c_matcher="synonym_candidates"),
     Module(name="paraphrase", sig="para", short="pa", needs="paraphrases", one_word=False, exact_gain=False,
            li_weight=0.5, default=True, meteor=True, candidates=f"{_MATCHES}:paraphrase_matches",
-           count=f"{_BUDGET}:paraphrase_count", c_name="MOD_PARAPHRASE"),
+           count=f"{_BUDGET}:paraphrase_count", c_name="MOD_PARAPHRASE", c_matcher="paraphrase_candidates"),
     # near misses (meteor_lite/align/near.py): off unless asked for, weighted below stem
     Module(name="near", sig="near", short="ne", needs=None, one_word=True, exact_gain=False, li_weight=0.4,
            default=False, meteor=False, candidates="meteor_lite.align.near:near_positions",
-           count="meteor_lite.align.near:near_count", c_name="MOD_NEAR",
+           count="meteor_lite.align.near:near_count", c_name="MOD_NEAR", c_matcher="near_candidates",
+           c_source="accel_c/near.c",
            params=(("MIN_CHARS", 4), ("LENGTH_PER_EDIT", 4))),
 )
 
@@ -180,6 +185,16 @@ def c_header(registry: Sequence[Module] = REGISTRY) -> str:
         "/* Its gain rule, by code: 1 one per word matched, 0 half of each side rounded down. */",
         f"static const unsigned char MODULE_EXACT_GAIN[MOD_COUNT] = {{{gains}}};",
         "",
+        "#endif",
+        "",
+        "/* Included once more by accel_c/pair.c, with ACCEL_MODULE_MATCHERS defined, where the matchers are called: the",
+        " * matchers in their own files, then every module's matcher by code. */",
+        "#if defined(ACCEL_MODULE_MATCHERS) && !defined(METEOR_LITE_ACCEL_MATCHERS)",
+        "#define METEOR_LITE_ACCEL_MATCHERS",
+        *[f'#include "{m.c_source}"' for m in registry if m.c_source],
+        "static int (*const MODULE_MATCHERS[MOD_COUNT])(Found *, int, int, const Packed *, const Packed *) = {",
+        *[f"    {m.c_matcher},  /* {m.c_name} */" for m in registry],
+        "};",
         "#endif",
         "",
     ]
