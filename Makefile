@@ -64,8 +64,15 @@ demo: $(BUNDLES)/en.sqlite
 # compiled English stemmer (meteor_lite/stemmers/_english.c over Snowball's C, see meteor_lite/stemmers/compiled.py),
 # rebuilt in place: the same alignments and stems as the pure-Python code.  Wheels and source installs compile them
 # too when a compiler is there (setup.py); here a failure is an error.  METEOR_LITE_PURE=1 turns them off.
-accel: $(VENV)/.installed
+# The module codes of the pair kernel come from the module registry (meteor_lite/align/modules.py): the header
+# meteor_lite/_accel_modules.h is written from it first (tests/test_modules.py checks the committed one is current).
+accel: modules-header
 	METEOR_LITE_ACCEL=1 $(PY) setup.py -q build_ext --inplace
+
+.PHONY: modules-header
+modules-header: $(VENV)/.installed
+	METEOR_LITE_PURE=1 $(PY) -c 'import sys; from meteor_lite.align.modules import main; sys.exit(main(["--c-header", "meteor_lite/_accel_modules.h"]))'
+
 
 # README command 2: lint and type-check, build (or reuse) every bundle the tests need, build the docs site, run the
 # suite (tests/test_docs.py runs the documents' examples)
@@ -99,9 +106,31 @@ stem-fixtures: $(VENV)/.installed
 	$(VENV)/bin/meteor-build check stems --fixtures --data $(DATA)
 
 # Lint and type-check (pinned ruff and mypy from the `check` extra; configured in pyproject.toml).
+# Then the compiled kernels are built once more under AddressSanitizer and UndefinedBehaviorSanitizer (gcc; the
+# warnings are errors in every build, setup.py) into build/sanitize, and the compiled-path tests run with that copy of
+# the package (libasan preloaded: the interpreter is not built with it; leaks are not checked, Python keeps its own).
 check: $(VENV)/.installed
 	$(VENV)/bin/ruff check meteor_lite builders tests
 	$(VENV)/bin/mypy
+	$(MAKE) sanitize
+
+SANITIZE_DIR := build/sanitize
+SANITIZE_TESTS ?= tests/test_accel.py tests/test_pair_kernel.py tests/test_modules.py tests/test_parity_fixtures.py
+.PHONY: sanitize
+sanitize: modules-header
+	rm -rf $(SANITIZE_DIR) && mkdir -p $(SANITIZE_DIR)/pkg
+	CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -O1" \
+	  LDFLAGS="-fsanitize=address,undefined" METEOR_LITE_ACCEL=1 \
+	  $(PY) setup.py -q build_ext --build-lib $(SANITIZE_DIR)/lib --build-temp $(SANITIZE_DIR)/tmp
+	cp -r meteor_lite $(SANITIZE_DIR)/pkg/ && rm -f $(SANITIZE_DIR)/pkg/meteor_lite/*.so $(SANITIZE_DIR)/pkg/meteor_lite/stemmers/*.so
+	cp $(SANITIZE_DIR)/lib/meteor_lite/_accel*.so $(SANITIZE_DIR)/pkg/meteor_lite/
+	cp $(SANITIZE_DIR)/lib/meteor_lite/stemmers/_english*.so $(SANITIZE_DIR)/pkg/meteor_lite/stemmers/
+	METEOR_LITE_BUNDLE_PATH=$(CURDIR)/$(BUNDLES) PYTHONSAFEPATH=1 PYTHONPATH=$(CURDIR)/$(SANITIZE_DIR)/pkg LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" \
+	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(PY) -c 'import meteor_lite._accel as a, sys; sys.exit(0 if a.__file__.startswith("$(CURDIR)/$(SANITIZE_DIR)/") else "not the sanitized build: " + a.__file__)'
+	METEOR_LITE_BUNDLE_PATH=$(CURDIR)/$(BUNDLES) PYTHONSAFEPATH=1 PYTHONPATH=$(CURDIR)/$(SANITIZE_DIR)/pkg LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" \
+	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(PY) -m pytest -q -n 0 -p no:cacheprovider $(SANITIZE_TESTS)
 
 # Agreement with the official jar on the shared data (needs Java): the English sets, the other languages'
 # (WMT21 and the biomedical MQM sets, every stemmed target language there is data for), and Meteor 1.5's

@@ -67,10 +67,33 @@ REQUIRED = _CHOICE in ("1", "true", "yes")
 SKIPPED = _CHOICE in ("0", "false", "no")
 
 
+def _accel_sources() -> list:
+    """The kernels' sources, in the order their digest reads them (meteor_lite/accel.py's accel_sources: a module
+    built from others is refused, tests/test_accel.py checks it is not): the C file, the module codes' header generated from the module registry (meteor_lite/align/modules.py),
+    then the kernels by topic, which the C file includes (meteor_lite/accel_c/*.c, by name)."""
+    package = Path(__file__).parent / "meteor_lite"
+    return [package / "_accel.c", package / "_accel_modules.h", *sorted((package / "accel_c").glob("*.c"))]
+
+
+def _warning_flags() -> list:
+    """-Wall -Wextra -Werror where the compiler is gcc or clang (the kernels build without a warning)."""
+    import sysconfig
+
+    cc = (sysconfig.get_config_var("CC") or "").split()
+    name = Path(os.environ.get("CC", cc[0] if cc else "")).name
+    return ["-Wall", "-Wextra", "-Werror"] if "gcc" in name or "clang" in name or name == "cc" else []
+
+
 def _kernels() -> Extension:
-    # The source's digest is compiled in: meteor_lite/accel.py refuses a module built from another source.
-    digest = hashlib.sha256((Path(__file__).parent / SOURCE).read_bytes()).hexdigest()
-    return Extension("meteor_lite._accel", [SOURCE], define_macros=[("ACCEL_SOURCE_SHA256", f'"{digest}"')])
+    # The sources' digest is compiled in: meteor_lite/accel.py refuses a module built from other sources.
+    digest = hashlib.sha256()
+    sources = _accel_sources()
+    for path in sources:
+        digest.update(path.read_bytes())
+    return Extension(
+        "meteor_lite._accel", [SOURCE], depends=[str(p.relative_to(Path(__file__).parent)) for p in sources],
+        define_macros=[("ACCEL_SOURCE_SHA256", f'"{digest.hexdigest()}"')], extra_compile_args=_warning_flags(),
+    )
 
 
 def _english_stemmer() -> Extension:

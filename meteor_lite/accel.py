@@ -120,6 +120,9 @@ class Kernels(Protocol):
     ) -> List[List[int]]:
         """The pairwise branch of :func:`meteor_lite.align.matches.synonym_positions`, as a list."""
 
+    def near_pairs(self, hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], /) -> List[List[int]]:
+        """:func:`meteor_lite.align.near.near_positions` without a cap, as a list (the pair kernel's matcher)."""
+
     def java_hashes(self, words: Sequence[str], /) -> Optional[List[int]]:
         """:func:`meteor_lite.jarcompat.java_string_hashes`, or None when a word holds a lone surrogate."""
 
@@ -194,12 +197,23 @@ def _load() -> Optional[Kernels]:
     return loaded
 
 
+def accel_sources(package: Path) -> List[Path]:
+    """The compiled kernels' sources in ``package``, in the order their digest reads them: ``_accel.c``, the module
+    codes' header generated from the module registry, then the kernels by topic (``accel_c/*.c``, by name).
+    setup.py lists them the same way (the digest it compiles in is this one: tests/test_accel.py)."""
+    return [package / "_accel.c", package / "_accel_modules.h", *sorted((package / "accel_c").glob("*.c"))]
+
+
 def _source_digest() -> Optional[str]:
-    """SHA-256 of the ``_accel.c`` installed beside this module (None when it is not there)."""
+    """SHA-256 of the kernels' sources installed beside this module, :func:`accel_sources` one after the other (None
+    when they are not there)."""
+    digest = hashlib.sha256()
     try:
-        return hashlib.sha256(Path(__file__).with_name("_accel.c").read_bytes()).hexdigest()
+        for path in accel_sources(Path(__file__).parent):
+            digest.update(path.read_bytes())
     except OSError:
         return None
+    return digest.hexdigest()
 
 
 #: The compiled kernels in use, or None for pure Python.

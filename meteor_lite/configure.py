@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional, Sequence, Union
 
+from .align.modules import NEEDS_TEXT, REGISTRY
 from .config import TASKS_META_KEY, MeteorConfig, apply_tuned_task, read_tuned_tasks, resolve_config, unknown_task_message
 from .errors import BundleError, ConfigError, MissingResourcesError
 from .languages import LANGUAGES, SCRIPT_LANGUAGES, default_tokenizer, language_alias, long_name
@@ -217,8 +218,8 @@ def installed_version(package: str) -> Optional[str]:
         return None
 
 
-#: What each module needs from a bundle (stemming also works without one, through snowballstemmer).
-_NEEDS = {"synonym": "synonym sets", "paraphrase": "a paraphrase table", "stem": "a stemmer or stem map"}
+#: What each module needs from a bundle (stemming also works without one, through snowballstemmer): the registry's.
+_NEEDS = {m.name: NEEDS_TEXT[m.needs] for m in REGISTRY if m.needs is not None}
 
 
 def fit_modules(
@@ -244,12 +245,7 @@ def fit_modules(
     """
     if cfg.pending_task:
         cfg, explicit = bundle_task(cfg, bundle, notes), True
-    available = {
-        "exact": True,
-        "stem": resources.can_stem,
-        "synonym": resources.has_synonyms,
-        "paraphrase": resources.has_paraphrases,
-    }
+    available = {m.name: m.available(resources) for m in REGISTRY}
     missing = [m for m in cfg.modules if not available[m]]
     if explicit:
         if missing:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Dict, List, Mapping, Optional, Tuple
 
+from .align.modules import METEOR_MODULES, REGISTRY
 from .config import MeteorConfig, TunedTask
 from .languages import LANGUAGES, MODULES, preset
 
@@ -66,8 +67,9 @@ def universal_set(shipped: Mapping[str, Mapping[str, TunedTask]]) -> Optional[Tu
     return None
 
 
-#: Weights when no universal set is shipped: Meteor 1.5's language-independent preset, by module position.
-_LI_WEIGHTS: Dict[str, float] = dict(zip(MODULES, preset("other", "li")[1]))
+#: Weights when no universal set is shipped: each module's in the language-independent preset (the registry's,
+#: :mod:`meteor_lite.align.modules`: Meteor 1.5's ``li`` weights for its four modules).
+_LI_WEIGHTS: Dict[str, float] = {m.name: m.li_weight for m in REGISTRY}
 
 
 def universal_weight(module: str, universal: Optional[TunedTask]) -> float:
@@ -114,13 +116,13 @@ def default_modules_for(
 def _preset_weight(cfg: MeteorConfig, module: str, universal: Optional[TunedTask]) -> float:
     """Meteor's preset weight for ``module`` at its canonical position when the preset has one, else the universal set's."""
     weights = preset(cfg.lang, cfg.task)[1]
-    pos = MODULES.index(module)
-    return weights[pos] if pos < len(weights) and len(weights) == len(MODULES) else universal_weight(module, universal)
+    pos = METEOR_MODULES.index(module)
+    return weights[pos] if pos < len(weights) and len(weights) == len(METEOR_MODULES) else universal_weight(module, universal)
 
 
 def _universal_defaults(cfg: MeteorConfig, available: Mapping[str, bool], universal: Optional[TunedTask]) -> DefaultModules:
     """Every module the resources support, with the universal set's parameters and weights (nothing is dropped)."""
-    mods = tuple(m for m in MODULES if available.get(m, False))
+    mods = tuple(m.name for m in REGISTRY if m.default and available.get(m.name, False))
     added = tuple(m for m in mods if m not in cfg.modules)
     return DefaultModules(_universal_config(cfg, mods, universal, universal is not None), (), added)
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
+# Matcher modules, in the canonical order (Meteor's for its four): the registry's (meteor_lite.align.modules).
+from .align.modules import MODULES as MODULES
+from .align.modules import REGISTRY
 from .errors import ConfigError
 
-#: Matcher modules, in Meteor's canonical order.
-MODULES: Tuple[str, ...] = ("exact", "stem", "synonym", "paraphrase")
 #: Module abbreviations in Meteor's ``Eval ID``.
-MODULE_SHORT = {"exact": "ex", "stem": "st", "synonym": "sy", "paraphrase": "pa"}
+MODULE_SHORT: Dict[str, str] = {m.name: m.short for m in REGISTRY}
 
 #: Language code -> (Meteor's long name, snowball stemmer name or None).
 LANGUAGES: Dict[str, Tuple[str, Optional[str]]] = {

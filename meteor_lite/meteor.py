@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Sequ
 
 from . import pairwise
 from .accel import env_switch
+from .align.modules import modules_needing
 from .config import MeteorConfig
 from .configure import setup_scorer
 from .errors import BundleError, InputError, MeteorLiteWarning
@@ -435,17 +436,18 @@ class Meteor:
         if self.config.case_aware:  # the later modules look up lower-cased words (matches.collect_matches)
             sentences = [[java_lower(w) for w in s] for s in sentences]
         kernels = pair_kernel(self.config)
+        stems, synsets = modules_needing(mods, "stem"), modules_needing(mods, "synonyms")
         if kernels is not None:
             # the records the pair kernel packs sentences from (stems and synsets of new words among them)
-            res.word_records([w for s in sentences for w in s], "stem" in mods, "synonym" in mods)
-        elif "stem" in mods or "synonym" in mods:
+            res.word_records([w for s in sentences for w in s], stems, synsets)
+        elif stems or synsets:
             vocab = sorted({w for s in sentences for w in s})
-            if "stem" in mods:
+            if stems:
                 res.stems(vocab)
-            if "synonym" in mods:
+            if synsets:
                 res.synsets(vocab)
         # with the mapped table, the pair kernel finds each sentence's phrases as it packs it (scoring.prepare_side)
-        if "paraphrase" in mods and (kernels is None or res.table_to_walk(kernels) is None):
+        if modules_needing(mods, "paraphrases") and (kernels is None or res.table_to_walk(kernels) is None):
             res.paraphrase_table(sentences)
 
     def aggregate(self, segments: List[SegmentScore]) -> CorpusScore:

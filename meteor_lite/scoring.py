@@ -8,10 +8,10 @@ from . import accel
 from .align.bounded import BOUNDED_CAP, SMALL_SEGMENT, bounded_alignment, work_limit
 from .align.budget import count_candidates
 from .align.matches import Match, collect_matches
+from .align.modules import REGISTRY, modules_needing
 from .align.search import count_chunks, search_alignment
 from .config import MeteorConfig
 from .jarcompat import java_length
-from .languages import MODULES
 from .resources.lookups import Resources
 from .scores import SegmentScore
 from .stats import Metrics, Stats, compute
@@ -45,8 +45,8 @@ Side = Tuple[List[str], List[bool], List[int], float, float, Optional[object]]
 #: module on each side, chunks, words matched on each side, and the chosen (module, rstart, rlen, hstart, hlen).
 KernelCounts = Tuple[List[float], List[float], List[float], List[float], float, float, float, List[Tuple[int, int, int, int, int]]]
 
-#: The module codes of the compiled pair kernel (``_accel.align_stats``).
-_MODULE_CODES = {name: code for code, name in enumerate(MODULES)}
+#: The module codes of the compiled pair kernel (``_accel.align_stats``): the registry's.
+_MODULE_CODES = {m.name: m.code for m in REGISTRY}
 #: The codes of each module list seen (a handful per process).
 _CODES_OF: Dict[Tuple[str, ...], Tuple[int, ...]] = {}
 
@@ -85,9 +85,9 @@ def _packed_side(words: List[str], config: MeteorConfig, resources: Resources, k
     length; made once per word) and the sentence's paraphrase-table phrases: what
     :func:`~meteor_lite.align.matches.collect_matches` would look up per pair."""
     mods = config.modules
-    stem, synonym = "stem" in mods, "synonym" in mods
+    stem, synonym = modules_needing(mods, "stem"), modules_needing(mods, "synonyms")
     hits: Union[None, List[Tuple[int, int, str]], Tuple[Any, ...]] = None
-    if "paraphrase" in mods:
+    if modules_needing(mods, "paraphrases"):
         hits = [] if resources.paraphrase_max_len <= 0 else resources.table_to_walk(kernels) or resources.phrase_hits(words)
     records = resources.records_for(stem, synonym)
     parsed = resources.parsed_entries(kernels) if hits else None

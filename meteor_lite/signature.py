@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .align.modules import REGISTRY
 from .config import MeteorConfig
 from .errors import ConfigError
 from .jarcompat import java_double
@@ -13,8 +14,8 @@ from .version import __version__
 
 __all__ = ["MODULE_SIG", "make_signature", "reproduces_meteor"]
 
-#: Module names in the signature.
-MODULE_SIG = {"exact": "exact", "stem": "stem", "synonym": "syn", "paraphrase": "para"}
+#: Module names in the signature (the registry's, :mod:`meteor_lite.align.modules`).
+MODULE_SIG = {m.name: m.sig for m in REGISTRY}
 
 
 def _num(x: float) -> str:

@@ -23,6 +23,7 @@ CORE_LAYERS: Dict[str, int] = {
     "text.": 1, "inputs": 1, "stemmers.": 1,
     "resources.": 2,
     "align.": 3,
+    "align.modules": 0,  # the matcher modules' registry (standard library only; the languages table reads it)
     "stats": 4, "config": 4, "tuned": 4, "defaults": 4,
     "scores": 5, "report": 5, "scoring": 5, "pairwise": 5, "signature": 5, "configure": 5, "parallel": 5, "metaeval.": 5,
     "compare.": 5,

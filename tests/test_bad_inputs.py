@@ -163,7 +163,7 @@ CASES: Tuple[Case, ...] = (
          "a language neither Meteor 1.5 nor a bundle knows"),
     Case("unknown-task", S, ("h.txt", "r.txt", *T, "-t", "frob"), 1, r"error: .*'frob'", "an unknown task"),
     Case("unknown-module", S, ("h.txt", "r.txt", "--bundle", "tiny.sqlite", "-m", "exact frob"), 1,
-         r"error: unknown module 'frob' \(choose from exact, stem, synonym, paraphrase\)$", "an unknown module"),
+         r"error: unknown module 'frob' \(choose from exact, stem, synonym, paraphrase, near\)$", "an unknown module"),
     Case("duplicate-module", S, ("h.txt", "r.txt", "--bundle", "tiny.sqlite", "-m", "exact exact"), 1,
          r"error: module 'exact' given twice \(each module can be used once\)$", "a module given twice (jar: accepted)"),
     Case("params-count", S, ("h.txt", "r.txt", *T, "-p", "0.5 0.5"), 1,

@@ -47,7 +47,10 @@ def test_wheel_compiles_the_kernels_or_falls_back_to_pure_python(tmp_path: Path)
     assert r.returncode == 0, r.stderr[-2000:]
     assert any(n.startswith("meteor_lite/_accel.") and n.endswith((".so", ".pyd")) for n in names), names
     assert any(n.startswith("meteor_lite/stemmers/_english.") and n.endswith((".so", ".pyd")) for n in names), names
+    from meteor_lite.accel import accel_sources
     from meteor_lite.stemmers.compiled import SOURCES  # the stale-build check needs the sources beside the module
+
+    assert {f"meteor_lite/{p.relative_to(ROOT / 'meteor_lite')}" for p in accel_sources(ROOT / "meteor_lite")} <= set(names)
 
     assert {f"meteor_lite/stemmers/{rel}" for rel in SOURCES} <= set(names)
     assert {"meteor_lite/stemmers/snowball_c/LICENSE", "meteor_lite/stemmers/snowball_c/README.md"} <= set(names)

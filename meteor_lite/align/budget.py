@@ -9,13 +9,16 @@ over ``limit``) but not by far (more than :data:`FAR` times ``limit`` counts as 
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from ..jarcompat import java_string_hash, java_string_hashes
-from ..resources.lookups import Resources
 from .matches import iter_phrase_matches, modules_used, positions_of, synonym_positions, synset_index
+from .modules import module
 
-__all__ = ["count_candidates", "FAR", "EXACT_ABOVE"]
+if TYPE_CHECKING:
+    from ..resources.lookups import Resources
+
+__all__ = ["count_candidates", "FAR", "EXACT_ABOVE", "exact_count", "stem_count", "synonym_count", "paraphrase_count"]
 
 #: An upper bound this many times over the limit is taken as over the limit without an exact count.
 FAR = 20
@@ -29,29 +32,47 @@ def count_candidates(
     folded: Optional[Tuple[Sequence[str], Sequence[str]]] = None,
 ) -> int:
     """The candidates :func:`~meteor_lite.align.matches.collect_matches` would return: exact up to ``limit``
-    (``folded`` as there)."""
+    (``folded`` as there).  Each module's count is its registry record's (:mod:`meteor_lite.align.modules`)."""
     hk = java_string_hashes(hyp)
     rk = java_string_hashes(ref)
     if folded is not None:
         hyp, ref = folded
-    hpos = positions_of(hk)
-    exact_pairs = sum(len(hpos.get(w, ())) for w in rk)
     total = 0
     for mod in modules_used(hk, rk, modules):
-        left = limit - total
-        if mod == "exact":
-            total += exact_pairs
-        elif mod == "stem":
-            spos = positions_of(java_string_hashes(res.stems(hyp)))
-            same_stem = sum(len(spos.get(java_string_hash(x), ())) for x in res.stems(ref))
-            total += same_stem - exact_pairs  # same word implies same stem
-        elif mod == "synonym":
-            total += _synonym_count(hyp, ref, hk, rk, res, left)
-        else:
-            total += _paraphrase_count(hyp, ref, res, left)
+        total += module(mod).count_function()(hyp, ref, hk, rk, res, limit - total)
         if total > limit:
             break
     return total
+
+
+# The counts of the registry's modules: ``(hyp, ref, hk, rk, res, left)`` as count_candidates passes them.
+
+
+def _exact_pairs(hk: List[int], rk: List[int]) -> int:
+    hpos = positions_of(hk)
+    return sum(len(hpos.get(w, ())) for w in rk)
+
+
+def exact_count(hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources, left: int) -> int:
+    """Exact candidates: pairs of the same word."""
+    return _exact_pairs(hk, rk)
+
+
+def stem_count(hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources, left: int) -> int:
+    """Stem candidates: pairs of the same stem, less the pairs of the same word (same word implies same stem)."""
+    spos = positions_of(java_string_hashes(res.stems(hyp)))
+    same_stem = sum(len(spos.get(java_string_hash(x), ())) for x in res.stems(ref))
+    return same_stem - _exact_pairs(hk, rk)
+
+
+def synonym_count(hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources, left: int) -> int:
+    """Synonym candidates (exact up to ``left``)."""
+    return _synonym_count(hyp, ref, hk, rk, res, left)
+
+
+def paraphrase_count(hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources, left: int) -> int:
+    """Paraphrase candidates (exact up to ``left``), both directions."""
+    return _paraphrase_count(hyp, ref, res, left)
 
 
 def _synonym_count(

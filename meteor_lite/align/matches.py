@@ -1,4 +1,4 @@
-"""Candidate matches of the four matcher modules (exact, stem, synonym, paraphrase), in Meteor's order.
+"""Candidate matches of the matcher modules (:mod:`meteor_lite.align.modules`), in Meteor's order.
 
 All matches of all modules are collected first, each a phrase pair: a start
 and length in the reference and in the hypothesis.  Meteor 1.5 specifics kept
@@ -15,15 +15,19 @@ here (each checked against the official jar):
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .. import accel
 from ..jarcompat import java_string_hashes
-from ..resources.lookups import Paraphrases, PhraseHit, Resources
+from .modules import module
+
+if TYPE_CHECKING:
+    from ..resources.lookups import Paraphrases, PhraseHit, Resources
 
 __all__ = [
     "Match", "collect_matches", "modules_used", "positions_of", "synset_index", "synonym_positions", "phrase_matches",
-    "iter_phrase_matches", "scan_phrase_matches",
+    "iter_phrase_matches", "scan_phrase_matches", "exact_positions", "stem_positions", "synonym_word_positions",
+    "paraphrase_matches",
 ]
 
 
@@ -81,11 +85,12 @@ def collect_matches(
     rk = java_string_hashes(ref)
     lh, lr = folded if folded is not None else (hyp, ref)
     for mi, mod in enumerate(modules_used(hk, rk, modules)):
-        if mod == "paraphrase":
-            _paraphrase_matches(mi, lh, lr, res, cands, cap)
+        spec = module(mod)
+        if not spec.one_word:
+            spec.candidate_function()(mi, lh, lr, res, cands, cap)
             continue
-        exact = mod == "exact"
-        positions = _word_positions(mod, lh, lr, hk, rk, res, cap)
+        exact = spec.exact_gain
+        positions = spec.candidate_function()(lh, lr, hk, rk, res, cap)
         kernels = accel.compiled
         if kernels is not None:
             kernels.word_matches(cands, positions, mi, exact, Match)  # the loop below, in C
@@ -103,35 +108,47 @@ def modules_used(hk: List[int], rk: List[int], modules: Sequence[str]) -> Sequen
     return modules[:1] if hk == rk else modules
 
 
-def _word_positions(
-    mod: str, hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources,
-    cap: Optional[int],
+# The one-word matchers of the registry (meteor_lite.align.modules): for each reference word, the hypothesis
+# positions the module matches it with (ascending).  ``hyp`` and ``ref`` are the words looked up (lower-cased in
+# the case-aware modes), ``hk`` and ``rk`` the Java hashes of the words as given.
+
+
+def exact_positions(
+    hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources, cap: Optional[int]
 ) -> List[Sequence[int]]:
-    """For each reference word, the hypothesis positions a one-word module matches it with (ascending)."""
-    if mod == "exact":
-        hpos = positions_of(hk)
-        if cap is None:
-            return [hpos.get(w, ()) for w in rk]
-        return [_nearest(hpos[w], j, cap) if w in hpos else () for j, w in enumerate(rk)]
-    if mod == "stem":
-        spos = positions_of(java_string_hashes(res.stems(hyp)))
-        sr = java_string_hashes(res.stems(ref))
-        wide = None if cap is None else 2 * cap
-        out: List[Sequence[int]] = []
-        for j, st in enumerate(sr):
-            near: Sequence[int] = spos.get(st, ())
-            if not near:
-                out.append(near)
-                continue
-            if wide is not None:
-                near = _nearest(near, j, wide)
-            rw = rk[j]
-            kept = [i for i in near if hk[i] != rw]
-            out.append(kept if cap is None else _nearest(kept, j, cap))
-        return out
-    if mod == "synonym":
-        return list(synonym_positions(res.synsets(hyp), res.synsets(ref), hk, rk, cap))
-    raise ValueError(f"unknown module {mod!r}")  # pragma: no cover - validated by config.resolve_config
+    """The exact module: the same word (equal Java hashes of the words as given)."""
+    hpos = positions_of(hk)
+    if cap is None:
+        return [hpos.get(w, ()) for w in rk]
+    return [_nearest(hpos[w], j, cap) if w in hpos else () for j, w in enumerate(rk)]
+
+
+def stem_positions(
+    hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources, cap: Optional[int]
+) -> List[Sequence[int]]:
+    """The stem module: another word with the same stem."""
+    spos = positions_of(java_string_hashes(res.stems(hyp)))
+    sr = java_string_hashes(res.stems(ref))
+    wide = None if cap is None else 2 * cap
+    out: List[Sequence[int]] = []
+    for j, st in enumerate(sr):
+        near: Sequence[int] = spos.get(st, ())
+        if not near:
+            out.append(near)
+            continue
+        if wide is not None:
+            near = _nearest(near, j, wide)
+        rw = rk[j]
+        kept = [i for i in near if hk[i] != rw]
+        out.append(kept if cap is None else _nearest(kept, j, cap))
+    return out
+
+
+def synonym_word_positions(
+    hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources, cap: Optional[int]
+) -> List[Sequence[int]]:
+    """The synonym module: another word sharing a synset."""
+    return list(synonym_positions(res.synsets(hyp), res.synsets(ref), hk, rk, cap))
 
 
 def synonym_positions(
@@ -197,7 +214,7 @@ def _nearest(positions: Sequence[int], j: int, k: int) -> Sequence[int]:
     return positions[lo:hi]
 
 
-def _paraphrase_matches(
+def paraphrase_matches(
     mi: int, hyp: Sequence[str], ref: Sequence[str], res: Resources, cands: List[List[Match]], cap: Optional[int] = None
 ) -> None:
     """Add the paraphrase matches of module ``mi`` (both directions) to ``cands`` (``cap``: per phrase and side)."""

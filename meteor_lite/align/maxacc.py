@@ -29,6 +29,7 @@ from ..resources.lookups import Resources
 from .bounded import BOUNDED_CAP, SMALL_SEGMENT, bounded_alignment, work_limit
 from .budget import count_candidates
 from .matches import Match, collect_matches
+from .modules import module
 from .search import search_alignment_pure
 
 __all__ = ["ALIGN_TYPES", "maxacc_alignment", "maxacc_gains"]
@@ -41,14 +42,16 @@ def maxacc_gains(cands: List[List[Match]], modules: Sequence[str], n1: int, n2: 
     """``cands`` (of an ``n1``-word hypothesis and an ``n2``-word reference) with the search weights of
     ``maxacc``; the :class:`Match` objects are updated in place.
 
-    A word of an exact, stem or synonym match weighs more than all the paraphrase words of the segment
+    A word of a one-word module's match (exact, stem, synonym: :attr:`Module.one_word
+    <meteor_lite.align.modules.Module.one_word>`) weighs more than all the paraphrase words of the segment
     together (``n1 + n2 + 1``), a paraphrase word 1: the search maximises the words covered by one-word
     matches, then those covered by paraphrases, then (as ``maxcov``) fewer chunks and smaller distances.
     """
     word = n1 + n2 + 1
+    one_word = [module(name).one_word for name in modules]
     for lst in cands:
         for m in lst:
-            m.gain = (m.hlen + m.rlen) * (1 if modules[m.module] == "paraphrase" else word)
+            m.gain = (m.hlen + m.rlen) * (word if one_word[m.module] else 1)
     return cands
 
 

@@ -13,6 +13,7 @@ from sys import intern
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from .. import accel
+from ..align.modules import modules_needing
 from ..jarcompat import java_string_hashes
 from ..text.normalize import java_lower
 from .bundle import Bundle
@@ -127,9 +128,9 @@ class Resources:
             return
         self._tables = TablesInMemory(
             self.bundle,
-            stems=self.has_stem_map and "stem" in modules,
-            synonyms=self.has_synonyms and "synonym" in modules,
-            paraphrases=self.has_paraphrases and "paraphrase" in modules,
+            stems=self.has_stem_map and modules_needing(modules, "stem"),
+            synonyms=self.has_synonyms and modules_needing(modules, "synonyms"),
+            paraphrases=self.has_paraphrases and modules_needing(modules, "paraphrases"),
         )
 
     def map_tables(self) -> None:

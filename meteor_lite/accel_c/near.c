@@ -1,0 +1,110 @@
+/* meteor_lite._accel: the near module's matcher (meteor_lite/align/near.py), for the pair kernel (near_candidates)
+ * and its per-function twin (near_pairs).  Included by pair.c through the generated header _accel_modules.h. */
+
+/* The near module (meteor_lite/align/near.py): the optimal string alignment distance of two words' code points
+ * (insertions, deletions, substitutions, swaps of adjacent characters) is at most `limit`?  rows: 3 * (y->len + 1)
+ * ints of scratch. */
+static int spans_within(const Span *x, const Span *y, Py_ssize_t limit, Py_ssize_t *rows) {
+    Py_ssize_t la = x->len, lb = y->len;
+    if (la - lb > limit || lb - la > limit) return 0;
+    Py_ssize_t *prev2 = rows, *prev = rows + (lb + 1), *cur = rows + 2 * (lb + 1);
+    for (Py_ssize_t j = 0; j <= lb; j++) prev[j] = j;
+    for (Py_ssize_t i = 1; i <= la; i++) {
+        Py_UCS4 ai = PyUnicode_READ(x->kind, x->data, x->start + i - 1);
+        Py_UCS4 ap = i > 1 ? PyUnicode_READ(x->kind, x->data, x->start + i - 2) : 0;
+        Py_ssize_t best = cur[0] = i;
+        for (Py_ssize_t j = 1; j <= lb; j++) {
+            Py_UCS4 bj = PyUnicode_READ(y->kind, y->data, y->start + j - 1);
+            Py_ssize_t d = prev[j - 1] + (ai != bj);
+            if (prev[j] + 1 < d) d = prev[j] + 1;
+            if (cur[j - 1] + 1 < d) d = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && ai == PyUnicode_READ(y->kind, y->data, y->start + j - 2) && ap == bj && prev2[j - 2] + 1 < d)
+                d = prev2[j - 2] + 1;
+            cur[j] = d;
+            if (d < best) best = d;
+        }
+        if (best > limit) return 0;
+        Py_ssize_t *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
+    }
+    return prev[lb] <= limit;
+}
+
+/* Are two different words a near match (near.near_words: both of at least MOD_NEAR_MIN_CHARS code points, within one
+ * edit per MOD_NEAR_LENGTH_PER_EDIT code points of the longer)?  rows as spans_within's. */
+static int near_spans(const Span *x, const Span *y, Py_ssize_t *rows) {
+    if (x->len < MOD_NEAR_MIN_CHARS || y->len < MOD_NEAR_MIN_CHARS) return 0;
+    return spans_within(x, y, (x->len > y->len ? x->len : y->len) / MOD_NEAR_LENGTH_PER_EDIT, rows);
+}
+
+/* The near candidates: for each reference word, the other hypothesis words it nearly matches, positions ascending
+ * (near.near_positions). */
+static int near_candidates(Found *f, int mi, int code, const Packed *h, const Packed *r) {
+    (void)code;
+    Py_ssize_t longest = 0;
+    for (Py_ssize_t i = 0; i < h->n; i++) if (h->w[i].len > longest) longest = h->w[i].len;
+    for (Py_ssize_t j = 0; j < r->n; j++) if (r->w[j].len > longest) longest = r->w[j].len;
+    Py_ssize_t *rows = (Py_ssize_t *)malloc(3 * ((size_t)longest + 1) * sizeof(Py_ssize_t));
+    if (!rows) { no_memory(); return -1; }
+    int rc = 0;
+    for (Py_ssize_t j = 0; j < r->n && !rc; j++) {
+        if (r->w[j].len < MOD_NEAR_MIN_CHARS) continue;
+        for (Py_ssize_t i = 0; i < h->n; i++) {
+            if (h->hash[i] == r->hash[j] || !near_spans(&h->w[i], &r->w[j], rows)) continue;
+            if (found_add(f, mi, (long)j, 1, (long)i, 1, MODULE_EXACT_GAIN[MOD_NEAR])) { rc = -1; break; }
+        }
+    }
+    free(rows);
+    return rc;
+}
+
+/* near_pairs(hyp, ref, hk, rk): per reference word, the hypothesis positions of its near matches (other words,
+ * ascending): near.near_positions without a cap, by the same matcher as the pair kernel's (near_spans). */
+static PyObject *near_pairs(PyObject *self, PyObject *args) {
+    PyObject *hyp, *ref, *hk, *rk;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!O!:near_pairs", &hyp, &ref, &PyList_Type, &hk, &PyList_Type, &rk)) return NULL;
+    PyObject *ht = PySequence_Tuple(hyp), *rt = ht ? PySequence_Tuple(ref) : NULL, *out = NULL;
+    Span *w = NULL;
+    long long *keys = NULL;
+    Py_ssize_t *rows = NULL;
+    if (!rt) goto done;
+    Py_ssize_t n1 = PyTuple_GET_SIZE(ht), n2 = PyTuple_GET_SIZE(rt), longest = 0;
+    if (PyList_GET_SIZE(hk) != n1 || PyList_GET_SIZE(rk) != n2) {
+        PyErr_SetString(PyExc_ValueError, "one hash per word is needed");
+        goto done;
+    }
+    w = (Span *)malloc(((size_t)(n1 + n2) + 1) * sizeof(Span));
+    keys = (long long *)malloc(((size_t)(n1 + n2) + 1) * sizeof(long long));
+    if (!w || !keys) { PyErr_NoMemory(); goto done; }
+    if (long_array(hk, keys, n1) || long_array(rk, keys + n1, n2)) goto done;
+    for (Py_ssize_t k = 0; k < n1 + n2; k++) {
+        PyObject *o = k < n1 ? PyTuple_GET_ITEM(ht, k) : PyTuple_GET_ITEM(rt, k - n1);
+        if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); goto done; }
+        Span sp = {PyUnicode_KIND(o), PyUnicode_DATA(o), 0, PyUnicode_GET_LENGTH(o), 0};
+        w[k] = sp;
+        if (sp.len > longest) longest = sp.len;
+    }
+    rows = (Py_ssize_t *)malloc(3 * ((size_t)longest + 1) * sizeof(Py_ssize_t));
+    if (!rows) { PyErr_NoMemory(); goto done; }
+    out = PyList_New(n2);
+    for (Py_ssize_t j = 0; out && j < n2; j++) {
+        PyObject *row = PyList_New(0);
+        if (!row) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, j, row);
+        if (w[n1 + j].len < MOD_NEAR_MIN_CHARS) continue;
+        for (Py_ssize_t i = 0; i < n1; i++) {
+            if (keys[i] == keys[n1 + j] || !near_spans(&w[i], &w[n1 + j], rows)) continue;
+            PyObject *iv = PyLong_FromSsize_t(i);
+            if (!iv || PyList_Append(row, iv) < 0) { Py_XDECREF(iv); Py_CLEAR(out); break; }
+            Py_DECREF(iv);
+        }
+    }
+done:
+    free(w); free(keys); free(rows);
+    Py_XDECREF(ht);
+    Py_XDECREF(rt);
+    return out;
+}
