@@ -132,6 +132,24 @@ def test_usage_and_unknown_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert (opts.lang, opts.modules, opts.char_based, opts.verbose_out, opts.prefix) == ("de", "exact stem", True, True, "p")
 
 
+def test_modules_beyond_meteor_15_are_unknown_to_the_jar(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``-m`` takes Meteor 1.5's four modules only, as the jar does (``Unknown module (near)``): a module that
+    ``meteor-lite score`` has beyond them is refused on one line, exit 1; the jar's names in any case are taken."""
+    from meteor_lite.align.modules import METEOR_MODULES, MODULES
+
+    hyp, ref = tmp_path / "h", tmp_path / "r"
+    hyp.write_text("a b c\n", encoding="utf-8")
+    ref.write_text("a b c\n", encoding="utf-8")
+    extra = [m for m in MODULES if m not in METEOR_MODULES]
+    assert extra, "the registry has a module beyond Meteor 1.5's"
+    for m in extra + ["syn"]:
+        assert main([str(hyp), str(ref), "-l", "en", "-m", f"exact {m}"]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"Unknown module ({m})" in err
+    assert main([str(hyp), str(ref), "-l", "en", "-m", "EXACT", "-q"]) == 0
+    assert capsys.readouterr().out.strip() == "1.0"
+
+
 def test_missing_resource_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Missing ``-s``/``-d``/``-a``/``-new`` files: the jar's message, on one line, exit 1."""
     for opt, text in (("-s", "No function word list"), ("-d", "Synonym dictionary could not be loaded"),

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
+from ..align.modules import METEOR_MODULES
 from ..config import MeteorConfig, resolve_config
 from ..errors import ConfigError
 from ..jarcompat import java_double, java_parse_double, java_parse_int
@@ -103,6 +104,9 @@ def scorer_kwargs(opts: JarOptions) -> Dict[str, Any]:
         kw["weights"] = _numbers("-w", opts.weights)
     if opts.modules is not None:
         kw["modules"] = opts.modules.split()
+        for m in kw["modules"]:
+            if m.lower() not in METEOR_MODULES:  # the jar knows its four modules only (meteor-lite score has more)
+                raise JarCliError(f"Unknown module ({m}): Meteor 1.5 takes {' '.join(METEOR_MODULES)}")
         if kw["lang"] == OTHER and opts.new_dir is None and opts.weights is None:
             # the jar's "other" has one weight (exact's): further modules weigh 0 unless -w says otherwise
             kw["weights"] = [1.0] + [0.0] * (len(kw["modules"]) - 1)
