@@ -12,13 +12,23 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from .errors import InputError
 
-__all__ = ["atomic_path", "output_file", "OutputRefused"]
+__all__ = ["atomic_path", "output_file", "OutputRefused", "temp_path"]
+
+
+def temp_path(target: Path, suffix: str = ".tmp") -> Path:
+    """The temporary name beside ``target`` that this thread writes it through: ``.<name>.<pid>.<thread><suffix>``.
+
+    The process id comes first so that a later writer can tell a dead process's file from a live one's; the
+    thread's id keeps two threads of one process that write the same target at once (a bundle's mapped tables,
+    first used by two threads) from writing into one file."""
+    return target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}{suffix}")
 
 
 @contextmanager
@@ -27,12 +37,12 @@ def atomic_path(path: "os.PathLike[str] | str", suffix: str = ".tmp") -> Iterato
     atomic, the same directory) when the block ends, and is removed when the block raises.
 
     ``suffix`` ends the temporary name (e.g. ``.tmp.gz`` for a writer that compresses by
-    extension); the name also holds the process id, so two processes never share one.
+    extension); the name also holds the process and thread ids (:func:`temp_path`), so two writers never share one.
     The parent directory is created.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}{suffix}")
+    tmp = temp_path(target, suffix)
     try:
         yield tmp
         os.replace(tmp, target)
@@ -87,7 +97,7 @@ def output_file(path: str, inputs: Iterable[str] = (), encoding: str = "utf-8") 
         return
     check_output(path, inputs)
     target = Path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    tmp = temp_path(target)
     tmp.unlink(missing_ok=True)  # ours from an earlier run of this pid, or planted: never followed
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor_lite.atomicfile import OutputRefused, atomic_path, output_file
+from meteor_lite.atomicfile import OutputRefused, atomic_path, output_file, temp_path
 
 
 def test_the_new_file_replaces_the_old_one_when_the_block_ends(tmp_path: Path) -> None:
@@ -101,7 +101,9 @@ def test_output_file_does_not_follow_a_link_planted_at_its_temporary_name(tmp_pa
     victim = tmp_path / "victim"
     victim.write_text("keep\n")
     target = tmp_path / "out"
-    (tmp_path / f".out.{os.getpid()}.tmp").symlink_to(victim)
+    planted = temp_path(target)
+    assert planted.parent == tmp_path and planted.name.startswith(f".out.{os.getpid()}.")
+    planted.symlink_to(victim)
     with output_file(str(target)) as out:
         out.write("new\n")
     assert victim.read_text() == "keep\n" and target.read_text() == "new\n"
@@ -115,3 +117,35 @@ def test_output_file_leaves_nothing_when_the_writer_fails(tmp_path: Path) -> Non
             out.write("half")
             raise RuntimeError("stop")
     assert target.read_text() == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_two_threads_writing_one_target_at_once_each_write_their_own_file(tmp_path: Path) -> None:
+    """Two threads inside ``atomic_path`` of the same target at the same time (a bundle's mapped tables first
+    used by two threads): each writes its own temporary file, both renames succeed, the target is one whole copy."""
+    import threading
+
+    target = tmp_path / "tables"
+    inside = threading.Barrier(2)
+    temps: list = []
+    errors: list = []
+
+    def write(text: str) -> None:
+        try:
+            with atomic_path(target) as tmp:
+                temps.append(tmp)
+                with open(tmp, "w") as f:
+                    f.write(text[: len(text) // 2])
+                    inside.wait(timeout=30)  # both threads hold their temporary file open, half written
+                    f.write(text[len(text) // 2:])
+                inside.wait(timeout=30)  # and both close it before either renames
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(c * 1000,)) for c in "ab"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(set(temps)) == 2
+    assert target.read_text() in ("a" * 1000, "b" * 1000)
+    assert [p.name for p in tmp_path.iterdir()] == ["tables"]

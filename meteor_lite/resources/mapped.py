@@ -575,7 +575,7 @@ def _inside_python_install(path: Path) -> bool:
 
 
 def _remove_stale_temps(path: Path) -> None:
-    """Remove the temporary files (``.<name>.<pid>.tmp``, :func:`~meteor_lite.atomicfile.atomic_path`) that writers
+    """Remove the temporary files (``.<name>.<pid>.<thread>.tmp``, :func:`~meteor_lite.atomicfile.temp_path`) that writers
     of ``path`` killed before they could (SIGKILL, a power cut) left behind: those of processes that are gone."""
     prefix = f".{path.name}."
     try:
@@ -583,7 +583,7 @@ def _remove_stale_temps(path: Path) -> None:
     except OSError:
         return
     for name in names:
-        pid = name[len(prefix):-len(".tmp")]
+        pid = name[len(prefix):-len(".tmp")].split(".")[0]  # .<name>.<pid>.<thread>.tmp (atomicfile.temp_path)
         if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
             continue
         try:
