@@ -1412,7 +1412,7 @@ LIMITS = [
     "SQLite). Its content is then checked against its SHA-256 once, and remembered by its identity as bundles are.",
     "Without a usable key no mapped file is written or read. Users who share a bundle directory each rewrite the",
     "file the other wrote (a few seconds for English); give each a bundle directory of their own, or",
-    "`METEOR_LITE_MAPPED=0`. A writer killed before it could rename its temporary file (`.<name>.tables.PID.tmp`)",
+    "`METEOR_LITE_MAPPED=0`. A writer killed before it could rename its temporary file (`.<name>.tables.PID.THREAD.tmp`)",
     "leaves it behind; the next writer removes those of processes that are gone.",
 ]
 

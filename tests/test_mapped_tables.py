@@ -461,7 +461,7 @@ def test_without_a_usable_key_no_file_is_written_or_trusted(
 def test_a_file_killed_writers_left_is_removed_by_the_next_writer(
     tiny_bundle: Path, monkeypatch: pytest.MonkeyPatch, kernels_built: None
 ) -> None:
-    """A writer killed outright (SIGKILL) leaves its ``.x.tables.PID.tmp``: the next one to write removes it (those
+    """A writer killed outright (SIGKILL) leaves its ``.x.tables.PID.THREAD.tmp``: the next one to write removes it (those
     of live processes stay)."""
     import subprocess
     import sys
