@@ -57,8 +57,10 @@ def test_wheel_compiles_the_kernels_or_falls_back_to_pure_python(tmp_path: Path)
     # every package of builders/ but the maintainer's checks (which stay in the repository)
     packages = {str(p.parent.relative_to(ROOT / "builders")) for p in (ROOT / "builders").rglob("__init__.py")}
     shipped = {n[len("meteor_lite_builders/"):].rsplit("/", 1)[0] for n in names if n.startswith("meteor_lite_builders/") and "/" in n[len("meteor_lite_builders/"):]}
-    assert "checks" in packages and not any(n.startswith("meteor_lite_builders/checks/") for n in names)
-    assert (packages - {"checks", "checks/bench", "."}) | {"recipes/data"} == shipped, (packages, shipped)
+    checks = {p for p in packages if p == "checks" or p.startswith("checks/")}
+    assert {"checks", "checks/parity", "checks/bench", "checks/research"} <= checks
+    assert not any(n.startswith("meteor_lite_builders/checks/") for n in names)
+    assert (packages - checks - {"."}) | {"recipes/data"} == shipped, (packages, shipped)
 
     r, names = _wheel(_sources(tmp_path / "b"), tmp_path / "b" / "out", {**env, "CC": "/bin/false"})
     assert r.returncode == 0, r.stderr[-2000:]

@@ -19,9 +19,12 @@ from typer.testing import CliRunner
 
 from meteor_lite.errors import MeteorLiteError
 from meteor_lite_builders import jar
-from meteor_lite_builders.checks import jar_output, oracle, paraphrase_eval, parex_compare, parity, shared_data
+from meteor_lite_builders.checks import shared_data
 from meteor_lite_builders.checks.cli import app as check_app
-from meteor_lite_builders.checks.fixtures import Item, select, ss_features, text_features
+from meteor_lite_builders.checks.parity import agreement as parity
+from meteor_lite_builders.checks.parity import jar_output, oracle, parex_compare
+from meteor_lite_builders.checks.parity.fixtures import Item, select, ss_features, text_features
+from meteor_lite_builders.checks.research import paraphrase_eval
 from meteor_lite_builders.errors import OfficialReleaseError
 
 runner = CliRunner()
@@ -251,7 +254,7 @@ def test_parity_sets() -> None:
 def test_util_and_ch_fixture_sets_come_after_the_english_ones() -> None:
     # The selection avoids segments already chosen on the same pool, so new sets must be built last
     # for the older sets' records to keep their bytes.
-    from meteor_lite_builders.checks import fixtures
+    from meteor_lite_builders.checks.parity import fixtures
 
     new = fixtures.util_ch_sets()
     assert [s.name for s in new] == ["task-util", "task-util-ch", "ch"]

@@ -167,7 +167,7 @@ def test_real_debian_dictionary_matches_its_recipe() -> None:
 def test_hunspell_second_opinion_variants(tmp_path: Path) -> None:
     """meteor-build check hunspell-effect's bundles: the base bundle's Snowball map replaced by Hunspell's lemmas."""
     from meteor_lite.resources.stemming import snowball_stem_function
-    from meteor_lite_builders.checks.hunspell_effect import build_variant, hunspell_lemma_table, variant_pairs
+    from meteor_lite_builders.checks.research.hunspell_effect import build_variant, hunspell_lemma_table, variant_pairs
 
     base = build_recipe(_recipe(tmp_path, "ga", 'from = ["hunspell"]\nalgorithm = "irish"'), tmp_path / "ga.sqlite",
                         show_progress=False).path

@@ -16,7 +16,7 @@ from meteor_lite.metaeval.correlate import align, statistic
 from meteor_lite.metaeval.data import MetricScores
 
 pytest.importorskip("sacrebleu")
-from meteor_lite_builders.checks import mqm_transfer  # noqa: E402  (needs sacrebleu's presence checked first)
+from meteor_lite_builders.checks.research import mqm_transfer  # noqa: E402  (needs sacrebleu's presence checked first)
 
 #: Three small English sets (2 to 4 systems, 95 to 118 segments).
 FILES = ("biomed2021.fr-en.dev.mqm.tsv.gz", "biomed2021.pt-en.dev.mqm.tsv.gz", "biomed2021.ru-en.dev.mqm.tsv.gz")

@@ -89,7 +89,7 @@ def test_a_malformed_table_names_file_and_line_and_installs_nothing(tmp_path: Pa
 @pytest.mark.java
 def test_the_fixture_is_the_jars(case: Dict[str, Any], tmp_path: Path) -> None:
     """The expected scores are what the official jar prints with the table (-a)."""
-    from meteor_lite_builders.checks.jar_output import parse_score_output
+    from meteor_lite_builders.checks.parity.jar_output import parse_score_output
     from meteor_lite_builders.jar import run_jar
 
     hyp, ref = tmp_path / "hyp", tmp_path / "ref"

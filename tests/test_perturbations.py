@@ -30,7 +30,7 @@ from meteor_lite.errors import MeteorLiteError
 from meteor_lite.languages import LANGUAGES, TASKS
 from meteor_lite.tuned import shipped_tasks
 
-pt = pytest.importorskip("meteor_lite_builders.checks.perturbations")
+pt = pytest.importorskip("meteor_lite_builders.checks.research.perturbations")
 
 #: The file of ../shared/data whose references stand for each target language.
 REFERENCE_FILES: Dict[str, str] = {

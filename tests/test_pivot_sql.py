@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("duckdb", reason="the duckdb engine needs duckdb (in the build extra)")
 
-from meteor_lite_builders.checks.parex_compare import generate  # noqa: E402
+from meteor_lite_builders.checks.parity.parex_compare import generate  # noqa: E402
 from meteor_lite_builders.paraphrases.moses import PhraseTableError  # noqa: E402
 from meteor_lite_builders.paraphrases.pivot import (  # noqa: E402
     PivotError,
@@ -189,7 +189,7 @@ def test_synthetic_tables_are_deterministic(tmp_path: Path) -> None:
 
 
 def test_pivot_bench_measures_a_child_process(tmp_path: Path) -> None:
-    from meteor_lite_builders.checks.pivot_bench import pivot_bench
+    from meteor_lite_builders.checks.bench.pivot import pivot_bench
 
     r = {e: pivot_bench(3000, e, work=tmp_path, memory_mb=16) for e in ("duckdb", "sort")}
     assert r["duckdb"]["sha256"] == r["sort"]["sha256"] and r["duckdb"]["pairs"] == r["sort"]["pairs"] > 0

@@ -28,7 +28,7 @@ if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
 from meteor_lite import ConfigError, InputError, Meteor, Stats  # noqa: E402
 from meteor_lite.spark import STATS_FIELDS, corpus_score, output_columns, score_dataframe  # noqa: E402
 from meteor_lite.text.io import read_lines  # noqa: E402
-from meteor_lite_builders.checks.parex_compare import generate  # noqa: E402
+from meteor_lite_builders.checks.parity.parex_compare import generate  # noqa: E402
 from meteor_lite_builders.paraphrases.pivot import PivotOptions, PivotStats, pivot_pairs  # noqa: E402
 
 SYSTEM1_SLICE = 300

@@ -1,7 +1,7 @@
 """Meteor 1.5's stemmers against the jar's recorded stems: a million words and more in each of its 15 stemmed languages.
 
 ``tests/fixtures/stems/<lang>.txt.xz`` holds what ``java -cp meteor-1.5.jar Stemmer LANG`` printed for the
-words of :func:`meteor_lite_builders.checks.stem_words.stem_check_words` (wordfreq's largest list, every token
+words of :func:`meteor_lite_builders.checks.parity.stem_words.stem_check_words` (wordfreq's largest list, every token
 of ``../shared/data``, generated inflections, compounds and odd Unicode); ``meteor-build check stems
 --write-fixtures`` records them (needs Java), ``make parity`` checks against the jar itself.  Here the words
 are made again and one part of them (:data:`STEM_PARTS`, a different part each run) is compared, without Java: the scorer's stem (``Meteor(lang)`` with the official
@@ -28,14 +28,14 @@ from meteor_lite.resources.locate import find_bundle
 
 pytest.importorskip("wordfreq", reason="the stem check's word lists need wordfreq (the build extra)")
 
-from meteor_lite_builders.checks.stem_words import (  # noqa: E402
+from meteor_lite_builders.checks.parity.stem_words import (  # noqa: E402
     SHARED_TABLES,
     SHARED_TEXT_FILES,
     STEM_LANGUAGES,
     shared_tokens,
     stem_check_words,
 )
-from meteor_lite_builders.checks.stems import (  # noqa: E402
+from meteor_lite_builders.checks.parity.stems import (  # noqa: E402
     STEM_FIXTURE_DIR,
     StemCheck,
     check_language_against_fixture,

@@ -134,7 +134,7 @@ def test_validity_report(tmp_path: Path, shared_data: Path, bundle_dir: Path) ->
     """One small set: figures are Pearson values inside their intervals; the mqm set's held-out scores, rebuilt from
     its recorded folds, give the figure the tuner recorded; the table and tallies name the set."""
     pytest.importorskip("sacrebleu")
-    from meteor_lite_builders.checks import validity
+    from meteor_lite_builders.checks.research import validity
 
     if not (bundle_dir / "es.sqlite").is_file():
         pytest.skip(f"needs {bundle_dir / 'es.sqlite'} (make bundles)")
@@ -158,7 +158,7 @@ def test_validity_rebuilds_tuned_heldout_scores(tmp_path: Path, shared_data: Pat
     tuned on are rebuilt, and its smallest file's segments, each scored by its fold's normalisation, modules and
     parameters, give the held-out figure the tuner recorded for that file."""
     pytest.importorskip("sacrebleu")
-    from meteor_lite_builders.checks import validity
+    from meteor_lite_builders.checks.research import validity
 
     kept = [lang for lang in SHIPPED if not tuned.shipped_tasks(lang)["mqm"].provenance.get("fallback")]
     if not kept:
@@ -202,7 +202,7 @@ def test_validity_without_the_sets_files(tmp_path: Path, shared_data: Path, en_b
     """An English file alone: the English set's folds span ten files, so its cv column is left out with a note
     (never a figure from another partition); the other metrics are figured on the whole set, with intervals."""
     pytest.importorskip("sacrebleu")
-    from meteor_lite_builders.checks import validity
+    from meteor_lite_builders.checks.research import validity
 
     d = tmp_path / "mqm"
     d.mkdir()
@@ -297,7 +297,7 @@ def test_tune_by_documents_and_validity_rebuilds_it(tmp_path: Path, shared_data:
     """`tune --cv documents` on a real set records document folds; the validity report rebuilds them (each held-out
     segment scored by the configuration of its document's fold) and gets the figure the tuner recorded."""
     pytest.importorskip("sacrebleu")
-    from meteor_lite_builders.checks import validity
+    from meteor_lite_builders.checks.research import validity
     from meteor_lite_builders.cli import app
 
     if not (bundle_dir / "de.sqlite").is_file():

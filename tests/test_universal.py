@@ -153,8 +153,8 @@ def test_no_fragmentation_penalty_is_written_as_gamma_zero() -> None:
 def test_validity_results_round_trip_and_files(tmp_path: Path) -> None:
     """`check validity --json` results read back for `--merge`; the MQM checks read *.mqm.tsv.gz and *.esa.tsv.gz of
     several directories, sorted by file name."""
-    from meteor_lite_builders.checks import validity
-    from meteor_lite_builders.checks.mqm_sets import mqm_files
+    from meteor_lite_builders.checks.research import validity
+    from meteor_lite_builders.checks.research.mqm_sets import mqm_files
 
     r = validity.SetResult("wmt23.en-de.esa", "de", 12, 207, "--norm -m 'exact stem'", cv={"default": 0.3},
                            cv_interval={"default": (0.25, 0.35)}, sys={"default": 0.9}, sys_interval={"default": (0.8, 0.95)},
@@ -174,8 +174,8 @@ def test_keep_rule_and_fallback_of_the_universal_set(tmp_path: Path, shared_data
     is not kept: Meteor 1.5's li parameters ship instead, the provenance saying why and keeping the rejected values;
     a set where the baseline is clearly below chrF too is not held against it."""
     from meteor_lite.tuned import read_shipped
-    from meteor_lite_builders.checks.perturbations import SuiteFigures
-    from meteor_lite_builders.checks.universal import ChrfFigure, UniversalRun, li_parameters, write_default
+    from meteor_lite_builders.checks.research.perturbations import SuiteFigures
+    from meteor_lite_builders.checks.research.universal import ChrfFigure, UniversalRun, li_parameters, write_default
     from meteor_lite_builders.tune.universal import UNIVERSAL_MODULES
 
     start = li_parameters("xx", UNIVERSAL_MODULES)

@@ -57,7 +57,7 @@ def test_chosen_modules_without_any_bundle(tmp_path: Path, monkeypatch: pytest.M
 
 def test_baselines_without_sacrebleu_name_the_test_extra(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    from meteor_lite_builders.checks.mqm_sets import sacrebleu_metrics
+    from meteor_lite_builders.checks.research.mqm_sets import sacrebleu_metrics
     from meteor_lite_builders.errors import BuildError
     from meteor_lite_builders.tune.baselines import main
 

@@ -16,7 +16,7 @@ from meteor_lite.metaeval.data import MetricScores
 
 pytest.importorskip("sacrebleu")
 pytest.importorskip("numpy")
-validity = pytest.importorskip("meteor_lite_builders.checks.validity")
+validity = pytest.importorskip("meteor_lite_builders.checks.research.validity")
 
 SET = "biomed2021.en-fr.dev"
 

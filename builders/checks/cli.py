@@ -95,7 +95,7 @@ def oracle_cmd(
     as_json: bool = typer.Option(False, "--json", help="print the whole parsed result as JSON"),
 ) -> None:
     """Run the jar on files (cached) and print its segment scores and final score, or JSON."""
-    from . import oracle
+    from .parity import oracle
     from .shared_data import read_lines
 
     log = logging.getLogger(oracle.__name__)
@@ -127,14 +127,14 @@ def parity_cmd(
     limit: Optional[int] = typer.Option(None, "--limit", help="first N segments of each set only (debugging)"),
 ) -> None:
     """meteor-lite vs the official jar on the shared data (make parity); exit 1 below the threshold."""
-    from . import parity
+    from .parity import agreement
 
     try:
-        chosen = parity.choose_sets(sets, extra)
-    except parity.UnknownSetError as e:
+        chosen = agreement.choose_sets(sets, extra)
+    except agreement.UnknownSetError as e:
         raise typer.BadParameter(str(e), param_hint="--sets") from None
     with _guard():
-        _done(parity.run_parity(chosen, data, out, tol, threshold, limit))
+        _done(agreement.run_parity(chosen, data, out, tol, threshold, limit))
 
 
 @app.command("fixtures")
@@ -145,7 +145,7 @@ def fixtures_cmd(
     only: Optional[str] = typer.Option(None, "--only", help="comma-separated set names (debugging; does not write files)"),
 ) -> None:
     """Regenerate tests/fixtures/parity_*.jsonl with the official jar (make fixtures)."""
-    from . import fixtures
+    from .parity import fixtures
 
     with _guard():
         _done(fixtures.run_fixtures(data, seed, out, only))
@@ -176,7 +176,7 @@ def normalizer_cmd(
     per_feature: int = typer.Option(1, "--per-feature", help="real lines per feature in the fixtures"),
 ) -> None:
     """The normaliser against the jar's (Normalizer class and scorer); exit 1 if any line differs."""
-    from . import normalizer_parity as np_
+    from .parity import normalizer as np_
 
     chosen = _split_langs(langs)
     valid = [*np_.LANGS, "other"]
@@ -198,8 +198,8 @@ def stems_cmd(
     jobs: int = typer.Option(2, "--jobs", "-j", help="languages checked at once"),
 ) -> None:
     """Meteor 1.5's stemmers against the jar's Stemmer program on a million words a language; exit 1 if any differs."""
-    from . import stems as st
-    from .stem_words import STEM_LANGUAGES
+    from .parity import stems as st
+    from .parity.stem_words import STEM_LANGUAGES
 
     if fixtures and write_fixtures:
         raise typer.BadParameter("--write-fixtures runs the jar: leave out --fixtures", param_hint="--fixtures")
@@ -269,7 +269,7 @@ def export_cmd(
     jar_options: Optional[List[str]] = typer.Argument(None, help="jar options after -- (default: -l en -norm)"),
 ) -> None:
     """An exported bundle inside the official jar: same files, same scores (exit 1 if not, 2 without Java)."""
-    from . import export_check as ec
+    from .parity import export_check as ec
 
     with _guard():
         _done(ec.run_export_check(bundle or ec.DEFAULT_BUNDLE, out, hyp or ec.DEFAULT_HYP, ref or ec.DEFAULT_REF,
@@ -290,7 +290,7 @@ def paraphrases_precision_cmd(
     json_out: Optional[Path] = typer.Option(None, "--json", help="also write the report here"),
 ) -> None:
     """Share of the table's pairs that Meteor 1.5's English table also holds."""
-    from . import paraphrase_eval
+    from .research import paraphrase_eval
 
     with _guard():
         _report(paraphrase_eval.precision(table, official), json_out)
@@ -306,7 +306,7 @@ def paraphrases_mqm_cmd(
     json_out: Optional[Path] = typer.Option(None, "--json", help="also write the report here"),
 ) -> None:
     """Correlation with expert MQM judgments of each configuration, with a paired bootstrap against the first."""
-    from . import paraphrase_eval
+    from .research import paraphrase_eval
 
     if lang not in paraphrase_eval.MQM_FILES:
         raise typer.BadParameter(f"choose from {', '.join(sorted(paraphrase_eval.MQM_FILES))}", param_hint="--lang")
@@ -332,7 +332,7 @@ def parex_cmd(
 ) -> None:
     """meteor-lite's pivot vs Meteor's official Parex on the same inputs (exit 1 if they differ)."""
     from ..paraphrases.pivot import ENGINES, PivotOptions
-    from . import parex_compare as pc
+    from .parity import parex_compare as pc
 
     if engine not in ENGINES:
         raise typer.BadParameter(" or ".join(ENGINES), param_hint="--engine")
@@ -361,7 +361,7 @@ def pivot_bench_cmd(
 ) -> None:
     """The pivot on a synthetic Zipf phrase table: wall, CPU, peak memory per engine (exit 1 if outputs differ)."""
     from ..paraphrases.pivot import ENGINES
-    from . import pivot_bench as pb
+    from .bench import pivot as pb
 
     for e in engine:
         if e not in ENGINES:
@@ -387,7 +387,7 @@ def spark_bench_cmd(
     json_out: Optional[Path] = typer.Option(None, "--json", help="write the report here too"),
 ) -> None:
     """Spark local[1]/local[2] against meteor-lite score --jobs 1/2, and the pivot on Spark against DuckDB (docs/spark.md)."""
-    from . import spark_bench as sb
+    from .bench import spark as sb
 
     with _guard():
         try:
@@ -408,10 +408,10 @@ def write_recipes_cmd(
     ),
 ) -> None:
     """(Re)write the recipes of resources/recipes (after upgrading wordfreq or the official release)."""
-    from . import write_recipes
+    from ..recipes import regenerate
 
     with _guard():
-        _done(write_recipes.run(out_dir or write_recipes.DEFAULT_OUT_DIR, check=check, thesauri_only=thesauri))
+        _done(regenerate.run(out_dir or regenerate.DEFAULT_OUT_DIR, check=check, thesauri_only=thesauri))
 
 
 
@@ -438,7 +438,7 @@ def validity_cmd(
     Needs sacrebleu (the test extra).  Prints one Markdown table (segment level, with 95% bootstrap
     intervals and the paired interval of default - chrF), the system-level table and the tallies.
     """
-    from . import validity
+    from .research import validity
 
     with _guard():
         if merge:
@@ -475,7 +475,7 @@ def perturbations_cmd(
     Word order, deleted and duplicated words, casing, punctuation, numbers, negation, untranslated words,
     typos; per language, from the shared references.  Needs sacrebleu (the test extra).  Prints Markdown tables.
     """
-    from . import perturbations
+    from .research import perturbations
 
     with _guard():
         results = perturbations.run(data, _split_langs([langs]) or [], n, seed, good, _progress)
@@ -495,7 +495,7 @@ def mqm_transfer_cmd(
     Does a setting that beats the default on some sets carry over to the others?  Needs sacrebleu (the
     test extra).  Prints Markdown tables; about 2 minutes on the shared sets.
     """
-    from . import mqm_transfer
+    from .research import mqm_transfer
 
     with _guard():
         sets = mqm_transfer.load_sets(data, _progress)
@@ -529,7 +529,7 @@ def universal_cmd(
     Needs numpy (the test extra).  Prints the set and a Markdown table: each set's held-out figure against
     exact + stem with Meteor's li parameters, with paired 95% bootstrap intervals.
     """
-    from ..checks import universal
+    from .research import universal
 
     with _guard():
         r = universal.run(data, bundles, cache, max_segments, rounds, bootstrap, seed, _progress,
@@ -566,9 +566,9 @@ def tune_mqm_cmd(
     """
     import time
 
-    from ..tune import bylang
     from ..tune.tasks import add_shipped
-    from .mqm_sets import mqm_files
+    from .research import tune_mqm
+    from .research.mqm_sets import mqm_files
 
     with _guard():
         files = mqm_files(list(data))
@@ -578,12 +578,12 @@ def tune_mqm_cmd(
             if not mine:
                 _progress(f"{lang}: no judgments file in {', '.join(map(str, data))}: skipped")
                 continue
-            r = bylang.tune_language(lang, mine, cache, k, seed, rounds, bootstrap, _progress)
-            print(bylang.format_report(r) + "\n", flush=True)
+            r = tune_mqm.tune_language(lang, mine, cache, k, seed, rounds, bootstrap, _progress)
+            print(tune_mqm.format_report(r) + "\n", flush=True)
             if write:
                 from meteor_lite.tuned import SHIPPED_FILE
 
-                task = bylang.shipped_task(r)
+                task = tune_mqm.shipped_task(r)
                 add_shipped(str(shipped_file or SHIPPED_FILE), lang, task, replace=True)
                 _progress(f"wrote {lang} mqm@{task.short_hash} ({'tuned' if r.kept else 'the default'})")
         _progress(f"all languages: {time.perf_counter() - t0:.0f} s")
@@ -602,7 +602,7 @@ def thesaurus_effect_cmd(
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
 ) -> None:
     """Segment-level Pearson (averaged over systems) with and without thesaurus synonyms/paraphrases, paired bootstrap."""
-    from .thesaurus_effect import format_effect, run_effect
+    from .research.thesaurus_effect import format_effect, run_effect
 
     if sample and sample_out is None:
         raise typer.BadParameter("--sample needs --sample-out FILE", param_hint="--sample")
@@ -622,7 +622,7 @@ def languages_from_wheel_cmd(
     out: Optional[Path] = typer.Option(None, "--out", help="also write the Markdown table here (after each language)"),
 ) -> None:
     """bundle install L then score --lang L for every shipped language, from the wheel in a fresh venv: a Markdown table."""
-    from ..checks.languages_from_wheel import format_table, run_languages
+    from .languages_from_wheel import format_table, run_languages
 
     with _guard():
         results = run_languages(data, venv=venv, wheel=wheel, langs=_split_langs(lang), work=work, out=out)
@@ -638,7 +638,7 @@ def paraphrase_import_cmd(
     limit: Optional[int] = typer.Option(None, "--limit", help="only the first N segments of each input"),
 ) -> None:
     """bundle install LANG --paraphrase TABLE scores as the jar with -a TABLE: segment scores compared (needs Java)."""
-    from ..checks.paraphrase_import import compare_import, format_comparison
+    from .parity.paraphrase_import import compare_import, format_comparison
 
     with _guard():
         results = compare_import(table, inputs, lang=lang, limit=limit)
@@ -658,7 +658,7 @@ def hunspell_effect_cmd(
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
 ) -> None:
     """Exact + stem with the Snowball stem map vs Hunspell lemma maps: segment-level Pearson, paired bootstrap."""
-    from .hunspell_effect import format_hunspell_effect, run_hunspell_effect
+    from .research.hunspell_effect import format_hunspell_effect, run_hunspell_effect
 
     with _guard():
         rep = run_hunspell_effect(str(judgments), lang, str(base), str(dic), out_dir, bootstrap=bootstrap, seed=seed)
@@ -675,7 +675,7 @@ def thesaurus_sample_cmd(
     out: Path = typer.Option(..., "--out", help="TSV: hyp word, ref word, hyp, ref"),
 ) -> None:
     """Random synonym-stage matches (exact + stem + synonym, -norm) on real segments, for a precision check by hand."""
-    from .thesaurus_effect import read_pairs, sample_synonym_matches, variants, write_sample
+    from .research.thesaurus_effect import read_pairs, sample_synonym_matches, variants, write_sample
 
     with _guard():
         rows, total = sample_synonym_matches(read_pairs(str(pairs)), lang, variants(lang, str(bundle), str(bundle))[1], n, seed)

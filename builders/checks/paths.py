@@ -18,7 +18,7 @@ def _project_root() -> Path:
 ROOT = _project_root()
 #: The checks' output directory (gitignored).
 BENCH_OUT = ROOT / "bench-out"
-#: The jar results cache of :mod:`.oracle`.
+#: The jar results cache of :mod:`.parity.oracle`.
 ORACLE_CACHE_DIR = BENCH_OUT / "oracle-cache"
 #: The lock file that keeps our JVMs from running at the same time.
 JAR_LOCK_PATH = ORACLE_CACHE_DIR / ".jar.lock"

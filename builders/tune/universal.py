@@ -92,7 +92,7 @@ class StatArrays:
 
 
 class JudgedCells:
-    """What every grid of judged cells answers (:class:`PooledSet` here, ``bylang.LangSet``): its judged items,
+    """What every grid of judged cells answers (:class:`PooledSet` here, ``checks.research.tune_mqm.LangSet``): its judged items,
     its size and the ``seg:sys:pearson`` of a score per cell.  The subclass holds the arrays."""
 
     systems: List[str]

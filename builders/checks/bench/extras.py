@@ -4,7 +4,7 @@
   fresh process, wall time and peak memory, run once (the goal: under 30 s;
   docs/performance.md has the latest figure).
 * pivot: the function ``pivot_bench(lines, engine)`` of the pivot benchmark
-  (``meteor_lite_builders.checks.pivot_bench`` or
+  (``meteor_lite_builders.checks.bench.pivot`` or
   ``meteor_lite_builders.paraphrases.synthetic``), imported only when this
   section runs; ``n/a`` when neither module has it.
 """
@@ -28,7 +28,7 @@ IMPORT_MAX_S = 30.0
 PIVOT_MAX_S = 600.0
 PIVOT_MAX_MIB = 2048.0
 PIVOT_GOAL_LINES = 10_000_000
-PIVOT_MODULES = ("meteor_lite_builders.checks.pivot_bench", "meteor_lite_builders.paraphrases.synthetic")
+PIVOT_MODULES = ("meteor_lite_builders.checks.bench.pivot", "meteor_lite_builders.paraphrases.synthetic")
 PIVOT_ENGINES = ("duckdb", "sort")
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Optional, Tuple
 
-from ..oracle import JarLock
+from ..parity.oracle import JarLock
 from ..paths import BENCH_OUT, DEFAULT_DATA_DIR, JAR_LOCK_PATH, ROOT
 
 #: Every section, in the order they run (``--only`` picks some).

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .paths import FIXTURE_DIR
+from ..paths import FIXTURE_DIR
 from .stem_words import STEM_LANGUAGES, stem_check_words, words_digest
 
 __all__ = [
@@ -195,7 +195,7 @@ def check_language_against_fixture(
 
 
 def _jar_outputs(lang: str, words: Sequence[str]) -> List[str]:
-    from .. import jar as _jar
+    from ... import jar as _jar
 
     proc = _jar.run_jar_class("Stemmer", [lang], stdin="\n".join(words) + "\n", heap=None)
     out = proc.stdout.split("\n")
@@ -214,7 +214,7 @@ def _one_language(args: Tuple[str, Path, bool, Optional[Path]]) -> StemCheck:
     words = stem_check_words(lang, data)
     outputs = _jar_outputs(lang, words)
     if write_dir is not None:
-        from ..official.release import package_version
+        from ...official.release import package_version
 
         header = {"lang": lang, "algorithm": STEM_LANGUAGES[lang][0], "words": len(words),
                   "words_sha256": words_digest(words), "wordfreq": package_version("wordfreq"),

@@ -51,11 +51,11 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from meteor_lite.text.normalize import normalize, prepare, tokenize
 
-from .. import jar as jarmod
-from ..jar import JarRunError
-from ..official.release import read_nonbreaking_prefixes
+from ... import jar as jarmod
+from ...jar import JarRunError
+from ...official.release import read_nonbreaking_prefixes
+from ..paths import DEFAULT_DATA_DIR, FIXTURE_DIR
 from .oracle import JarLock
-from .paths import DEFAULT_DATA_DIR, FIXTURE_DIR
 
 DEFAULT_DATA = DEFAULT_DATA_DIR
 FIXTURES = FIXTURE_DIR / "normalizer.jsonl"

@@ -39,11 +39,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from .. import jar as jarmod
+from ... import jar as jarmod
+from ..paths import DEFAULT_DATA_DIR, FIXTURE_DIR
+from ..shared_data import meteor_example, wmt21_rows
 from .jar_output import parse_ss_line
 from .oracle import OracleConfig, jar_digest, run_oracle
-from .paths import DEFAULT_DATA_DIR, FIXTURE_DIR
-from .shared_data import meteor_example, wmt21_rows
 
 log = logging.getLogger(__name__)
 

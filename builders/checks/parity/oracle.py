@@ -13,7 +13,7 @@ small shared machine never run two JVMs at once.
 
 Library use::
 
-    from meteor_lite_builders.checks.oracle import OracleConfig, run_oracle
+    from meteor_lite_builders.checks.parity.oracle import OracleConfig, run_oracle
     res = run_oracle(hyps, [refs_a, refs_b], OracleConfig(lang="en", norm=True))
     res.segment_scores, res.final_score, res.ss_lines, res.stats
 
@@ -36,11 +36,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from meteor_lite.atomicfile import atomic_path
 
-from .. import jar as jarmod
-from ..jar import JarError
+from ... import jar as jarmod
+from ...jar import JarError
+from ..paths import JAR_LOCK_PATH, ORACLE_CACHE_DIR
+from ..shared_data import LINE_BREAKS
 from .jar_output import parse_score_output, parse_ss_output
-from .paths import JAR_LOCK_PATH, ORACLE_CACHE_DIR
-from .shared_data import LINE_BREAKS
 
 log = logging.getLogger(__name__)
 

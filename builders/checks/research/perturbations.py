@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ..errors import BuildError
+from ...errors import BuildError
 
 __all__ = ["PERTURBATIONS", "WORD_ORDER", "FUNCTION_WORDS", "Context", "Item", "reference_texts", "good_hypotheses",
            "context_for", "perturb_all", "configurations", "Result", "run", "format_report", "reversed_scores",

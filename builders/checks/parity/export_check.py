@@ -32,10 +32,10 @@ import time
 from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from .. import jar as jarmod
+from ... import jar as jarmod
+from ..paths import DEFAULT_DATA_DIR, JAR_LOCK_PATH, ROOT
 from .jar_output import parse_score_output
 from .oracle import run_scorer_locked
-from .paths import DEFAULT_DATA_DIR, JAR_LOCK_PATH, ROOT
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ def run_export_check(bundle: Path = DEFAULT_BUNDLE, out: Optional[Path] = None, 
     except jarmod.JarError as exc:
         log.error("export_check: %s", exc)
         return 2
-    from ..export.meteor_files import export_bundle
+    from ...export.meteor_files import export_bundle
 
     tmp = None
     if out is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional
 
-from ..jar import JarError
+from ...jar import JarError
 
 
 class JarOutputError(JarError):

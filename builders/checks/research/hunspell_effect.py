@@ -6,7 +6,7 @@ parameters and stem weight) three ways:
 
 * ``snowball``: the base bundle as it is (its Snowball stem map; words outside it stemmed by the same algorithm);
 * ``hunspell``: the base bundle with its stem map replaced by the Hunspell dictionary's lemma map: every form
-  the dictionary's affix rules give (:func:`~..lexical.hunspell.expand_hunspell`) mapped to its root, roots
+  the dictionary's affix rules give (:func:`~meteor_lite_builders.lexical.hunspell.expand_hunspell`) mapped to its root, roots
   mapped to themselves (kept in the map, so the scorer does not stem them); a word the dictionary does not
   give is stemmed by the base bundle's Snowball algorithm, as the scorer does for any word outside a map;
 * ``hunspell+snowball``: every form of the dictionary mapped to the Snowball stem of its root (lemmatise,
@@ -28,8 +28,8 @@ from meteor_lite.metaeval.correlate import align, statistic
 from meteor_lite.resources.bundle import Bundle
 from meteor_lite.resources.stemming import snowball_stem_function
 
-from ..errors import SourceError
-from ..lexical.stems import StemMap, StemmerInfo
+from ...errors import SourceError
+from ...lexical.stems import StemMap, StemmerInfo
 from .thesaurus_effect import KEY, Variant, paired_interval, read_judgments_with_docs, score_variant, variant_lines
 
 __all__ = ["HUNSPELL_VARIANTS", "hunspell_lemma_table", "variant_pairs", "variant_stem_map", "build_variant",
@@ -41,8 +41,8 @@ HUNSPELL_VARIANTS = ("hunspell", "hunspell+snowball")
 
 def hunspell_lemma_table(dic: "Path | str", lang: str) -> Tuple[Dict[str, str], Dict[str, object]]:
     """token -> root token of every form of the dictionary (identities kept), as the scorer prepares words."""
-    from ..lexical.hunspell import expand_hunspell
-    from ..lexical.lemmas import normalised_pairs
+    from ...lexical.hunspell import expand_hunspell
+    from ...lexical.lemmas import normalised_pairs
 
     pairs, counts = expand_hunspell(dic)
     table, dropped = normalised_pairs(pairs, lang, {}, False)
@@ -75,8 +75,8 @@ def variant_stem_map(table: Mapping[str, str], variant: str, algorithm: str, dic
 def build_variant(base: "Path | str", dic: "Path | str", variant: str, out: Path,
                   table: Optional[Tuple[Dict[str, str], Dict[str, object]]] = None) -> Path:
     """Write the base bundle with the stem map of ``variant`` at ``out`` (kept when it exists); its path."""
-    from ..bundle.pipeline import build_bundle
-    from ..bundle.spec import BundleSpec
+    from ...bundle.pipeline import build_bundle
+    from ...bundle.spec import BundleSpec
 
     if out.is_file():
         return out

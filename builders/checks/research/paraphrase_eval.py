@@ -39,9 +39,9 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from meteor_lite.resources.bundle import Bundle
 
-from .. import jar as jarmod
-from ..errors import SourceError
-from .paths import DEFAULT_DATA_DIR
+from ... import jar as jarmod
+from ...errors import SourceError
+from ..paths import DEFAULT_DATA_DIR
 
 #: One MQM row (columns of the TSV: system, doc, seg_id, hyp, ref, mqm, ...).
 Row = Dict[str, str]
@@ -67,7 +67,7 @@ def read_table(path: str) -> List[Pair]:
                 for phrase, paras, probs in b.iter_paraphrases(with_probs=True)
                 for para, prob in zip(paras, probs or ())
             ]
-    from ..paraphrases.pivot import read_meteor_paraphrases
+    from ...paraphrases.pivot import read_meteor_paraphrases
 
     return list(read_meteor_paraphrases(path))
 

@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from ..paraphrases.pivot import ENGINES
-from ..paraphrases.synthetic import synthetic_files, write_synthetic
-from ..sources import sha256_file
-from .paths import BENCH_OUT
+from ...paraphrases.pivot import ENGINES
+from ...paraphrases.synthetic import synthetic_files, write_synthetic
+from ...sources import sha256_file
+from ..paths import BENCH_OUT
 
 __all__ = ["pivot_bench", "run_pivot_bench", "synthetic_inputs", "PIVOT_BENCH_DIR"]
 

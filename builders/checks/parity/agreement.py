@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..jar import JarError
+from ...jar import JarError
+from ..paths import BENCH_OUT, ROOT
+from ..shared_data import meteor_example, mqm_rows, wmt21_rows
 from .jar_output import parse_ss_line
 from .oracle import OracleConfig, run_oracle
-from .paths import BENCH_OUT, ROOT
-from .shared_data import meteor_example, mqm_rows, wmt21_rows
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from meteor_lite.errors import MissingResourcesError
 from meteor_lite.metaeval import Judgments
 from meteor_lite.metaeval.data import MetricScores
 
-from ..errors import BuildError
-from ..tune.baselines import MISSING_SACREBLEU
+from ...errors import BuildError
+from ...tune.baselines import MISSING_SACREBLEU
 
 __all__ = ["Scorer", "default_meteor", "mqm_files", "JUDGMENT_GLOBS", "scored", "sacrebleu_scorer", "sacrebleu_metrics"]
 

@@ -8,7 +8,7 @@ tree, JVM included, sampled by :class:`.bench.process.TreeSampler`):
   ``local[1]`` and ``local[2]`` (its child reports the JVM's start and the scoring time apart); every run's
   corpus score must be the command line's, bit for bit;
 * **pivot**: ``meteor-build pivot --engine duckdb`` and ``--engine spark`` on the synthetic tables of
-  :mod:`.pivot_bench` (1 M and 3 M lines by default), outputs compared byte for byte.
+  :mod:`.pivot` (1 M and 3 M lines by default), outputs compared byte for byte.
 
 Usage::
 
@@ -25,10 +25,10 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..sources import sha256_file
-from .bench.process import measure
-from .paths import BENCH_OUT
-from .pivot_bench import _pivot_command, synthetic_inputs
+from ...sources import sha256_file
+from ..paths import BENCH_OUT
+from .pivot import _pivot_command, synthetic_inputs
+from .process import measure
 
 __all__ = ["wmt21_pairs", "run_spark_bench", "SPARK_BENCH_DIR"]
 

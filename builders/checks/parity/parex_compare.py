@@ -35,16 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from .. import jar as jarmod
-from ..paraphrases.pivot import (
-    PivotOptions,
-    PivotStats,
-    common_words,
-    parex,
-    read_parex_table,
-    write_parex_table,
-)
-from .paths import BENCH_OUT
+from ... import jar as jarmod
+from ...paraphrases.pivot import PivotOptions, PivotStats, common_words, parex, read_parex_table, write_parex_table
+from ..paths import BENCH_OUT
 
 #: A (phrase, paraphrase, probability) triple.
 Pair = Tuple[str, str, float]

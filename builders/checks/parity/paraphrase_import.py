@@ -1,7 +1,7 @@
 """``meteor-build check paraphrase-import``: a paraphrase table imported with ``bundle install LANG --paraphrase FILE``
 scores as the jar run with ``-a FILE``.
 
-The official import of ``lang`` with the table (:func:`~..official.user_install.install_official`, into a
+The official import of ``lang`` with the table (:func:`~meteor_lite_builders.official.user_install.install_official`, into a
 scratch directory) is scored by meteor-lite with the language's default configuration (``--norm``; for
 German: exact stem paraphrase, the Ranking parameters), and the jar is run on the same segments with
 ``-l LANG -norm -a FILE``; every segment score is compared as the jar prints it.  Inputs: the systems of a
@@ -38,7 +38,7 @@ class ImportComparison:
 
 
 def _segments(path: Path, limit: Optional[int]) -> Tuple[List[str], List[str]]:
-    from .shared_data import _tsv_rows
+    from ..shared_data import _tsv_rows
 
     rows = _tsv_rows(path, ("hyp", "ref") if "mqm" in path.name else ("hyp", "ref_A"))
     ref_key = "ref" if "mqm" in path.name else "ref_A"
@@ -53,8 +53,8 @@ def compare_import(table: Path, inputs: Sequence[Path], *, lang: str = "de", lim
     """Import ``lang`` with ``table``, score ``inputs`` with meteor-lite and the jar (``-a table``), compare."""
     from meteor_lite import Meteor
 
-    from ..jar import find_java
-    from ..official.user_install import install_official
+    from ...jar import find_java
+    from ...official.user_install import install_official
     from .jar_output import parse_score_output
     from .oracle import run_scorer_locked, scorer_args
 

@@ -32,9 +32,9 @@ from meteor_lite.metaeval import Judgments, read_judgments
 from meteor_lite.metaeval.correlate import Key, align, statistic
 from meteor_lite.metaeval.data import judgments_label
 
-from ..errors import BuildError
-from ..tune.alignment import align_module_set
-from ..tune.trainer import GridScorer, Params, coordinate_search
+from ...errors import BuildError
+from ...tune.alignment import align_module_set
+from ...tune.trainer import GridScorer, Params, coordinate_search
 from .mqm_sets import default_meteor, mqm_files, sacrebleu_metrics, sacrebleu_scorer, scored
 
 __all__ = ["PRESETS", "NORMS", "SetGrids", "LeftOut", "load_sets", "preset_figures", "leave_one_set_out",

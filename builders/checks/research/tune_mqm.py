@@ -1,18 +1,18 @@
 """Each target language's ``mqm`` set tuned on every judged set of that language, from cached statistics.
 
-``meteor-build check tune-mqm`` (``make tune-mqm``).  For a target language, every judgments file of the data
+``meteor-build check tune-mqm`` (``make tune-mqm``); :func:`shipped_task` gives the set that ``--write`` adds to ``meteor_lite/tuned_tasks.json`` (:func:`meteor_lite_builders.tune.tasks.add_shipped`).  For a target language, every judgments file of the data
 directories whose pair ends in it (a *set*) is aligned once per configuration, a normalisation of
 :data:`NORMS` × a module set of :data:`MODULE_SETS` (with the installed official bundle, the one ``--task mqm``
 scores with; first reference), and once with the language's Meteor 1.5 configuration (the *default*,
-:func:`~meteor_lite_builders.checks.mqm_sets.default_meteor`).  The statistics are cached on disk
-(:mod:`.statcache`), so the search re-scores them with numpy (:class:`~.universal.StatArrays`), every cell at
+:func:`~meteor_lite_builders.checks.research.mqm_sets.default_meteor`).  The statistics are cached on disk
+(:mod:`meteor_lite_builders.tune.statcache`), so the search re-scores them with numpy (:class:`~meteor_lite_builders.tune.universal.StatArrays`), every cell at
 once, as the universal set's search does.
 
 * **Objective**: the mean over the language's training sets of ``seg:sys:pearson`` (segment-level Pearson within
   each system, averaged over systems; a NaN figure counts 0), so that a small set weighs as much as a large one.
-  Sets repeating another set's segments (:data:`~meteor_lite_builders.checks.universal.TRAIN_EXCLUDED`) are
+  Sets repeating another set's segments (:data:`~meteor_lite_builders.checks.research.universal.TRAIN_EXCLUDED`) are
   measured only.  The search: for each configuration, the trainer's coordinate ascent from the configuration's
-  Meteor 1.5 parameters (δ at most :data:`~.universal.MAX_DELTA`); the configuration with the best objective wins.
+  Meteor 1.5 parameters (δ at most :data:`~meteor_lite_builders.tune.universal.MAX_DELTA`); the configuration with the best objective wins.
 * **Held out (folds)**: ``k`` folds over whole documents of the merged training sets (``--cv documents`` of
   ``meteor-build tune``: the same folds, so that ``check validity`` rebuilds them from the provenance; a file
   without documents folds by segment); in each fold the whole choice (normalisation, modules, parameters) is made
@@ -23,11 +23,11 @@ once, as the universal set's search does.
   language's other training sets, scored on the left-out sets whole, against the default, paired intervals.
 * **Against chrF**: each set's held-out scores (left out with its group where the language has another group,
   else the folds') against sacreBLEU's sentence chrF on the same cells, paired intervals.
-* **Perturbations** (:mod:`~meteor_lite_builders.checks.perturbations`, from the shared references): the share of
+* **Perturbations** (:mod:`~meteor_lite_builders.checks.research.perturbations`, from the shared references): the share of
   perturbed copies of good translations scored below them, the set's and the default's, and the reversed
   references' mean and highest score.
-* **The search space** keeps the fragmentation penalty on (:data:`~.trainer.BETA_RANGE`,
-  :data:`~.trainer.GAMMA_RANGE`): a set that ignores word order is never searched.
+* **The search space** keeps the fragmentation penalty on (:data:`~meteor_lite_builders.tune.trainer.BETA_RANGE`,
+  :data:`~meteor_lite_builders.tune.trainer.GAMMA_RANGE`): a set that ignores word order is never searched.
 * **The keep rule**: the set tuned on every training set is shipped only when the folds' pooled gain holds
   (paired interval above 0), no set is clearly below the default left out (interval below 0), no set is clearly
   below chrF where the default is not (the default, what the rule falls back to, being clearly below chrF there
@@ -53,10 +53,10 @@ from meteor_lite.errors import MeteorLiteError
 from meteor_lite.metaeval import Judgments, read_judgments
 from meteor_lite.metaeval.data import judgments_label, merge_judgments
 
-from ..errors import BuildError
-from .statcache import align_cached
-from .trainer import BETA_RANGE, GAMMA_RANGE, column_folds, coordinate_search
-from .universal import MAX_DELTA, JudgedCells, StatArrays, bootstrap_gain, canonical, cells_of, gain_verdict, numpy
+from ...errors import BuildError
+from ...tune.statcache import align_cached
+from ...tune.trainer import BETA_RANGE, GAMMA_RANGE, column_folds, coordinate_search
+from ...tune.universal import MAX_DELTA, JudgedCells, StatArrays, bootstrap_gain, canonical, cells_of, gain_verdict, numpy
 
 __all__ = ["NORMS", "MODULE_SETS", "Config", "LangSet", "Choice", "LangRun", "module_sets", "load_sets", "fold_maps",
            "choose", "tune_language", "format_report", "shipped_task"]
@@ -142,7 +142,7 @@ def load_sets(lang: str, files: Sequence[Path], cache: Optional[Path], progress:
               ) -> Tuple[List[LangSet], List[Config], Dict[Config, List[float]], str, List[float], Tuple[str, ...]]:
     """Every file aligned under every configuration (and the default's), as :class:`LangSet`; with the
     configurations, their starting parameters, and the default's options, parameters and modules."""
-    from ..checks.mqm_sets import default_meteor
+    from .mqm_sets import default_meteor
 
     np = numpy()
     configs = [(n, mods) for n in NORMS for mods in module_sets(lang)]
@@ -461,7 +461,7 @@ def tune_language(lang: str, files: Sequence[Path], cache: Optional[Path], k: in
 
 def chrf_scores(s: LangSet) -> Any:
     """sacreBLEU's sentence chrF of each cell of ``s`` (hypothesis against its first reference)."""
-    from ..checks.mqm_sets import sacrebleu_metrics, sacrebleu_scorer, scored
+    from .mqm_sets import sacrebleu_metrics, sacrebleu_scorer, scored
 
     _, CHRF = sacrebleu_metrics()
     m = scored(s.judgments, "chrF", sacrebleu_scorer(CHRF()))
@@ -478,8 +478,8 @@ def tuned_meteor(lang: str, cfg: Config, params: Sequence[float]) -> Meteor:
 
 def run_suite(run: LangRun, data: Path, n: int, seed: int) -> None:
     """The perturbation suite of the set tuned on every training set and of the default (into ``run.suite``)."""
-    from ..checks import perturbations
-    from ..checks.mqm_sets import default_meteor
+    from . import perturbations
+    from .mqm_sets import default_meteor
 
     prepared = perturbations.prepare(data, run.lang, n, seed)
     dm, _ = default_meteor(run.lang)
@@ -545,7 +545,7 @@ def format_report(r: LangRun) -> str:
 
 def provenance(r: LangRun) -> Dict[str, Any]:
     """The shipped set's provenance (``check validity`` rebuilds the folds from ``judgments`` and ``heldout``)."""
-    from ..sources import sha256_file
+    from ...sources import sha256_file
 
     dflt = _opts(("norm", r.default_modules), r.default_params)
     return {

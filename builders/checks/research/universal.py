@@ -28,11 +28,11 @@ from meteor_lite.errors import MeteorLiteError
 from meteor_lite.metaeval import Judgments, read_judgments
 from meteor_lite.metaeval.data import judgments_label
 
-from ..errors import BuildError
-from ..sources import sha256_file
-from ..tune.statcache import align_cached as _align_cached
-from ..tune.trainer import BETA_RANGE, GAMMA_RANGE
-from ..tune.universal import (
+from ...errors import BuildError
+from ...sources import sha256_file
+from ...tune.statcache import align_cached as _align_cached
+from ...tune.trainer import BETA_RANGE, GAMMA_RANGE
+from ...tune.universal import (
     BASELINE_MODULES,
     MAX_DELTA,
     UNIVERSAL_MODULES,
@@ -173,7 +173,7 @@ class ChrfFigure:
     @property
     def verdict(self) -> str:
         """``better`` / ``worse`` / ``no difference shown`` (the paired interval of universal - chrF)."""
-        from ..tune.universal import gain_verdict
+        from ...tune.universal import gain_verdict
 
         return gain_verdict(self.gain_interval)
 
@@ -248,7 +248,7 @@ def run(dirs: Sequence[Path], bundles: Path, cache: Optional[Path], max_segments
     # baseline parameters per set: li for the modules the set has (exact alone for a bundle without stems)
     loso = leave_one_set_out(sets, start, baseline, rounds, samples, seed, progress)
     r = UniversalRun(sets, params, value, loso, baseline, start, rounds, samples, seed, max_segments)
-    from ..tune.universal import bootstrap_gain
+    from ...tune.universal import bootstrap_gain
 
     for f, s in zip(loso, sets):
         if s.chrf is not None:
@@ -383,7 +383,7 @@ def write_default(r: UniversalRun, dirs: Sequence[Path], shipped: Optional[Path]
     from meteor_lite.config import TunedTask
     from meteor_lite.tuned import SHIPPED_FILE, UNIVERSAL_LANGUAGE, UNIVERSAL_SET
 
-    from ..tune.tasks import add_shipped
+    from ...tune.tasks import add_shipped
 
     p = r.params
     prov = provenance(r, dirs)

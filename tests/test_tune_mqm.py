@@ -1,4 +1,4 @@
-"""Each language's `mqm` set tuned on all of its sets from cached statistics (builders/tune/bylang.py, `make tune-mqm`)."""
+"""Each language's `mqm` set tuned on all of its sets from cached statistics (builders/checks/research/tune_mqm.py, `make tune-mqm`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from meteor_lite.metaeval.data import merge_judgments
 
 np = pytest.importorskip("numpy", reason="the search needs numpy (the test extra)")
 
-from meteor_lite_builders.tune import bylang  # noqa: E402
+from meteor_lite_builders.checks.research import tune_mqm  # noqa: E402
 from meteor_lite_builders.tune.trainer import column_folds  # noqa: E402
 
 #: two small English sets of two domains (documents in both)
@@ -23,19 +23,19 @@ FILES = ("biomed2021.es-en.dev.mqm.tsv.gz", "biomed2021.fr-en.dev.mqm.tsv.gz")
 
 
 @pytest.fixture(scope="module")
-def run(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> bylang.LangRun:
+def run(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> tune_mqm.LangRun:
     """The search on two small English sets (cached statistics in a scratch directory)."""
     if not (Path(__file__).resolve().parents[1] / "resources" / "bundles" / "en.sqlite").is_file():
         pytest.skip("needs resources/bundles/en.sqlite (make bundles)")
     cache = tmp_path_factory.mktemp("cache")
     files = [shared_data / "mqm" / f for f in FILES]
-    return bylang.tune_language("en", files, cache, k=3, seed=0, rounds=1, samples=30, suite_data=shared_data, suite_items=60)
+    return tune_mqm.tune_language("en", files, cache, k=3, seed=0, rounds=1, samples=30, suite_data=shared_data, suite_items=60)
 
 
 def test_fold_maps_are_the_merged_files_document_folds(shared_data: Path) -> None:
     """The folds are those of the merged files (as `tune --add --cv documents` makes them): documents whole."""
     parts = [(f.split(".mqm")[0], read_judgments(str(shared_data / "mqm" / f))) for f in FILES]
-    maps = bylang.fold_maps(parts, "documents", 3, 0)
+    maps = tune_mqm.fold_maps(parts, "documents", 3, 0)
     merged = merge_judgments(parts)
     expected = {merged.items[c]: f for f, cols in enumerate(column_folds("documents", merged.items, merged.docs, 3, 0)) for c in cols}
     for label, j in parts:
@@ -47,7 +47,7 @@ def test_fold_maps_are_the_merged_files_document_folds(shared_data: Path) -> Non
         assert all(len(fs) == 1 for fs in by_doc.values())
 
 
-def test_search_and_figures(run: bylang.LangRun) -> None:
+def test_search_and_figures(run: tune_mqm.LangRun) -> None:
     """The search starts at the default (the configuration `--norm` with the default modules is searched), so on the
     data it was tuned on it is at least the default; figures are correlations inside their intervals; every set is
     left out once."""
@@ -57,7 +57,7 @@ def test_search_and_figures(run: bylang.LangRun) -> None:
     default_value = math.fsum(s.figure(s.default_scores()) for s in train) / len(train)
     assert run.final.value >= default_value - 1e-12
     assert run.final.values[run.final.cfg] == run.final.value == max(run.final.values.values())
-    assert run.final.params[3] <= bylang.MAX_DELTA and len(run.folds) == 3
+    assert run.final.params[3] <= tune_mqm.MAX_DELTA and len(run.folds) == 3
     for f in [*run.cv_by_set, run.cv_pooled, *run.loso]:
         for value, (lo, hi) in ((f.value, f.interval), (f.default, f.default_interval)):
             assert -1 <= lo <= hi <= 1 and -1 <= value <= 1
@@ -67,9 +67,9 @@ def test_search_and_figures(run: bylang.LangRun) -> None:
         assert f.trained_on == [s.name for s in run.sets if s.name != f.name]
 
 
-def test_numpy_scores_are_meteors(run: bylang.LangRun, shared_data: Path) -> None:
+def test_numpy_scores_are_meteors(run: tune_mqm.LangRun, shared_data: Path) -> None:
     """The statistics re-scored with numpy give the scorer's own segment scores (default configuration)."""
-    from meteor_lite_builders.checks.mqm_sets import default_meteor
+    from meteor_lite_builders.checks.research.mqm_sets import default_meteor
 
     s = run.sets[0]
     m, _ = default_meteor("en")
@@ -83,16 +83,16 @@ def test_numpy_scores_are_meteors(run: bylang.LangRun, shared_data: Path) -> Non
         assert abs(m.score_segment(hyp, [ref]).score - float(scores[n])) < 1e-9
 
 
-def _write(run: bylang.LangRun, path: Path) -> Any:
+def _write(run: tune_mqm.LangRun, path: Path) -> Any:
     from meteor_lite_builders.tune.tasks import add_shipped
 
-    task = bylang.shipped_task(run)
+    task = tune_mqm.shipped_task(run)
     add_shipped(str(path), "en", task, replace=True)
     tuned._cached.cache_clear()
     return task
 
 
-def test_rule_falls_back_to_the_default(run: bylang.LangRun, shipped_file: Path) -> None:
+def test_rule_falls_back_to_the_default(run: tune_mqm.LangRun, shipped_file: Path) -> None:
     """A set whose held-out gain does not hold is not shipped: the default configuration is, saying why and keeping
     the rejected values."""
     saved = run.cv_pooled.gain_interval
@@ -108,12 +108,12 @@ def test_rule_falls_back_to_the_default(run: bylang.LangRun, shipped_file: Path)
     assert "fallback" in prov and prov["tuned_set_withdrawn"]["modules"] == list(run.final.cfg[1])
 
 
-def test_rule_keeps_a_set_and_validity_rebuilds_its_folds(run: bylang.LangRun, shipped_file: Path, shared_data: Path,
+def test_rule_keeps_a_set_and_validity_rebuilds_its_folds(run: tune_mqm.LangRun, shipped_file: Path, shared_data: Path,
                                                            tmp_path: Path) -> None:
     """A kept set ships with its recorded folds; `check validity` rebuilds each segment's held-out score from them
     (the fold's normalisation, modules, parameters, scored by the scorer) and gets each file's recorded figure."""
     pytest.importorskip("sacrebleu")
-    from meteor_lite_builders.checks import validity
+    from meteor_lite_builders.checks.research import validity
 
     saved, saved_loso, saved_chrf, saved_suite = run.cv_pooled.gain_interval, run.loso, run.versus_chrf, run.suite
     run.cv_pooled.gain_interval, run.loso, run.versus_chrf, run.suite = (0.01, 0.05), [], [], {}
@@ -137,17 +137,17 @@ def test_rule_keeps_a_set_and_validity_rebuilds_its_folds(run: bylang.LangRun, s
     assert len(recorded) == 2
 
 
-def test_validity_scores_a_measured_only_set_by_its_left_out_configuration(run: bylang.LangRun, shipped_file: Path,
+def test_validity_scores_a_measured_only_set_by_its_left_out_configuration(run: tune_mqm.LangRun, shipped_file: Path,
                                                                           shared_data: Path, tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A file the kept set was not tuned on but whose segments it saw (as wmt23.en-de.esa): `check validity` scores it
     with the configuration searched without it (provenance `leave_one_set_out`) and gets the figure recorded there."""
     pytest.importorskip("sacrebleu")
-    from meteor_lite_builders.checks import validity
+    from meteor_lite_builders.checks.research import validity
     from meteor_lite_builders.tune.tasks import add_shipped
 
-    monkeypatch.setattr(bylang.LangRun, "kept", property(lambda self: True))  # whatever the small sets' verdicts
-    task = bylang.shipped_task(run)
+    monkeypatch.setattr(tune_mqm.LangRun, "kept", property(lambda self: True))  # whatever the small sets' verdicts
+    task = tune_mqm.shipped_task(run)
     assert "fallback" not in task.provenance
     measured = FILES[1].split(".mqm")[0]
     task.provenance["judgments"] = [j for j in task.provenance["judgments"] if not j["file"].startswith(measured)]
@@ -163,7 +163,7 @@ def test_validity_scores_a_measured_only_set_by_its_left_out_configuration(run: 
     assert r.recorded == left_out["value"] and abs((r.cv["mqm (cv)"] or 0.0) - left_out["value"]) <= 5e-7
 
 
-def test_search_stays_where_the_fragmentation_penalty_is_on(run: bylang.LangRun) -> None:
+def test_search_stays_where_the_fragmentation_penalty_is_on(run: tune_mqm.LangRun) -> None:
     """Every searched set (the final one, each fold's, each left-out one) has β and γ inside the search space."""
     from meteor_lite_builders.tune.trainer import BETA_RANGE, GAMMA_RANGE
 
@@ -171,10 +171,10 @@ def test_search_stays_where_the_fragmentation_penalty_is_on(run: bylang.LangRun)
         assert BETA_RANGE[0] <= ch.params[1] <= BETA_RANGE[1] and GAMMA_RANGE[0] <= ch.params[2] <= GAMMA_RANGE[1]
 
 
-def test_rule_checks_chrf_and_the_perturbation_suite(run: bylang.LangRun) -> None:
+def test_rule_checks_chrf_and_the_perturbation_suite(run: tune_mqm.LangRun) -> None:
     """The set is compared with chrF on every set and run through the perturbation suite beside the default; a set
     clearly below chrF, or below the default's perturbation accuracy, is not kept, the reason named."""
-    from meteor_lite_builders.checks.perturbations import SuiteFigures
+    from meteor_lite_builders.checks.research.perturbations import SuiteFigures
 
     assert {f.name for f in run.versus_chrf} == {s.name for s in run.sets}
     assert all(-1.0 <= f.default <= 1.0 for f in run.versus_chrf)
@@ -189,7 +189,7 @@ def test_rule_checks_chrf_and_the_perturbation_suite(run: bylang.LangRun) -> Non
         run.suite = {"tuned": SuiteFigures(0.9, 0.8, 1.0), "default": SuiteFigures(0.8, 0.4, 0.5)}
         assert not run.kept and "reversed references score 0.800" in run.why_not()
         run.suite = {}
-        worse = bylang.SetFigures("x", 2, 10, 0.1, 0.3, (0.0, 0.2), (0.2, 0.4), (-0.3, -0.1))
+        worse = tune_mqm.SetFigures("x", 2, 10, 0.1, 0.3, (0.0, 0.2), (0.2, 0.4), (-0.3, -0.1))
         run.versus_chrf = [worse]
         assert not run.kept and "clearly below chrF on x" in run.why_not()
     finally:

@@ -29,10 +29,10 @@ import argparse
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from .paths import ROOT
+from meteor_lite.resources.locate import checkout_root
 
-#: Where the shipped recipes live.
-DEFAULT_OUT_DIR = ROOT / "resources" / "recipes"
+#: Where the shipped recipes live: the checkout's ``resources/recipes`` (the working directory's outside one).
+DEFAULT_OUT_DIR = (checkout_root() or Path.cwd()) / "resources" / "recipes"
 
 #: Meteor 1.5's languages (short codes as the scorer spells them).
 METEOR_LANGUAGES = ("en", "cz", "de", "es", "fr", "da", "fi", "hu", "it", "nl", "no", "pt", "ro", "ru", "se", "tr")
@@ -122,7 +122,7 @@ def check_recipes(out_dir: Path) -> int:
     """List the eligible languages and the recipe covering each; 1 if one is missing."""
     from meteor_lite.languages import canonical_language
 
-    from ..recipes.model import load_recipe
+    from .model import load_recipe
 
     have = {canonical_language(load_recipe(p).language): p.name for p in sorted(out_dir.glob("*.toml"))}
     missing = [code for code in covered_languages() if canonical_language(code) not in have]
@@ -139,9 +139,9 @@ def check_recipes(out_dir: Path) -> int:
 def write_recipes(out_dir: Path) -> int:
     """(Re)write every recipe under ``out_dir``: the catalogue's languages (lemma and Snowball 3 maps) by
     :func:`~meteor_lite_builders.recipes.catalogue.write_catalogue`, the others here; 0."""
-    from ..recipes.catalogue import CATALOGUE, write_catalogue
-    from ..recipes.model import RECIPE_FORMAT, RECIPE_FORMAT_VERSION, write_recipe
-    from ..recipes.new_recipe import NewRecipe, new_recipe_data
+    from .catalogue import CATALOGUE, write_catalogue
+    from .model import RECIPE_FORMAT, RECIPE_FORMAT_VERSION, write_recipe
+    from .new_recipe import NewRecipe, new_recipe_data
 
     for written in write_catalogue(out_dir):
         print(f"wrote {written}")
@@ -166,7 +166,7 @@ def write_recipes(out_dir: Path) -> int:
 
 def write_thesauri(out_dir: Path) -> int:
     """Add each installed LibreOffice thesaurus to its language's recipe (:mod:`~..recipes.thesauri`); 0."""
-    from ..recipes.thesauri import MYTHES_DIR, THESAURI, write_thesaurus_recipes
+    from .thesauri import MYTHES_DIR, THESAURI, write_thesaurus_recipes
 
     codes = [c for c, t in sorted(THESAURI.items()) if (MYTHES_DIR / t.file).is_file()]
     missing = sorted(set(THESAURI) - set(codes))
@@ -180,7 +180,7 @@ def write_thesauri(out_dir: Path) -> int:
 
 def write_dictionaries(out_dir: Path) -> int:
     """Write the recipes of the installed Hunspell dictionaries (:mod:`~..recipes.dictionaries`); 0."""
-    from ..recipes.dictionaries import HUNSPELL, HUNSPELL_DIR, write_hunspell_recipes
+    from .dictionaries import HUNSPELL, HUNSPELL_DIR, write_hunspell_recipes
 
     missing = sorted(c for c, d in HUNSPELL.items() if not (HUNSPELL_DIR / d.dic).is_file())
     if missing:

@@ -43,7 +43,7 @@ from meteor_lite.metaeval import Judgments, read_judgments
 from meteor_lite.metaeval.correlate import Aligned, Key, align, statistic
 from meteor_lite.metaeval.data import MetricScores, judgments_label
 
-from ..errors import BuildError
+from ...errors import BuildError
 from .mqm_sets import Scorer, default_meteor, mqm_files, sacrebleu_metrics, sacrebleu_scorer, scored
 
 __all__ = ["SetResult", "validity", "format_table", "plot", "METRICS"]
@@ -131,8 +131,8 @@ def _recorded_folds(lang: str, dirs: "Path | Sequence[Path]") -> Tuple[Optional[
     """The mqm set of ``lang``'s recorded folds (None and why, when there is no set or no record)."""
     from meteor_lite.tuned import shipped_tasks
 
-    from ..tune.bylang import fold_maps
-    from ..tune.trainer import COLUMN_CVS
+    from ...tune.trainer import COLUMN_CVS
+    from .tune_mqm import fold_maps
 
     dirs = [dirs] if isinstance(dirs, Path) else list(dirs)
     task = shipped_tasks(lang).get("mqm")
@@ -193,7 +193,7 @@ def _heldout_scores(j: Judgments, lang: str, folds: _Folds, fold_of: Dict[str, i
 def _intervals(res: SetResult, grids: Dict[str, Aligned], fold_cols: List[List[int]], samples: int, seed: int) -> None:
     """The cv protocol's figures (the statistic within each fold, averaged) and the paired bootstrap intervals of
     the segment-level figures, their differences, and the system-level Pearson (numpy: every cell at once)."""
-    from ..tune.universal import numpy, seg_sys_pearson, sys_pearson_of_means
+    from ...tune.universal import numpy, seg_sys_pearson, sys_pearson_of_means
 
     np = numpy()
     names: List[str] = [k for k in ("default", "mqm (cv)", "chrF", "BLEU", CASE_AWARE) if k in grids]

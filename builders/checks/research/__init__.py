@@ -1,0 +1,1 @@
+"""What settings are worth on human judgments: validity, transfer, tuning drivers, perturbations, thesaurus effects."""
