@@ -14,7 +14,7 @@ def _project_root() -> Path:
     return Path.cwd()
 
 
-#: Project root (``/work/main`` for an editable install).
+#: Project root (the checkout, for an editable install).
 ROOT = _project_root()
 #: The checks' output directory (gitignored).
 BENCH_OUT = ROOT / "bench-out"
