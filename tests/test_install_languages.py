@@ -257,6 +257,21 @@ def test_cli_install_and_available(tiny_shipped: Path, user_dir: Path) -> None:
     assert para.exit_code == 1 and "--paraphrase FILE goes with the official Meteor 1.5 languages" in para.stderr
 
 
+def test_cli_refuses_another_bundle_before_building(tiny_shipped: Path, user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bundle install xx`` over a bundle not built from recipe xx.toml: one line naming --force and --name, exit 1,
+    no build; ``--name`` installs beside it."""
+    user_dir.mkdir(parents=True, exist_ok=True)
+    make_tiny_bundle(user_dir / "xx.sqlite", "xx")
+    calls = _BuildCalls(monkeypatch)
+    r = run("bundle", "install", "xx")
+    assert r.exit_code == 1 and calls.calls == 0
+    assert "(not built from a recipe, not from recipe xx.toml): not replaced, nothing built; give --force" in r.stderr
+    assert "building " not in r.stderr
+    beside = run("bundle", "install", "xx", "--name", "xx-recipe")
+    assert beside.exit_code == 0, beside.stderr
+    assert beside.stdout.startswith(f"installed {user_dir / 'xx-recipe.sqlite'} (xx 1.0.0 @") and calls.calls == 1
+
+
 # -- names ------------------------------------------------------------------------------------------------------
 
 
