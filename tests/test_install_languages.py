@@ -219,6 +219,36 @@ def test_install_recipe_builds_first_only_when_the_build_decides(tmp_path: Path,
         assert b.version == "1.0.0"
 
 
+def test_install_recipe_with_a_source_installed_since_builds_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This recipe's bundle built while an optional source was absent, the source present now: said, built, compared."""
+    recipe_file = _tiny_recipe(tmp_path / "r")
+    more = b"mice\tmouse\n"
+    text = recipe_file.read_text(encoding="utf-8").replace('[stems]\nfrom = "lemmas"', '[stems]\nfrom = ["lemmas", "more"]')
+    text = text.replace("[stems]", f'''[sources.more]
+kind = "lemma-file"
+path = "more.tsv"
+sha256 = "{hashlib.sha256(more).hexdigest()}"
+licence = "CC0-1.0"
+required = false
+
+[stems]''', 1)
+    recipe_file.write_text(text, encoding="utf-8")
+    dest = tmp_path / "u"
+    shipped.install_recipe(load_recipe(recipe_file), dest_dir=dest, say=lambda _: None, progress=False)
+    with Bundle.open(dest / "xx.sqlite") as b:
+        assert b.counts()["stems"] == 3
+    (tmp_path / "r" / "more.tsv").write_bytes(more)
+    calls = _BuildCalls(monkeypatch)
+    said: List[str] = []
+    with pytest.raises(BuildError, match=r"gives another bundle: not replaced; give --force"):
+        shipped.install_recipe(load_recipe(recipe_file), dest_dir=dest, say=said.append, progress=False)
+    assert calls.calls == 1
+    assert any("was built from recipe xx.toml with other sources: building first to compare" in ln for ln in said), said
+    _, built = shipped.install_recipe(load_recipe(recipe_file), dest_dir=dest, force=True, say=lambda _: None, progress=False)
+    with Bundle.open(dest / "xx.sqlite") as b:
+        assert built and b.counts()["stems"] == 4
+
+
 def test_a_missing_extra_is_one_line_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
