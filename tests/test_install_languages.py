@@ -134,11 +134,13 @@ def test_install_recipe_never_replaces_another_bundle_silently(tmp_path: Path) -
         first = b.checksum
     said: List[str] = []
     _, built = shipped.install_recipe(recipe, dest_dir=dest, say=said.append, progress=False)
-    assert not built and any("was already installed: kept" in ln for ln in said)  # the same bundle again
+    assert not built and any("already built from recipe xx.toml with the sources present now (without thesaurus): kept"
+                             in ln for ln in said)  # the same recipe, the same sources: decided without building
     make_tiny_bundle(path)
     with Bundle.open(path) as b:
         other = b.checksum
-    with pytest.raises(BuildError, match=r"already installed .*not replaced; give --force to replace it, or --name NAME"):
+    with pytest.raises(BuildError, match=r"already installed .*not replaced, nothing built; give --force to replace it, "
+                                         r"or --name NAME"):
         shipped.install_recipe(recipe, dest_dir=dest, say=lambda _: None, progress=False)
     with Bundle.open(path) as b:
         assert b.checksum == other  # kept
@@ -148,6 +150,103 @@ def test_install_recipe_never_replaces_another_bundle_silently(tmp_path: Path) -
     with Bundle.open(path) as b:
         assert b.checksum == first
     assert sorted(p.name for p in dest.iterdir()) == ["xx-two.sqlite", "xx.sqlite"]
+
+
+class _BuildCalls:
+    """``build_recipe`` replaced by a counter in front of the real one."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import meteor_lite_builders.recipes.build as build
+
+        self.calls = 0
+        real = build.build_recipe
+
+        def counted(*args: object, **kwargs: object) -> object:
+            self.calls += 1
+            return real(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(build, "build_recipe", counted)
+
+
+def test_install_recipe_refuses_a_bundle_of_another_origin_before_building(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the bundle at the target was not built from this recipe, the refusal comes before any build."""
+    recipe = load_recipe(_tiny_recipe(tmp_path / "r"))
+    dest = tmp_path / "u"
+    dest.mkdir()
+    make_tiny_bundle(dest / "xx.sqlite", "xx")  # no recipe record
+    other_file = tmp_path / "o" / "yy.toml"  # the same text under another recipe's name, built into xx.sqlite
+    other_file.parent.mkdir()
+    other_file.write_text(recipe.path.read_text(encoding="utf-8").replace('"lemmas.tsv"', f'"{tmp_path / "r" / "lemmas.tsv"}"'),
+                          encoding="utf-8")
+    shipped.install_recipe(load_recipe(other_file), dest_dir=dest, name="yy-as-xx", say=lambda _: None, progress=False)
+    calls = _BuildCalls(monkeypatch)
+    for origin in ("not built from a recipe", "built from recipe yy.toml"):
+        if origin != "not built from a recipe":
+            (dest / "yy-as-xx.sqlite").replace(dest / "xx.sqlite")
+        with Bundle.open(dest / "xx.sqlite") as b:
+            before = b.checksum
+        said: List[str] = []
+        with pytest.raises(BuildError) as err:
+            shipped.install_recipe(recipe, dest_dir=dest, say=said.append, progress=False)
+        assert f"({origin}, not from recipe xx.toml): not replaced, nothing built; give --force to replace it, or " \
+               "--name NAME to install beside it" in str(err.value)
+        assert calls.calls == 0 and not any(ln.startswith("building ") for ln in said)
+        with Bundle.open(dest / "xx.sqlite") as b:
+            assert b.checksum == before
+    assert sorted(p.name for p in dest.iterdir()) == ["xx.sqlite"]  # no .part either
+    shipped.install_recipe(recipe, dest_dir=dest, force=True, say=lambda _: None, progress=False)
+    assert calls.calls == 1
+
+
+def test_install_recipe_builds_first_only_when_the_build_decides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This recipe's bundle from another version of it: said, built, then compared (refused without --force)."""
+    recipe_file = _tiny_recipe(tmp_path / "r")
+    dest = tmp_path / "u"
+    shipped.install_recipe(load_recipe(recipe_file), dest_dir=dest, say=lambda _: None, progress=False)
+    calls = _BuildCalls(monkeypatch)
+    kept: List[str] = []
+    _, built = shipped.install_recipe(load_recipe(recipe_file), dest_dir=dest, say=kept.append, progress=False)
+    assert not built and calls.calls == 0 and any(ln.endswith(": kept (--force rebuilds it)") for ln in kept)
+    recipe_file.write_text(recipe_file.read_text(encoding="utf-8").replace('version = "1.0.0"', 'version = "1.0.1"'),
+                           encoding="utf-8")
+    said: List[str] = []
+    with pytest.raises(BuildError, match=r"already installed and recipe xx.toml gives another bundle: not replaced"):
+        shipped.install_recipe(load_recipe(recipe_file), dest_dir=dest, say=said.append, progress=False)
+    assert calls.calls == 1
+    assert any("was built from recipe xx.toml as another version (this one is 1.0.1): building first to compare" in ln
+               for ln in said), said
+    with Bundle.open(dest / "xx.sqlite") as b:
+        assert b.version == "1.0.0"
+
+
+def test_install_recipe_with_a_source_installed_since_builds_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This recipe's bundle built while an optional source was absent, the source present now: said, built, compared."""
+    recipe_file = _tiny_recipe(tmp_path / "r")
+    more = b"mice\tmouse\n"
+    text = recipe_file.read_text(encoding="utf-8").replace('[stems]\nfrom = "lemmas"', '[stems]\nfrom = ["lemmas", "more"]')
+    text = text.replace("[stems]", f'''[sources.more]
+kind = "lemma-file"
+path = "more.tsv"
+sha256 = "{hashlib.sha256(more).hexdigest()}"
+licence = "CC0-1.0"
+required = false
+
+[stems]''', 1)
+    recipe_file.write_text(text, encoding="utf-8")
+    dest = tmp_path / "u"
+    shipped.install_recipe(load_recipe(recipe_file), dest_dir=dest, say=lambda _: None, progress=False)
+    with Bundle.open(dest / "xx.sqlite") as b:
+        assert b.counts()["stems"] == 3
+    (tmp_path / "r" / "more.tsv").write_bytes(more)
+    calls = _BuildCalls(monkeypatch)
+    said: List[str] = []
+    with pytest.raises(BuildError, match=r"gives another bundle: not replaced; give --force"):
+        shipped.install_recipe(load_recipe(recipe_file), dest_dir=dest, say=said.append, progress=False)
+    assert calls.calls == 1
+    assert any("was built from recipe xx.toml with other sources: building first to compare" in ln for ln in said), said
+    _, built = shipped.install_recipe(load_recipe(recipe_file), dest_dir=dest, force=True, say=lambda _: None, progress=False)
+    with Bundle.open(dest / "xx.sqlite") as b:
+        assert built and b.counts()["stems"] == 4
 
 
 def test_a_missing_extra_is_one_line_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,6 +285,21 @@ def test_cli_install_and_available(tiny_shipped: Path, user_dir: Path) -> None:
     assert "meteor-lite bundle available" in unknown.stderr
     para = run("bundle", "install", "xx", "--paraphrase", str(tiny_shipped))
     assert para.exit_code == 1 and "--paraphrase FILE goes with the official Meteor 1.5 languages" in para.stderr
+
+
+def test_cli_refuses_another_bundle_before_building(tiny_shipped: Path, user_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bundle install xx`` over a bundle not built from recipe xx.toml: one line naming --force and --name, exit 1,
+    no build; ``--name`` installs beside it."""
+    user_dir.mkdir(parents=True, exist_ok=True)
+    make_tiny_bundle(user_dir / "xx.sqlite", "xx")
+    calls = _BuildCalls(monkeypatch)
+    r = run("bundle", "install", "xx")
+    assert r.exit_code == 1 and calls.calls == 0
+    assert "(not built from a recipe, not from recipe xx.toml): not replaced, nothing built; give --force" in r.stderr
+    assert "building " not in r.stderr
+    beside = run("bundle", "install", "xx", "--name", "xx-recipe")
+    assert beside.exit_code == 0, beside.stderr
+    assert beside.stdout.startswith(f"installed {user_dir / 'xx-recipe.sqlite'} (xx 1.0.0 @") and calls.calls == 1
 
 
 # -- names ------------------------------------------------------------------------------------------------------

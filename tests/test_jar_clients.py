@@ -132,10 +132,18 @@ def run_client(style: str, program: str, env: Dict[str, str], cwd: Path,
         client = StdioClient([program, "-jar", "-Xmx1G", jar, "-", "-", "-stdio", "-l", "en", "-norm", *table], cwd=cwd,
                              env={**env, "LC_ALL": "C"})
         out = nlgeval_exchange(client, gts, res)
-    elif style in ("gem", "nmtpytorch"):  # -l LANG then -norm; the jar's absolute path; en_US.UTF_8
-        client = StdioClient([program, "-jar", "-Xmx2G", str(cwd / jar), "-", "-", "-stdio", "-l", "en", "-norm"],
-                             cwd=cwd, env={**env, "LC_ALL": "en_US.UTF_8"})
+    elif style == "gem":  # GEM-metrics: Java options between -jar and the jar, run in the jar's folder
+        client = StdioClient([program, "-jar", "-Xmx2G", "-Duser.language=en", "-Duser.country=US", jar, "-", "-",
+                              "-stdio", "-l", "en", "-norm"], cwd=cwd, env=env)
         out = coco_exchange(client, gts, res)
+    elif style == "nmtpytorch":  # its cocoeval copy: -l LANG then -norm; the jar's absolute path; en_US.UTF_8, text
+        client = StdioClient([program, "-jar", "-Xmx2G", str(cwd / jar), "-", "-", "-stdio", "-l", "en", "-norm"],
+                             cwd=cwd, env={**env, "LC_ALL": "en_US.UTF_8"}, text=True)
+        out = coco_exchange(client, gts, res)
+    elif style == "nmtpytorch-metrics":  # its METEORScorer: -Xmx first, no -norm, lines sent as read, text
+        client = StdioClient([program, "-Xmx2G", "-jar", str(cwd / jar), "-", "-", "-stdio", "-l", "en"],
+                             cwd=cwd, env={**env, "LC_ALL": "en_US.UTF-8"}, text=True)
+        out = nlgeval_exchange(client, gts, res)
     elif style == "java-options-first":  # -Xmx and -D options before -jar, as in shell wrappers and MERT scripts
         client = StdioClient([program, "-Xmx2G", "-Duser.language=en", "-Duser.country=US", "-server", "-jar",
                               str(cwd / jar), "-", "-", "-stdio", "-l", "en", "-norm"], cwd=cwd, env=env)
@@ -147,7 +155,8 @@ def run_client(style: str, program: str, env: Dict[str, str], cwd: Path,
     return out
 
 
-STYLES = ["pycocoevalcap", "coco-caption", "summeval", "nlg-eval", "gem", "nmtpytorch", "java-options-first"]
+STYLES = ["pycocoevalcap", "coco-caption", "summeval", "nlg-eval", "gem", "nmtpytorch", "nmtpytorch-metrics",
+          "java-options-first"]
 
 
 @needs_en
@@ -190,14 +199,16 @@ def _compare_mt(program: str, env: Dict[str, str], folder: Path, hyp: Path, ref:
     return stats, score
 
 
-def _sacrerouge(program: str, env: Dict[str, str], jar: Path, hyp: Path, refs: Path, n: int) -> Tuple[List[str], str]:
-    """sacrerouge's call: files of summaries and of their references (``-r N`` to a summary), segment and final
-    scores read from the report."""
-    out = subprocess.run([program, "-jar", "-Xmx2G", str(jar), str(hyp), str(refs), "-l", "en", "-norm", "-r", str(n)],
-                         env=env, capture_output=True, text=True, check=True).stdout
-    segs = [ln.split("\t")[-1] for ln in out.splitlines() if ln.startswith("Segment ")]
-    final = [ln for ln in out.splitlines() if ln.startswith("Final score:")][0].split()[-1]
-    return segs, final
+def _sacrerouge(program: str, env: Dict[str, str], jar: Path, hyp: Path, refs: Path) -> Tuple[List[str], str]:
+    """sacrerouge 0.2.5's call: a file of summaries and one of references, a (summary, reference) pair a line; the
+    segment scores read from the report's twelfth line on (it asserts that line is ``Segment 1 score``, fourth
+    column), the final score from its last line."""
+    out = subprocess.run([program, "-jar", str(jar), str(hyp), str(refs), "-l", "en", "-norm"],
+                         env=env, capture_output=True, check=True).stdout.decode()
+    lines = out.splitlines()
+    assert lines[11].startswith("Segment 1 score") and lines[-1].startswith("Final score:"), out
+    segs = [ln.split()[3] for ln in lines[11:] if ln.startswith("Segment")]
+    return segs, lines[-1].split()[2]
 
 
 @needs_en
@@ -205,17 +216,20 @@ def _sacrerouge(program: str, env: Dict[str, str], jar: Path, hyp: Path, refs: P
 def test_file_clients_through_the_shim(tmp_path: Path) -> None:
     """compare-mt's shell commands (a ``meteor-*.jar`` glob that matches nothing) and sacrerouge's report reading."""
     gts, res = captions(6) if (MULTI30K / "train.en.gz").is_file() else system1(6)
-    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp = tmp_path / "hyp.txt"
     hyp.write_text("".join(res[i][0] + "\n" for i in res), encoding="utf-8")
     n = len(gts[0])
-    ref.write_text("".join(r + "\n" for i in gts for r in gts[i]), encoding="utf-8")
     one_ref = tmp_path / "ref1.txt"
     one_ref.write_text("".join(gts[i][0] + "\n" for i in gts), encoding="utf-8")
     env, direct = shim_env(tmp_path), meteor_jar_env()
     assert _compare_mt("java", env, tmp_path, hyp, one_ref) == _compare_mt("meteor-jar", direct, tmp_path, hyp, one_ref)
-    shim = _sacrerouge("java", env, tmp_path / "meteor-1.5.jar", hyp, ref, n)
-    assert shim == _sacrerouge("meteor-jar", direct, tmp_path / "meteor-1.5.jar", hyp, ref, n)
-    assert len(shim[0]) == 6 and 0 < float(shim[1]) < 1
+    pairs_hyp, pairs_ref = tmp_path / "summaries.txt", tmp_path / "references.txt"  # one line per reference
+    pairs_hyp.write_text("".join(res[i][0] + "\n" for i in gts for _ in gts[i]), encoding="utf-8")
+    pairs_ref.write_text("".join(r + "\n" for i in gts for r in gts[i]), encoding="utf-8")
+    jar = tmp_path / "meteor-1.5" / "meteor-1.5.jar"
+    shim = _sacrerouge("java", env, jar, pairs_hyp, pairs_ref)
+    assert shim == _sacrerouge("meteor-jar", direct, jar, pairs_hyp, pairs_ref)
+    assert len(shim[0]) == 6 * n and 0 < float(shim[1]) < 1
 
 
 @pytest.mark.java

@@ -223,6 +223,57 @@ def _present(recipe: Recipe, src: RecipeSource, sha: Callable[..., Tuple[str, st
     return True, _where(src)
 
 
+def _recipe_record(target: Path) -> "Optional[Tuple[Dict[str, object], bool]]":
+    """The recipe record (file, digest, skipped sources) of the bundle at ``target`` and whether the bundle is
+    intact; None when it has no record (not built from a recipe, or unreadable)."""
+    import json
+
+    from meteor_lite.errors import BundleError
+    from meteor_lite.resources.bundle import Bundle
+
+    try:
+        with Bundle.open(target) as b:
+            params = json.loads(b.meta.get("build_params") or "{}")
+            rec = params.get("recipe") if isinstance(params, dict) else None
+            return (rec, not b.verify()) if isinstance(rec, dict) else None
+    except (BundleError, OSError, ValueError):
+        return None
+
+
+def _decide_before_building(recipe: Recipe, target: Path, absent: List[str], say: Callable[[str], None]) -> bool:
+    """What :func:`install_recipe` (no ``force``) can decide about the bundle at ``target`` without building.
+
+    True keeps it (intact, built from this recipe's very text with the sources present now); a bundle not built
+    from this recipe (no recipe record, or another recipe's) raises :class:`BuildError` at once; False builds:
+    nothing there, or this recipe's bundle from other sources or from another version of the recipe (said
+    first: only the build tells whether it gives the same bundle).
+    """
+    from ..bundle.place import existing_bundle
+
+    found = existing_bundle(target)
+    if found is None:
+        return False
+    got = _recipe_record(target)
+    if got is None or got[0].get("file") != recipe.path.name:
+        origin = f"built from recipe {got[0].get('file')}" if got is not None else "not built from a recipe"
+        raise BuildError(f"{found.describe()} is already installed ({origin}, not from recipe {recipe.path.name}): "
+                         "not replaced, nothing built; give --force to replace it, or --name NAME to install beside it")
+    record, intact = got
+    raw = record.get("skipped_sources")
+    skipped = sorted(str(n) for n in raw) if isinstance(raw, list) else []
+    same_text = record.get("digest") == recipe.digest
+    if same_text and intact and skipped == absent:
+        sources = "every source" if not skipped else f"the sources present now (without {', '.join(skipped)})"
+        say(f"{target} is already built from recipe {recipe.path.name} with {sources}: kept (--force rebuilds it)")
+        return True
+    how = "with other sources" if same_text else f"as another version (this one is {recipe.version})"
+    if not intact:
+        how = "but fails its integrity check"
+    say(f"{found.describe()} was built from recipe {recipe.path.name} {how}: building first to compare "
+        "(the same bundle is kept; another one replaces it only with --force)")
+    return False
+
+
 def install_recipe(
     recipe: Recipe,
     *,
@@ -236,14 +287,16 @@ def install_recipe(
     and the recipe's bundle name); return ``(path, built)``.
 
     One line per absent optional source goes to ``say`` (what it would add, how to get it), one before and
-    one after the build.  A bundle already at the target is kept when it was built from this very recipe with
-    every source (``built`` is False); another one is replaced only with ``force`` (else :class:`BuildError`
-    naming ``--force`` and ``--name``).  Raises :class:`BuildError` naming the extra to install when a Python
+    one after the build.  A bundle already at the target is kept, without building, when it was built from this
+    very recipe with the sources present now (``built`` is False); one not built from this recipe is refused at
+    once, before any build, unless ``force`` (:class:`BuildError` naming ``--force`` and ``--name``); this
+    recipe's bundle from other sources or another version is compared after the build (the same one is kept,
+    another one replaced only with ``force``).  Raises :class:`BuildError` naming the extra to install when a Python
     package the build needs is missing, and when no source of the recipe is present.  Progress bars only on
     a terminal (``progress`` None: stderr is a terminal).  Atomic: after an error nothing is left at the target.
     """
     from ..bundle.place import build_into_place
-    from .build import build_recipe, is_up_to_date
+    from .build import build_recipe
 
     contents = describe_recipe(recipe)
     if contents.missing_extra is not None:
@@ -262,8 +315,7 @@ def install_recipe(
     if not contents.resources:
         raise BuildError(f"{recipe.name}: nothing to build: no source of recipe {recipe.path.name} is installed "
                          f"({'; '.join(f'{s.where}: {s.get}' if s.get else s.where for s in absent)})")
-    if not force and is_up_to_date(recipe, target) is not None:
-        say(f"{target} is already built from recipe {recipe.path.name} with every source: kept (--force rebuilds it)")
+    if not force and _decide_before_building(recipe, target, sorted(s.name for s in absent), say):
         return target, False
     show = sys.stderr.isatty() if progress is None else progress
     say(f"building {bundle} {recipe.version} ({', '.join(contents.resources)}) from recipe {recipe.path.name} into {target}")
