@@ -113,7 +113,7 @@ def _check_lengths(phrases: List[str]) -> None:
     bad = next(p for p in phrases if len(p) > MAX_PHRASE_CHARS or p.count(" ") >= MAX_PHRASE_WORDS)
     raise InvalidParameterError(
         f"paraphrase table: a phrase of {bad.count(' ') + 1:,} words and {len(bad):,} characters "
-        f"({one_line(bad[:60])}...), more than a bundle takes ({MAX_PHRASE_WORDS:,} words, {MAX_PHRASE_CHARS:,} "
+        f"('{one_line(bad[:60])}...'), more than a bundle takes ({MAX_PHRASE_WORDS:,} words, {MAX_PHRASE_CHARS:,} "
         "characters: each of its prefixes is a row)")
 
 
