@@ -655,9 +655,9 @@ CASES: Tuple[Case, ...] = (
          "phrase of 5,000 (4,000 load); the prefix hashes are made word by word, linear in the phrase"),
     Case("paraphrase-phrase-200k-install", B, ("install", "de", "--paraphrase", "phrase-bomb.gz"), 1,
          r"^meteor-lite: error: phrase-bomb\.gz, line 5: a phrase of 200,000 words and 799,999 characters, more than a "
-         r"bundle takes \(100 words, 2,000 characters: each of its prefixes is a row\)$",
+         r"bundle takes \(20 words, 400 characters: each of its prefixes is a row\)$",
          "the same table for 'bundle install LANG --paraphrase' (each of its 199,999 prefixes a row: out of memory at "
-         "6 GB): a bundle's phrase has at most 100 words and 2,000 characters (Meteor's tables: at most 7 words)"),
+         "6 GB): a bundle's phrase has at most 20 words and 400 characters (Meteor's tables: at most 7 words)"),
     Case("paraphrase-table-not-gzipped", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact paraphrase", "-a",
                                                "plain.para"), 0,
          r"^meteor-jar: warning: plain\.para: not in gzip format: scored without this paraphrase table, as Meteor 1\.5 "
@@ -1419,7 +1419,7 @@ LIMITS = [
     "  a StackOverflowError loading one of 5,000), and a table that is not gzipped is not read: one warning, and",
     "  the scores are the jar's without it (the jar prints a ZipException). `bundle install LANG --paraphrase FILE`",
     "  and `meteor-build` build a bundle from the table and refuse, with file and line, a probability that is not",
-    "  a finite number, an empty phrase and a phrase of more than 100 words or 2,000 characters (each of its",
+    "  a finite number, an empty phrase and a phrase of more than 20 words or 400 characters (each of its",
     "  prefixes is a row of the bundle; Meteor's own tables have phrases of at most 7 words).",
     "- **Files meteor-lite writes where the user says** (`score --tsv ... --segments OUT`, `align --out`) go through",
     "  one writer (`meteor_lite/atomicfile.py`, `output_file`): `-` is standard output; anything else must be a",

@@ -3,7 +3,7 @@
 ``meteor-jar -a`` refuses a phrase of more than 4,000 words: Meteor 1.5 dies of a StackOverflowError loading
 one of 5,000 (checked with ``java -jar meteor-1.5.jar h r -l en -m 'exact paraphrase' -a TABLE.gz`` on tables
 of one phrase of 4,000 and of 5,000 distinct words).  A bundle (``bundle install LANG --paraphrase``,
-``meteor-build``) takes phrases of at most 100 words and 2,000 characters, refused with the file and line.
+``meteor-build``) takes phrases of at most 20 words and 400 characters, refused with the file and line.
 A table that is not gzipped is not read by the jar (``java.util.zip.ZipException: Not in GZIP format``, then
 scores without it); meteor-jar warns and does the same.  Reads no file of ../shared.
 """
@@ -129,7 +129,7 @@ def test_bundle_phrase_cap(phrase: str, words: int) -> None:
         list(fast_paraphrase_batches(io.StringIO(text), "t.gz"))
     assert str(strict.value) == str(fast.value) == (
         f"t.gz, line 5: a phrase of {words:,} words and {len(phrase):,} characters, more than a bundle takes "
-        "(100 words, 2,000 characters: each of its prefixes is a row)")
+        "(20 words, 400 characters: each of its prefixes is a row)")
     at_cap = phrase[: MAX_PHRASE_CHARS] if words == 1 else phrase[2:]
     pairs = [p for batch in fast_paraphrase_batches(io.StringIO(_table_of(at_cap)), "t.gz") for p in batch.phrases]
     assert pairs == ["the cat", at_cap]
@@ -140,7 +140,7 @@ def test_paraphrase_lists_refuse_a_long_phrase() -> None:
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE TABLE paraphrases (phrase TEXT PRIMARY KEY, prefix INTEGER NOT NULL, paraphrases TEXT)")
     lists = ParaphraseLists(conn, keep_probabilities=False)
-    long = " ".join(["w"] * 101)
-    with pytest.raises(InvalidParameterError, match=r"a phrase of 101 words and 201 characters \('w w w"):
+    long = " ".join(["w"] * (MAX_PHRASE_WORDS + 1))
+    with pytest.raises(InvalidParameterError, match=r"a phrase of 21 words and 41 characters \('w w w"):
         lists.add(ParaphraseColumns(["a b", long], ["c", "d"], [0.5, 0.5]))
     assert conn.execute("SELECT count(*) FROM paraphrases").fetchone() == (0,)

@@ -56,9 +56,9 @@ JAR_MAX_PHRASE_WORDS = 4_000
 
 #: The most words and characters of a phrase a bundle is built with (``bundle install LANG --paraphrase``,
 #: ``meteor-build``).  A phrase of n words has n - 1 proper prefixes, each a row of the bundle: the caps keep them
-#: within 200,000 characters a phrase (Meteor's own tables have phrases of at most 7 words).
-MAX_PHRASE_WORDS = 100
-MAX_PHRASE_CHARS = 2_000
+#: within 8,000 characters a phrase (Meteor's own tables have phrases of at most 7 words).
+MAX_PHRASE_WORDS = 20
+MAX_PHRASE_CHARS = 400
 
 class JarFormatError(InputError):
     """A resource file in Meteor's formats is malformed.
