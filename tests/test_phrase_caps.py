@@ -26,7 +26,7 @@ from meteor_lite.resources.jarformat import (
     JarFormatError,
     iter_paraphrase_batches,
     phrase_hash,
-    prefix_hashes,
+    proper_prefix_hashes,
     write_jar_bundle,
 )
 from meteor_lite.resources.locate import find_bundle
@@ -58,10 +58,10 @@ def test_prefix_hashes_are_the_prefixes_phrase_hashes() -> None:
     """The word-by-word hashes of a phrase's proper prefixes are those of the prefixes themselves (so a prefix
     query of the scorer finds them), and differ from those of other phrases."""
     phrase = "a b c d"
-    assert prefix_hashes(phrase) == [phrase_hash("a"), phrase_hash("a b"), phrase_hash("a b c")]
-    assert phrase_hash("a b c d") not in prefix_hashes(phrase)
-    assert len({phrase_hash(p) for p in ("a b", "ab", "b a", "a  b".replace("  ", " ") + " c")}) == 4
-    assert prefix_hashes("one") == []
+    assert proper_prefix_hashes(phrase) == [phrase_hash("a"), phrase_hash("a b"), phrase_hash("a b c")]
+    assert phrase_hash("a b c d") not in proper_prefix_hashes(phrase)
+    assert len({phrase_hash(p) for p in ("a b", "ab", "b a", "a b c")}) == 4
+    assert proper_prefix_hashes("one") == []
 
 
 def test_jar_phrase_cap(tmp_path: Path) -> None:

@@ -46,7 +46,7 @@ __all__ = [
     "MAX_PHRASE_WORDS",
     "MAX_PHRASE_CHARS",
     "phrase_hash",
-    "prefix_hashes",
+    "proper_prefix_hashes",
 ]
 
 #: The most words of a phrase ``meteor-jar -a`` reads: Meteor 1.5 builds its paraphrase transducer by a
@@ -293,7 +293,7 @@ def _chain(phrase: str) -> Iterator[int]:
 
 
 def _prefix_chain(phrase: str) -> Iterator[int]:
-    """:func:`_chain` without the whole phrase: the hashes of its proper prefixes (see :func:`prefix_hashes`)."""
+    """:func:`_chain` without the whole phrase: the hashes of its proper prefixes (see :func:`proper_prefix_hashes`)."""
     chain = _chain(phrase)
     prev = next(chain)
     for h in chain:
@@ -301,13 +301,13 @@ def _prefix_chain(phrase: str) -> Iterator[int]:
         prev = h
 
 
-def prefix_hashes(phrase: str) -> List[int]:
+def proper_prefix_hashes(phrase: str) -> List[int]:
     """The :func:`phrase_hash` values of the proper word-level prefixes of ``phrase`` ("a b c": of "a" and "a b")."""
     return list(_prefix_chain(phrase))
 
 
 def phrase_hash(phrase: str) -> int:
-    """A hash of ``phrase`` (words joined by single spaces) that :func:`prefix_hashes` makes of each prefix."""
+    """A hash of ``phrase`` (words joined by single spaces) that :func:`proper_prefix_hashes` makes of each prefix."""
     return deque(_chain(phrase), maxlen=1)[0]
 
 
