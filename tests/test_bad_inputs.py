@@ -533,6 +533,17 @@ CASES: Tuple[Case, ...] = (
          r"x\.sqlite: no data for 2 s \(the stall limit\) after 1 bytes$",
          "a server silent after its headers and one byte (the default deadline was 3,600 s with no stall limit): "
          "stopped by the stall limit, default 15 s as pip's (stall=2 here) [25 MB peak, 2.7 s]"),
+    Case("download-body-trickle", API,
+         ("install_bundle(URL + '/trickle/x.sqlite', dest_dir='dl', min_rate=10, rate_window=2)",), "InstallError",
+         r"x\.sqlite: slower than the minimum rate of 10 bytes/s over 2 s \(\d+ bytes in 2 s; \d+ bytes received\)$",
+         "a body trickled a byte at a time, never silent long enough for the stall limit (with the default --timeout "
+         "3600, a byte every 2 s was still read after 240 s): stopped by the minimum rate, default 1,000 bytes/s over "
+         "each 30 s, as curl's --speed-limit (10 bytes/s over 2 s here)"),
+    Case("download-header-deadline", API,
+         ("install_bundle(URL + '/header-trickle/x.sqlite', dest_dir='dl', header_deadline=2)",), "InstallError",
+         r"x\.sqlite: no complete response headers within 2 s \(the header deadline\)$",
+         "a status line and headers trickled a byte every 0.5 s under the default --timeout 3600 (read for as long): "
+         "stopped by the header deadline, default 30 s (2 s here)"),
     Case("download-stall-cli", B, ("install", "{url}/stall/x.sqlite", "--stall", "1"), 1,
          r"x\.sqlite: no data for 1 s \(the stall limit\) after 1 bytes$",
          "the same silent server from the command line (the stall limit could not be set there): --stall 1"),
@@ -635,6 +646,25 @@ CASES: Tuple[Case, ...] = (
          r"^meteor-jar: error: para-bomb\.gz, line 2: a line longer than 1,000,000 characters: not a paraphrase table$",
          "meteor-jar -a with a 190 KB gzip holding a 200 MB phrase line (a 1 GB line: 220 s and 2.1 GB before the "
          "error): read a line at a time with a cap, as 'bundle install LANG --paraphrase' reads it"),
+    Case("paraphrase-phrase-200k-words", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact paraphrase", "-a",
+                                               "phrase-bomb.gz"), 1,
+         r"^meteor-jar: error: phrase-bomb\.gz, line 5: a phrase of 200,000 words, more than 4,000: Meteor 1\.5 dies "
+         r"loading it \(StackOverflowError from about 5,000 words\)$",
+         "meteor-jar -a with an 855-byte gzip holding one 200,000-word phrase (each of its prefixes hashed whole: "
+         "quadratic, out of memory at 6 GB): refused at 4,000 words, as the jar dies of a StackOverflowError on a "
+         "phrase of 5,000 (4,000 load); the prefix hashes are made word by word, linear in the phrase"),
+    Case("paraphrase-phrase-200k-install", B, ("install", "de", "--paraphrase", "phrase-bomb.gz"), 1,
+         r"^meteor-lite: error: phrase-bomb\.gz, line 5: a phrase of 200,000 words and 799,999 characters, more than a "
+         r"bundle takes \(20 words, 400 characters: each of its prefixes is a row\)$",
+         "the same table for 'bundle install LANG --paraphrase' (each of its 199,999 prefixes a row: out of memory at "
+         "6 GB): a bundle's phrase has at most 20 words and 400 characters (Meteor's tables: at most 7 words)"),
+    Case("paraphrase-table-not-gzipped", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact paraphrase", "-a",
+                                               "plain.para"), 0,
+         r"^meteor-jar: warning: plain\.para: not in gzip format: scored without this paraphrase table, as Meteor 1\.5 "
+         r"does \(it reads a table gzipped only: java\.util\.zip\.ZipException\); gzip it to use it$",
+         "meteor-jar -a with a table not gzipped (was read as text: the jar prints java.util.zip.ZipException and "
+         "scores without the table, 0.0169 instead of 0.346 on two example lines): one warning, scored as the jar, "
+         "the paraphrase module matching nothing"),
     Case("tsv-stdin-endless", P, ("score", "--tsv", "-", *T), 1,
          r"^meteor-lite: error: <stdin>:1: no system column 'system' in the header \('a b c'\)$",
          "--tsv - fed an endless stream (yes: was read whole before its header was looked at, 3 GB in 3 s): the "
@@ -898,6 +928,9 @@ def _make_hostile(d: Path) -> Path:
         out.write(b"0.5\n")
         for _ in range(200):
             out.write(b"a" * 1_000_000)
+    with gzip.open(d / "phrase-bomb.gz", "wb", compresslevel=9) as out:  # one phrase of 200,000 words, 855 bytes
+        out.write(b"0.5\nthe cat\na feline\n0.5\n" + b" ".join([b"the"] * 200_000) + b"\nx y\n")
+    (d / "plain.para").write_text("0.5\nthe cat\na feline\n", encoding="utf-8")  # a table not gzipped
     (d / "self-20k.tsv").write_text("seg_id\tsystem\thyp\tref\n" + "".join(
         f"1\tsys{i}\tthe cat\tthe cat\n" for i in range(20_000)), encoding="utf-8")
     idx = d / "files" / "langidx"
@@ -1147,7 +1180,7 @@ def _forge_cache_line(bundle: Path) -> None:
 
 
 #: Lines of progress on stderr that are not part of the one-line error (an index install says what it downloads).
-_PROGRESS = re.compile(r"^downloading ")
+_PROGRESS = re.compile(r"^(downloading |importing Meteor 1\.5's )")  # what a download or an import is doing, before it
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -1279,6 +1312,11 @@ MEASURED: Dict[str, str] = {
     "utf16-no-bom": "[22 MB peak, 0.5 s]",
     "tsv-gzip-long-line": "[23 MB peak, 0.5 s]",
     "paraphrase-table-long-line": "[33 MB peak, 1.2 s]",
+    "paraphrase-phrase-200k-words": "[48 MB peak, 0.9 s]",
+    "paraphrase-phrase-200k-install": "[45 MB peak, 1.1 s]",
+    "paraphrase-table-not-gzipped": "[32 MB peak, 1.1 s]",
+    "download-body-trickle": "[25 MB peak, 2.5 s]",
+    "download-header-deadline": "[25 MB peak, 2.9 s]",
     "tsv-stdin-endless": "[22 MB peak, 0.3 s]",
     "tsv-20000-self-systems": "[77 MB peak, 4.1 s]",
     "tsv-duplicate-column": "[22 MB peak, 0.3 s]",
@@ -1350,7 +1388,10 @@ LIMITS = [
     "- **Anything fetched from a URL** (a pack listing `packs.json`, a pack, a bundle) is read by one reader",
     "  (`meteor_lite/resources/fetch.py`): http, https and file URLs only, redirects followed only to http(s);",
     "  an overall deadline over connection, headers and body (`--timeout`, default 3,600 s; a listing at most",
-    "  120 s); a stall limit of 15 s without a byte (as pip's); a size cap on the bytes received and decompressed",
+    "  120 s); the status line and headers within 30 s (a header deadline); a stall limit of 15 s without a byte",
+    "  (as pip's); a minimum rate of 1,000 bytes a second over each 30 s of the body (as curl's `--speed-limit`),",
+    "  so that a server trickling a byte at a time is stopped after about a minute, not at `--timeout`; a size cap",
+    "  on the bytes received and decompressed",
     "  (`--max-size`, default 2 GB; a listing 8 MB), a `Content-Length` above it refused before the body;",
     "  decompression a mebibyte at a time. Its `.part` file is removed on an error, on Ctrl-C and on SIGTERM",
     "  (exit 130); one of a process killed outright is removed by the next install once that process is gone.",
@@ -1374,9 +1415,12 @@ LIMITS = [
     "- **Paraphrase tables in Meteor's format** are read a line at a time with a cap of 1,000,000 characters",
     "  (a longer line is refused as it is met). `meteor-jar -a` reads them as the jar does: an entry's probability",
     "  line is not read (`NaN`, `Infinity`, `1e400`, `abc`, a byte order mark: scored as the jar scores), an entry",
-    "  with an empty phrase or paraphrase is skipped. `bundle install LANG --paraphrase FILE` and `meteor-build`",
-    "  build a bundle from the table and refuse, with file and line, a probability that is not a finite number",
-    "  and an empty phrase.",
+    "  with an empty phrase or paraphrase is skipped, a phrase of more than 4,000 words is refused (the jar dies of",
+    "  a StackOverflowError loading one of 5,000), and a table that is not gzipped is not read: one warning, and",
+    "  the scores are the jar's without it (the jar prints a ZipException). `bundle install LANG --paraphrase FILE`",
+    "  and `meteor-build` build a bundle from the table and refuse, with file and line, a probability that is not",
+    "  a finite number, an empty phrase and a phrase of more than 20 words or 400 characters (each of its",
+    "  prefixes is a row of the bundle; Meteor's own tables have phrases of at most 7 words).",
     "- **Files meteor-lite writes where the user says** (`score --tsv ... --segments OUT`, `align --out`) go through",
     "  one writer (`meteor_lite/atomicfile.py`, `output_file`): `-` is standard output; anything else must be a",
     "  regular file or a new name (never a device, a FIFO, a symbolic link, a directory, nor one of the run's",

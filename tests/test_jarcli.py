@@ -403,8 +403,8 @@ def test_paraphrase_table_of_long_phrases(tmp_path: Path) -> None:
 
     rng = random.Random(26)
     phrases = [" ".join(f"w{rng.randrange(5000)}" for _ in range(1000)) for _ in range(30)]
-    table = tmp_path / "long.para"
-    table.write_text("".join(f"0.5\n{p}\n{p[::-1]}\n" for p in phrases), encoding="utf-8")
+    table = tmp_path / "long.para.gz"  # gzipped: the jar reads no other table (a plain one: ZipException)
+    table.write_bytes(gzip.compress("".join(f"0.5\n{p}\n{p[::-1]}\n" for p in phrases).encode("utf-8")))
     tracemalloc.start()
     try:
         out = write_jar_bundle(tmp_path / "b.sqlite", language="en", paraphrase_file=table)
@@ -428,8 +428,8 @@ def test_paraphrase_prefixes_by_hash(tmp_path: Path) -> None:
     from meteor_lite.resources.jarformat import write_jar_bundle
 
     phrases = [" ".join(f"w{i}_{k}" for k in range(1000)) for i in range(3)] + ["a b", "a c"]
-    table = tmp_path / "t.para"
-    table.write_text("".join(f"0.5\n{p}\n{p.upper()}\n" for p in phrases), encoding="utf-8")
+    table = tmp_path / "t.para.gz"
+    table.write_bytes(gzip.compress("".join(f"0.5\n{p}\n{p.upper()}\n" for p in phrases).encode("utf-8")))
     hashes: "set[int]" = set()
     out = write_jar_bundle(tmp_path / "b.sqlite", language="en", paraphrase_file=table, prefix_hashes=hashes)
     with sqlite3.connect(out) as conn:
@@ -453,10 +453,10 @@ def test_paraphrase_file_scores_as_before(tmp_path: Path) -> None:
     from meteor_lite.resources.bundle import Bundle
     from meteor_lite.resources.jarformat import write_jar_bundle
 
-    table = tmp_path / "t.para"
+    table = tmp_path / "t.para.gz"
     rows = [("the cat", "a feline"), ("the cat sat", "the feline rested"), ("on the mat", "upon the rug"),
             ("sat on", "rested upon"), ("the big dog ran", "a large hound sprinted"), ("big dog", "large hound")]
-    table.write_text("".join(f"0.5\n{p}\n{q}\n" for p, q in rows), encoding="utf-8")
+    table.write_bytes(gzip.compress("".join(f"0.5\n{p}\n{q}\n" for p, q in rows).encode("utf-8")))
     hyps = ["the cat sat on the mat", "a big dog ran", "the feline rested upon the rug"]
     refs = ["a feline rested upon the rug", "the large hound sprinted", "the cat sat on the mat"]
     ours = build_scorer(parse_args(["h", "r", "-l", "en", "-m", "exact paraphrase", "-a", str(table)]))

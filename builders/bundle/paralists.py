@@ -20,6 +20,8 @@ from itertools import accumulate, compress, groupby, islice, repeat
 from operator import add, itemgetter, lt, ne
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
+from meteor_lite.printable import one_line
+from meteor_lite.resources.jarformat import MAX_PHRASE_CHARS, MAX_PHRASE_WORDS
 from meteor_lite.resources.schema import (
     PARAPHRASE_SEPARATOR,
     PROBABILITY_SQL,
@@ -103,6 +105,18 @@ def _bad_pair_message(phrase: str, paras: Sequence[str]) -> str:
     return f"paraphrase table: phrase {phrase!r} cannot be stored"  # pragma: no cover - the checks above agree
 
 
+def _check_lengths(phrases: List[str]) -> None:
+    """:class:`InvalidParameterError` for a phrase over :data:`MAX_PHRASE_WORDS` words or :data:`MAX_PHRASE_CHARS`
+    characters: its proper prefixes, one row each, would grow with the square of its length."""
+    if max(map(len, phrases)) <= MAX_PHRASE_CHARS and max(map(str.count, phrases, repeat(" "))) < MAX_PHRASE_WORDS:
+        return
+    bad = next(p for p in phrases if len(p) > MAX_PHRASE_CHARS or p.count(" ") >= MAX_PHRASE_WORDS)
+    raise InvalidParameterError(
+        f"paraphrase table: a phrase of {bad.count(' ') + 1:,} words and {len(bad):,} characters "
+        f"('{one_line(bad[:60])}...'), more than a bundle takes ({MAX_PHRASE_WORDS:,} words, {MAX_PHRASE_CHARS:,} "
+        "characters: each of its prefixes is a row)")
+
+
 def _add_prefixes(phrases: Iterable[str], prefixes: Set[str]) -> None:
     """Add the proper word-level prefixes of ``phrases`` ("a b c" -> "a b", "a") to ``prefixes``."""
     level = set(phrases)
@@ -154,6 +168,7 @@ class ParaphraseLists:
         if len(cols.paraphrases) != len(phrases) or len(cols.probabilities) != len(phrases):
             raise ValueError("ParaphraseColumns: the three lists differ in length")
         keys, ends = _runs(phrases)
+        _check_lengths(keys)
         if not self.staged and (keys[0] < self._last or not all(map(lt, keys, islice(keys, 1, None)))):
             self._to_staging()
         if self.staged:

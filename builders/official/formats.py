@@ -18,10 +18,13 @@ from __future__ import annotations
 import functools
 import math
 import sys
+from itertools import repeat
 from operator import itemgetter
 from typing import Iterator, List, Optional, TextIO, Tuple
 
 from meteor_lite.resources.jarformat import (
+    MAX_PHRASE_CHARS,
+    MAX_PHRASE_WORDS,
     PARAPHRASE_BATCH,
     JarFormatError,
     iter_paraphrase_batches,
@@ -90,7 +93,11 @@ def _bulk_pairs(lines: List[str]) -> Optional[ParaphraseColumns]:
         return None
     if not all(map(math.isfinite, values)):
         return None
-    return ParaphraseColumns(lines[1::3], lines[2::3], values, normalised=True)
+    phrases = lines[1::3]
+    longest = max(map(len, phrases), default=0)
+    if longest > MAX_PHRASE_CHARS or max(map(str.count, phrases, repeat(" ")), default=0) >= MAX_PHRASE_WORDS:
+        return None  # the strict parser names the line of the phrase too long for a bundle
+    return ParaphraseColumns(phrases, lines[2::3], values, normalised=True)
 
 
 def _strict_pairs(lines: List[str], source: str, first_pair: int) -> ParaphraseColumns:

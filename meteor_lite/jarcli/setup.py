@@ -20,7 +20,7 @@ from ..jarcompat import java_double, java_parse_double, java_parse_int
 from ..languages import LANGUAGES, canonical_language, long_name
 from ..meteor import Meteor
 from ..resources.bundle import Bundle
-from ..resources.jarformat import write_jar_bundle
+from ..resources.jarformat import phrase_hash, write_jar_bundle
 from ..resources.locate import find_bundle
 from ..scratch import scratch_dir
 from .options import JarOptions
@@ -259,12 +259,17 @@ class JarFilesBundle(Bundle):
     #: mapped table file (meteor_lite/resources/mapped.py) is made of it.
     mappable = False
 
+    def has(self, table: str) -> bool:
+        """:meth:`Bundle.has`; with a table given (``-a``) ``paraphrases`` is there even when it holds no entry
+        (a table not gzipped, which the jar cannot read): the jar keeps the module, which then matches nothing."""
+        return (table == "paraphrases" and self.prefix_hashes is not None) or super().has(table)
+
     def paraphrase_entries(self, phrases: Sequence[str]) -> Tuple[Dict[str, str], Set[str]]:
         """:meth:`Bundle.paraphrase_entries`, the prefixes answered from :attr:`prefix_hashes` when set."""
         paras, prefixes = super().paraphrase_entries(phrases)
         if self.prefix_hashes is not None:
             known = self.prefix_hashes
-            prefixes.update(p for p in phrases if hash(p) in known)
+            prefixes.update(p for p in phrases if phrase_hash(p) in known)
         return paras, prefixes
 
 

@@ -11,6 +11,11 @@ every caller (:func:`~.install.install_bundle`, :func:`~.index.read_index`,
   trickles its headers a byte at a time is stopped as surely as one that trickles its body;
 * **a stall limit** (default :data:`DEFAULT_STALL`, 15 s, as pip's): no byte for that long ends
   the transfer (each socket read waits at most that long);
+* **a header deadline** (default :data:`DEFAULT_HEADER_DEADLINE`, 30 s): the status line and headers must
+  have arrived by then, however slowly they trickle in;
+* **a minimum rate** (default :data:`DEFAULT_MIN_RATE` bytes a second, averaged over each window of
+  :data:`DEFAULT_RATE_WINDOW` seconds, as curl's ``--speed-limit``/``--speed-time``): a body trickled a byte
+  at a time (which the stall limit never sees) ends when a whole window brings less;
 * **a size cap** on the bytes received (a ``Content-Length`` above it is refused before any
   byte of the body is read).
 
@@ -32,10 +37,17 @@ from typing import Any, BinaryIO, Iterator, List, Optional
 from ..errors import BundleError
 from ..printable import one_line
 
-__all__ = ["DEFAULT_STALL", "InstallError", "Terminated", "Fetch", "interrupt_on_sigterm", "is_url", "url_scheme"]
+__all__ = ["DEFAULT_HEADER_DEADLINE", "DEFAULT_MIN_RATE", "DEFAULT_RATE_WINDOW", "DEFAULT_STALL", "InstallError", "Terminated", "Fetch", "interrupt_on_sigterm", "is_url", "url_scheme"]
 
 #: Seconds a transfer may go without receiving a byte (pip's default timeout is the same).
 DEFAULT_STALL = 15.0
+
+#: Seconds from the start by which the response's status line and headers must have arrived.
+DEFAULT_HEADER_DEADLINE = 30.0
+
+#: Bytes a second a body must average over each window of :data:`DEFAULT_RATE_WINDOW` seconds.
+DEFAULT_MIN_RATE = 1000.0
+DEFAULT_RATE_WINDOW = 30.0
 
 #: Schemes a user may name; redirects are followed only to the first two.
 _SCHEMES = ("http", "https", "file")
@@ -118,8 +130,8 @@ def _shutdown(sock: socket.socket) -> None:
         pass
 
 
-def _opener(watch: _Watchdog) -> Any:
-    """A urllib opener whose connections are watched by ``watch`` and whose redirects stay on http(s)."""
+def _opener(*watches: _Watchdog) -> Any:
+    """A urllib opener whose connections are watched by ``watches`` and whose redirects stay on http(s)."""
     import http.client
     import urllib.request
 
@@ -127,7 +139,8 @@ def _opener(watch: _Watchdog) -> Any:
         class Tracked(base):
             def connect(self) -> None:
                 super().connect()
-                watch.track(self.sock)
+                for watch in watches:
+                    watch.track(self.sock)
 
         return Tracked
 
@@ -162,6 +175,8 @@ class Fetch:
     """
 
     def __init__(self, url: str, *, deadline: float, stall: float = DEFAULT_STALL, max_bytes: int,
+                 header_deadline: float = DEFAULT_HEADER_DEADLINE, min_rate: float = DEFAULT_MIN_RATE,
+                 rate_window: float = DEFAULT_RATE_WINDOW,
                  what: str = "download", fix_size: str = "raise it with --max-size",
                  fix_time: str = "give more time with --timeout", paths: bool = False, http_hint: str = ""):
         if not is_url(url) and not paths:
@@ -169,7 +184,12 @@ class Fetch:
         if not stall > 0:
             raise InstallError(f"the stall limit must be a positive number of seconds (--stall), got {stall!r}")
         self.url, self.label = url, one_line(url)
+        if not (header_deadline > 0 and min_rate >= 0 and rate_window > 0):
+            raise InstallError(f"the header deadline and the rate window must be positive and the minimum rate not "
+                               f"negative, got {header_deadline!r} s, {rate_window!r} s and {min_rate!r} bytes/s")
         self.deadline, self.stall, self.max_bytes = deadline, min(stall, deadline), max_bytes
+        self.header_deadline = min(header_deadline, deadline)
+        self.min_rate, self.rate_window = min_rate, rate_window
         self.what, self.fix_size, self.fix_time, self.http_hint = what, fix_size, fix_time, http_hint
         self.received = 0
         self.length: Optional[int] = None
@@ -215,8 +235,9 @@ class Fetch:
             except OSError as exc:
                 raise InstallError(f"{self.label}: cannot read ({exc.strerror or exc})") from None
             return
+        heads = _Watchdog(self.header_deadline)
         try:
-            resp = _opener(self._watch).open(self.url, timeout=self.stall)
+            resp = _opener(self._watch, heads).open(self.url, timeout=self.stall)
         except InstallError:
             raise
         except urllib.error.HTTPError as exc:
@@ -231,10 +252,19 @@ class Fetch:
         except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
             if self._late():
                 raise self._deadline_error() from None
+            if heads.expired:
+                raise InstallError(f"{self.label}: no complete response headers within {self.header_deadline:g} s "
+                                   "(the header deadline)") from None
             reason = getattr(exc, "reason", None) or exc
             if isinstance(reason, (socket.timeout, TimeoutError)):
                 raise InstallError(f"{self.label}: no answer for {self.stall:g} s (the stall limit)") from None
             raise InstallError(f"{self.label}: cannot read the {self.what} ({one_line(reason)})") from None
+        finally:
+            heads.cancel()
+        if heads.expired:  # shut down just as the headers were complete: the body cannot be read
+            resp.close()
+            raise InstallError(f"{self.label}: no complete response headers within {self.header_deadline:g} s "
+                               "(the header deadline)")
         self._stream = resp
         headers = getattr(resp, "headers", None)
         length = headers.get("Content-Length") if headers is not None else None
@@ -258,6 +288,7 @@ class Fetch:
         read = getattr(self._stream, "read1", self._stream.read)
         import http.client
 
+        window_start, window_bytes = time.monotonic(), 0
         while True:
             try:
                 chunk = read(_CHUNK)
@@ -280,6 +311,15 @@ class Fetch:
                 break
             self.received += len(chunk)
             self.check()
+            window_bytes += len(chunk)
+            now = time.monotonic()
+            if now - window_start >= self.rate_window:
+                if window_bytes < self.min_rate * (now - window_start):
+                    raise InstallError(
+                        f"{self.label}: slower than the minimum rate of {self.min_rate:g} bytes/s over "
+                        f"{self.rate_window:g} s ({window_bytes} bytes in {now - window_start:.0f} s; "
+                        f"{self.received} bytes received)")
+                window_start, window_bytes = now, 0
             yield chunk
         if self._late():  # a socket shut down by the watchdog reads as the end of the body
             raise self._deadline_error()

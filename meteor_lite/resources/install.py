@@ -16,7 +16,8 @@ Any failure raises :class:`InstallError` with a one-line message and leaves noth
 
 A source is untrusted: it is read by the one bounded reader of :mod:`.fetch` (an overall deadline
 covering connection, headers and body, ``deadline`` seconds, default :data:`DEFAULT_DEADLINE`; a stall
-limit, ``stall``, default 15 s without a byte; a size cap on the bytes received and on the bytes
+limit, ``stall``, default 15 s without a byte; a header deadline, ``header_deadline``, default 30 s; a
+minimum rate, ``min_rate``, default 1,000 bytes a second over each ``rate_window`` of 30 s; a size cap on the bytes received and on the bytes
 written, ``max_bytes``, default :data:`DEFAULT_MAX_BYTES`, a ``Content-Length`` above it refused before
 any byte is read; redirects followed only to http(s)), and decompressed never more than about one MiB
 of output at a time (an xz bomb cannot fill the memory).  The ``.part`` file is removed on any error,
@@ -36,7 +37,16 @@ from typing import Any, BinaryIO, Callable, Iterator, NamedTuple, Optional, Tupl
 from ..errors import BundleError
 from ..scratch import pid_alive
 from .bundle import Bundle
-from .fetch import DEFAULT_STALL, Fetch, InstallError, interrupt_on_sigterm, is_url
+from .fetch import (
+    DEFAULT_HEADER_DEADLINE,
+    DEFAULT_MIN_RATE,
+    DEFAULT_RATE_WINDOW,
+    DEFAULT_STALL,
+    Fetch,
+    InstallError,
+    interrupt_on_sigterm,
+    is_url,
+)
 from .locate import BUNDLE_SUFFIX, find_bundle, user_bundle_dir
 from .mapped import mapped_path
 
@@ -164,16 +174,22 @@ def _copy(
     deadline: float = DEFAULT_DEADLINE,
     max_bytes: int = DEFAULT_MAX_BYTES,
     stall: float = DEFAULT_STALL,
+    *,
+    header_deadline: float = DEFAULT_HEADER_DEADLINE,
+    min_rate: float = DEFAULT_MIN_RATE,
+    rate_window: float = DEFAULT_RATE_WINDOW,
 ) -> str:
     """Stream ``source`` (a path or URL, read by :class:`~.fetch.Fetch`) into ``out`` (decompressed); return the
     SHA-256 of the bytes read.
 
     Raises :class:`InstallError` past ``deadline`` seconds, after ``stall`` seconds without data, or beyond
-    ``max_bytes`` bytes (received, or written after decompression).
+    ``max_bytes`` bytes (received, or written after decompression), or as ``header_deadline``, ``min_rate`` and
+    ``rate_window`` say (:class:`~.fetch.Fetch`).
     """
     digest = hashlib.sha256()
     written = 0
-    with Fetch(source, deadline=deadline, stall=stall, max_bytes=max_bytes, paths=True) as fetch:
+    with Fetch(source, deadline=deadline, stall=stall, max_bytes=max_bytes, paths=True,
+               header_deadline=header_deadline, min_rate=min_rate, rate_window=rate_window) as fetch:
         decoder: Optional[_Decoder] = None
         head = b""
         for chunk in fetch.chunks():
@@ -284,11 +300,16 @@ def install_bundle(
     max_bytes: int = DEFAULT_MAX_BYTES,
     stall: float = DEFAULT_STALL,
     force: bool = False,
+    header_deadline: float = DEFAULT_HEADER_DEADLINE,
+    min_rate: float = DEFAULT_MIN_RATE,
+    rate_window: float = DEFAULT_RATE_WINDOW,
 ) -> Installed:
     """Install the bundle at ``source`` (path or URL) as ``<dest_dir>/<name>.sqlite``; see the module docstring.
 
     ``deadline`` (seconds), ``stall`` (seconds without data) and ``max_bytes`` bound the download
-    (:data:`DEFAULT_DEADLINE`, :data:`~.fetch.DEFAULT_STALL`, :data:`DEFAULT_MAX_BYTES`).
+    (:data:`DEFAULT_DEADLINE`, :data:`~.fetch.DEFAULT_STALL`, :data:`DEFAULT_MAX_BYTES`), as do
+    ``header_deadline`` (seconds for the response headers), ``min_rate`` (bytes a second) and ``rate_window``
+    (seconds over which the rate is averaged): see :mod:`~.fetch`.
     """
     check_bounds(deadline, max_bytes)
     if sha256 is not None:
@@ -305,7 +326,8 @@ def install_bundle(
             remove_stale_parts(dest)
             fd, tmp = new_part_file(dest, name)
             with os.fdopen(fd, "wb") as out:
-                digest = _copy(source, out, progress, deadline, max_bytes, stall)
+                digest = _copy(source, out, progress, deadline, max_bytes, stall, header_deadline=header_deadline,
+                               min_rate=min_rate, rate_window=rate_window)
                 out.flush()
                 os.fsync(out.fileno())
             if sha256 is not None and digest != sha256:

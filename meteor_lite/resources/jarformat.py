@@ -24,11 +24,13 @@ import gzip
 import math
 import re
 import sqlite3
+import warnings
+from collections import deque
 from itertools import zip_longest
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Set, TextIO, Tuple
 
-from ..errors import InputError
+from ..errors import InputError, MeteorLiteWarning
 from .schema import FORMAT_NAME, SCHEMA_SQL, SCHEMA_VERSION
 
 __all__ = [
@@ -40,7 +42,23 @@ __all__ = [
     "iter_paraphrase_batches",
     "iter_paraphrases",
     "write_jar_bundle",
+    "JAR_MAX_PHRASE_WORDS",
+    "MAX_PHRASE_WORDS",
+    "MAX_PHRASE_CHARS",
+    "phrase_hash",
+    "proper_prefix_hashes",
 ]
+
+#: The most words of a phrase ``meteor-jar -a`` reads: Meteor 1.5 builds its paraphrase transducer by a
+#: recursion one level per word, and dies of a ``StackOverflowError`` (Java's default stack) on a phrase of about
+#: 5,000 words (4,000 load; 5,000 distinct words, 5,500 repeated ones do not).  A longer phrase is refused.
+JAR_MAX_PHRASE_WORDS = 4_000
+
+#: The most words and characters of a phrase a bundle is built with (``bundle install LANG --paraphrase``,
+#: ``meteor-build``).  A phrase of n words has n - 1 proper prefixes, each a row of the bundle: the caps keep them
+#: within 8,000 characters a phrase (Meteor's own tables have phrases of at most 7 words).
+MAX_PHRASE_WORDS = 20
+MAX_PHRASE_CHARS = 400
 
 class JarFormatError(InputError):
     """A resource file in Meteor's formats is malformed.
@@ -182,6 +200,8 @@ def iter_paraphrase_batches(
             prev_raw = raw
             if not phrase:
                 raise MalformedInputError(source, lineno + 1, "empty phrase")
+            if len(phrase) > MAX_PHRASE_CHARS or phrase.count(" ") >= MAX_PHRASE_WORDS:
+                raise MalformedInputError(source, lineno + 1, _long_phrase(phrase))
         para = " ".join(para_raw.split())
         if not para:
             raise MalformedInputError(source, lineno + 2, "empty paraphrase")
@@ -193,6 +213,12 @@ def iter_paraphrase_batches(
             append = batch.append
     if batch:
         yield batch
+
+
+def _long_phrase(phrase: str) -> str:
+    """The problem of a phrase over :data:`MAX_PHRASE_WORDS` or :data:`MAX_PHRASE_CHARS`."""
+    return (f"a phrase of {phrase.count(' ') + 1:,} words and {len(phrase):,} characters, more than a bundle takes "
+            f"({MAX_PHRASE_WORDS:,} words, {MAX_PHRASE_CHARS:,} characters: each of its prefixes is a row)")
 
 
 def iter_paraphrases(
@@ -248,8 +274,41 @@ def _jar_pairs(lines: Iterable[str], source: str) -> Iterator[Tuple[str, str]]:
             raise MalformedInputError(
                 source, 3 * n + got, f"file ends inside an entry ({got} of 3 lines: probability, phrase, paraphrase)")
         phrase, para = " ".join(raw.split()), " ".join(para_raw.split())
+        words = phrase.count(" ") + 1
+        if words > JAR_MAX_PHRASE_WORDS:
+            raise MalformedInputError(
+                source, 3 * n + 2, f"a phrase of {words:,} words, more than {JAR_MAX_PHRASE_WORDS:,}: Meteor 1.5 dies "
+                "loading it (StackOverflowError from about 5,000 words)")
         if phrase and para:
             yield phrase, para
+
+
+def _chain(phrase: str) -> Iterator[int]:
+    """The hashes of the word-level prefixes of ``phrase`` (its first word, first two, ..., all of it), each made
+    from the one before and the next word: linear in the phrase's length, where hashing every prefix is quadratic."""
+    h = 0
+    for word in phrase.split(" "):
+        h = hash((h, word))
+        yield h
+
+
+def _prefix_chain(phrase: str) -> Iterator[int]:
+    """:func:`_chain` without the whole phrase: the hashes of its proper prefixes (see :func:`proper_prefix_hashes`)."""
+    chain = _chain(phrase)
+    prev = next(chain)
+    for h in chain:
+        yield prev
+        prev = h
+
+
+def proper_prefix_hashes(phrase: str) -> List[int]:
+    """The :func:`phrase_hash` values of the proper word-level prefixes of ``phrase`` ("a b c": of "a" and "a b")."""
+    return list(_prefix_chain(phrase))
+
+
+def phrase_hash(phrase: str) -> int:
+    """A hash of ``phrase`` (words joined by single spaces) that :func:`proper_prefix_hashes` makes of each prefix."""
+    return deque(_chain(phrase), maxlen=1)[0]
 
 
 def _paraphrase_rows(path: Path) -> Iterator[Tuple[str, str]]:
@@ -257,7 +316,12 @@ def _paraphrase_rows(path: Path) -> Iterator[Tuple[str, str]]:
     try:
         with open(path, "rb") as raw:
             gz = raw.read(2) == b"\x1f\x8b"
-        with (gzip.open(path, "rt", encoding="utf-8") if gz else open(path, encoding="utf-8")) as f:
+        if not gz:
+            warnings.warn(f"{path}: not in gzip format: scored without this paraphrase table, as Meteor 1.5 does "
+                          "(it reads a table gzipped only: java.util.zip.ZipException); gzip it to use it",
+                          MeteorLiteWarning, stacklevel=2)
+            return
+        with gzip.open(path, "rt", encoding="utf-8") as f:
             pairs = list(_jar_pairs(bounded_lines(f, str(path)), str(path)))
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
@@ -298,8 +362,8 @@ def write_jar_bundle(
 
     ``prefix_hashes``: when given, the proper prefixes of the paraphrase table's phrases are not written
     as rows (a phrase of n words has n - 1 of them: a table of 1,000-word phrases would take gigabytes);
-    their ``hash()`` values are added to the set instead, for a reader that answers "does this begin a
-    phrase?" itself (:class:`meteor_lite.jarcli.setup.JarFilesBundle`).  The file alone is then incomplete.
+    their :func:`phrase_hash` values are added to the set instead (made word by word: linear in the phrase),
+    for a reader that answers "does this begin a phrase?" itself (:class:`meteor_lite.jarcli.setup.JarFilesBundle`).  The file alone is then incomplete.
     """
     conn = sqlite3.connect(str(out))
     try:
@@ -365,7 +429,7 @@ def _insert_paraphrases(
         spaces = [m.start() for m in _SPACE.finditer(phrase)]
         longest = max(longest, len(spaces) + 1)
         if prefix_hashes is not None:
-            prefix_hashes.update(hash(phrase[:end]) for end in spaces)
+            prefix_hashes.update(_prefix_chain(phrase))
             continue
         conn.executemany(
             "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
