@@ -200,3 +200,15 @@ def test_bundle_available_offers_only_the_paraphrase_tables_meteor_uses() -> Non
     assert "--paraphrase" not in _official_line(lines, "da")
     for ln in lines:  # a line that scores with stem never says the bundle has no stems
         assert not (" stem " in ln.split(";")[0] + " " and "no stems" in ln), ln
+
+
+def test_meteor_jar_other_universal_needs_the_paraphrase_table_as_the_jar() -> None:
+    """The jar with ``-l other -t universal`` prints ``Modules: exact paraphrase`` and dies on
+    ``file not found (.../paraphrase-other.gz)`` (observed with meteor-1.5.jar); meteor-jar's header and error agree."""
+    from meteor_lite.jarcli.options import parse_args
+    from meteor_lite.jarcli.setup import JarCliError, build_scorer, jar_config
+
+    opts = parse_args(["h", "r", "-l", "other", "-t", "universal"])
+    assert jar_config(opts).modules == ("exact", "paraphrase")
+    with pytest.raises(JarCliError, match=r"paraphrase-other\.gz"):
+        build_scorer(opts)

@@ -17,7 +17,7 @@ from ..align.modules import METEOR_MODULES
 from ..config import MeteorConfig, resolve_config
 from ..errors import ConfigError
 from ..jarcompat import java_double, java_parse_double, java_parse_int
-from ..languages import LANGUAGES, canonical_language, long_name
+from ..languages import LANGUAGES, canonical_language, default_modules, long_name
 from ..meteor import Meteor
 from ..resources.bundle import Bundle
 from ..resources.jarformat import write_jar_bundle
@@ -193,7 +193,8 @@ def _bundle_holds_table(lang: str, table: str) -> bool:
 
 def _check_other_modules(opts: JarOptions, kw: Dict[str, Any]) -> None:
     """The jar's errors for a module ``-l other`` has no resource for (observed: it dies after the header)."""
-    modules = kw.get("modules") or (["exact", "paraphrase"] if (opts.task or "").lower() == "universal" else [])
+    universal = (opts.task or "").lower() == "universal"  # Meteor 1.5's universal task has its own modules
+    modules = kw.get("modules") or (list(default_modules(OTHER, "universal")) if universal else [])
     if "stem" in modules:
         raise JarCliError("No stemmer for language (other)")
     if "synonym" in modules and not opts.synonym_dir:
