@@ -212,3 +212,15 @@ def test_meteor_jar_other_universal_needs_the_paraphrase_table_as_the_jar() -> N
     assert jar_config(opts).modules == ("exact", "paraphrase")
     with pytest.raises(JarCliError, match=r"paraphrase-other\.gz"):
         build_scorer(opts)
+
+
+def test_the_decision_is_made_in_one_place() -> None:
+    """One universal set reader, one language key for it, and no second defaults function beside language_config."""
+    import meteor_lite.configure as configure
+    import meteor_lite.defaults as defaults
+    import meteor_lite.tuned as tuned
+
+    assert defaults.universal_set is tuned.universal_set and tuned.UNIVERSAL_LANGUAGE == "*"
+    for gone in ("UNIVERSAL_KEY", "UNIVERSAL_NAMES", "default_modules_for", "DefaultModules"):
+        assert not hasattr(defaults, gone), gone
+    assert not hasattr(configure, "default_tokenizer")  # the tokeniser comes with the language's configuration
