@@ -15,9 +15,17 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Union
 
 from .align.modules import NEEDS_TEXT, REGISTRY
-from .config import TASKS_META_KEY, MeteorConfig, apply_tuned_task, read_tuned_tasks, resolve_config, unknown_task_message
+from .config import (
+    TASKS_META_KEY,
+    MeteorConfig,
+    apply_tuned_task,
+    module_list,
+    read_tuned_tasks,
+    resolve_config,
+    unknown_task_message,
+)
 from .errors import BundleError, ConfigError, MissingResourcesError
-from .languages import LANGUAGES, SCRIPT_LANGUAGES, default_tokenizer, language_alias, long_name
+from .languages import LANGUAGES, SCRIPT_LANGUAGES, language_alias, long_name
 from .resources.bundle import Bundle
 from .resources.locate import checkout_root, find_bundle
 from .resources.lookups import Resources
@@ -236,7 +244,7 @@ def fit_modules(
 
     Modules chosen explicitly (or by a tuned task) that lack their resources raise
     :class:`MissingResourcesError` naming the module and the bundle.  The language's default
-    modules follow :func:`meteor_lite.defaults.default_modules_for`: a default module the bundle
+    modules follow :func:`meteor_lite.defaults.language_config`: a default module the bundle
     lacks is left out with one note saying what is missing and how to add it (``strict``: a
     :class:`MissingResourcesError` instead, for the jar's exact configuration), and, when
     ``extendable`` (no modules, weights or task given), the synonym and paraphrase modules the
@@ -245,21 +253,18 @@ def fit_modules(
     """
     if cfg.pending_task:
         cfg, explicit = bundle_task(cfg, bundle, notes), True
-    available = {m.name: m.available(resources) for m in REGISTRY}
-    missing = [m for m in cfg.modules if not available[m]]
+    from .defaults import Capabilities, language_config
+
+    official = bundle is not None and is_official_import(bundle)
+    caps = Capabilities.of_resources(resources, official=official, function_words=bundle is not None)
+    fitted = language_config(cfg, caps, explicit=explicit, extendable=extendable, strict=strict)
+    missing = list(fitted.missing)
     if explicit:
         if missing:
             raise MissingResourcesError(explicit_missing_message(missing, bundle))
         return cfg
     if bundle is None or (missing and strict):
         raise MissingResourcesError(missing_resources_message(cfg, bundle, missing))
-    from .defaults import default_modules_for, universal_set
-    from .tuned import shipped_languages
-
-    fitted = default_modules_for(
-        cfg, available, official=is_official_import(bundle), extendable=extendable,
-        universal=universal_set(shipped_languages()),
-    )
     if fitted.dropped:
         notes.append(reduced_modules_message(cfg, bundle, list(fitted.dropped), fitted.config))
     return fitted.config
@@ -417,32 +422,32 @@ def setup_scorer(
 ) -> ScorerSetup:
     """Decide a scorer's language, bundle, stemmer, modules, weights, parameters and task, in this order.
 
-    1. :func:`meteor_lite.config.resolve_config`: Meteor 1.5's preset for the language and task, with the overrides;
-    2. the tokeniser (:func:`meteor_lite.languages.default_tokenizer` unless ``tokenize``), checked now;
+    1. :func:`meteor_lite.config.resolve_config`: Meteor 1.5's preset for the language and task, with the overrides,
+       then :func:`meteor_lite.defaults.language_config` (the one function deciding a language's configuration)
+       before any bundle: the universal set's weights for modules chosen without weights outside Meteor 1.5;
+    2. the tokeniser (the language's, from :func:`~meteor_lite.defaults.language_config`, unless ``tokenize``), checked now;
     3. the bundle (:func:`open_bundle`: the one given, else the language's on the search path, verified);
     4. the language checked against the bundle (:func:`check_language`);
     5. the stemmer (:func:`stemmer_name`) and the resource look-ups (:class:`~meteor_lite.resources.lookups.Resources`);
-    6. the modules fitted to the bundle (:func:`fit_modules`, :mod:`meteor_lite.defaults`): a tuned task's set, the
+    6. the modules fitted to the bundle (:func:`fit_modules`, :func:`meteor_lite.defaults.language_config` with the
+       bundle's :class:`~meteor_lite.defaults.Capabilities`): a tuned task's set, the
        modules asked for, or the language's defaults with every resource the bundle has.
     ``strict_modules`` asks for Meteor 1.5's configuration exactly: its default modules or an error, nothing added,
     and Meteor's language-independent preset (not the universal set) for a language outside Meteor 1.5.
     Every condition worth knowing is a line of ``warnings``; conditions that stop scoring raise.
     """
-    # strict_modules: Meteor 1.5's configuration exactly (as the jar and meteor-jar): nothing added, no universal set
-    outside = language_alias(lang) not in LANGUAGES and not strict_modules
-    universal_weights = modules is not None and weights is None and task is None and outside
+    from .defaults import language_config, takes_universal_weights
+
+    # a language outside Meteor 1.5 given modules only: weights by module (the universal set's), not padded
+    by_module = takes_universal_weights(lang, modules, weights, task, strict_modules)
     cfg = resolve_config(
-        lang, task=task, params=params, modules=None if universal_weights else modules, weights=weights, beam=beam,
+        lang, task=task, params=params, modules=None if by_module else modules, weights=weights, beam=beam,
         norm=norm, lower=lower, no_punct=no_punct, char_based=char_based, case_aware=case_aware,
     )
-    if universal_weights and modules is not None:  # a language outside Meteor 1.5: weights by module, not padded
-        from .config import module_list
-        from .defaults import universal_modules, universal_set
-        from .tuned import shipped_languages
-
-        cfg = universal_modules(cfg, module_list(modules), universal_set(shipped_languages()))
+    planned = language_config(cfg, chosen=module_list(modules) if by_module and modules is not None else None)
+    cfg = planned.config
     notes: List[str] = list(cfg.warnings)
-    name = tokenize if tokenize is not None else default_tokenizer(cfg.lang)
+    name = tokenize if tokenize is not None else planned.tokenizer
     if name != "meteor":  # (imported only when needed: a fast start for Meteor's own languages)
         from .text.tokenizers import get_tokenizer
 

@@ -1,7 +1,14 @@
-"""The modules, weights and parameters a language scores with when the caller chooses none.
+"""A language's configuration: the one function that decides it, :func:`language_config`.
 
-Pure look-ups, no I/O: :func:`meteor_lite.configure.setup_scorer` opens the bundle and asks
-:func:`default_modules_for` what to score with, given which modules the bundle's resources support.
+Given what the caller asked for (resolved by :func:`meteor_lite.config.resolve_config`: Meteor 1.5's preset for the
+language and task, with the caller's overrides) and what the bundle can do (:class:`Capabilities`: stems, synonyms,
+paraphrases, function words, whether it is an official import), :func:`language_config` returns a
+:class:`LanguageConfig`: the modules, weights, parameters, task and normalisation to score with, the tokeniser, and
+why (the modules left out for want of a resource, those added because the bundle supports them, those missing).
+Pure look-ups, no I/O.  Its callers: :func:`meteor_lite.configure.setup_scorer` (every :class:`~meteor_lite.Meteor`,
+``meteor-lite score``), ``meteor-jar``'s set-up (:func:`meteor_lite.jarcli.setup.jar_config`) and ``meteor-lite
+bundle available`` (``meteor_lite_builders.recipes.shipped.available_lines``, with the capabilities a bundle would
+have once installed).
 
 The rule (one line each):
 
@@ -14,8 +21,9 @@ The rule (one line each):
   set's otherwise);
 * a **language outside Meteor 1.5** scores with every module its bundle supports (exact, stem when it can
   stem, synonym and paraphrase when it has the tables), weighted by the universal set
-  (:func:`universal_set`): one set of parameters and weights tuned on pooled languages, Meteor
-  Universal's idea (Denkowski & Lavie 2014), shipped in ``tuned_tasks.json`` under language ``*``.
+  (:func:`meteor_lite.tuned.universal_set`): one set of parameters and weights tuned on pooled languages, Meteor
+  Universal's idea (Denkowski & Lavie 2014), shipped in ``tuned_tasks.json`` under language ``*``; modules it is
+  given without weights or task take the universal set's weight each (:func:`takes_universal_weights`).
 
 Modules, weights or a task given by the caller are never extended: only the language's defaults are.
 """
@@ -23,48 +31,158 @@ Modules, weights or a task given by the caller are never extended: only the lang
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from .align.modules import METEOR_MODULES, REGISTRY
-from .config import MeteorConfig, TunedTask
-from .languages import LANGUAGES, MODULES, preset
+from .align.modules import METEOR_MODULES, REGISTRY, RESOURCES
+from .config import MeteorConfig, TunedTask, resolve_config
+from .languages import LANGUAGES, MODULES, Params, default_tokenizer, language_alias, preset
+from .tuned import universal_set
 
 __all__ = [
-    "UNIVERSAL_KEY",
-    "UNIVERSAL_NAMES",
-    "DefaultModules",
-    "universal_set",
+    "Capabilities",
+    "LanguageConfig",
+    "language_config",
+    "takes_universal_weights",
     "universal_weight",
-    "default_modules_for",
     "universal_modules",
 ]
 
-#: The language key of the universal set in ``tuned_tasks.json`` (:mod:`meteor_lite.tuned`).
-UNIVERSAL_KEY = "*"
-#: The names the universal set may have there (the first one present is used).
-UNIVERSAL_NAMES = ("pooled", "default", "universal")
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a bundle (and the stemmer the scorer runs with it) can do for the modules.
+
+    ``stem``, ``synonyms`` and ``paraphrases`` are the resources of the registry
+    (:data:`meteor_lite.align.modules.RESOURCES`); ``function_words`` whether it has a function-word list;
+    ``official`` whether it is an official import of Meteor 1.5's resources (then nothing is added to Meteor's
+    modules).
+    """
+
+    stem: bool = False
+    synonyms: bool = False
+    paraphrases: bool = False
+    function_words: bool = False
+    official: bool = False
+
+    @classmethod
+    def of_resources(cls, resources: Any, *, official: bool = False, function_words: bool = False) -> "Capabilities":
+        """The capabilities of ``resources`` (a :class:`~meteor_lite.resources.lookups.Resources`)."""
+        has = {need: bool(getattr(resources, attr)) for need, (attr, _bit) in RESOURCES.items()}
+        return cls(**has, function_words=function_words, official=official)
+
+    def available(self) -> Dict[str, bool]:
+        """Whether each registered module has what it needs (module name -> bool)."""
+        return {m.name: m.needs is None or bool(getattr(self, m.needs)) for m in REGISTRY}
 
 
 @dataclass(frozen=True)
-class DefaultModules:
-    """What a language's defaults became once the bundle's resources are known.
+class LanguageConfig:
+    """A language's configuration, and why it is so.
 
-    ``config`` is the configuration to score with; ``dropped`` the default modules left out for want
-    of a resource; ``added`` the modules added because the bundle supports them.
+    ``config`` is what to score with; ``tokenizer`` the language's default tokeniser; ``dropped`` the default modules
+    left out for want of a resource; ``added`` the modules added because the bundle supports them; ``missing`` the
+    requested modules whose resource is missing (for modules chosen by the caller, or with ``strict``, the caller
+    raises: nothing is left out then).
     """
 
     config: MeteorConfig
+    tokenizer: str
     dropped: Tuple[str, ...] = ()
     added: Tuple[str, ...] = ()
+    missing: Tuple[str, ...] = ()
+
+    @property
+    def modules(self) -> Tuple[str, ...]:
+        """The modules scored with."""
+        return self.config.modules
+
+    @property
+    def weights(self) -> Tuple[float, ...]:
+        """One weight per module."""
+        return self.config.weights
+
+    @property
+    def params(self) -> Params:
+        """(alpha, beta, gamma, delta)."""
+        return self.config.params
+
+    @property
+    def task(self) -> str:
+        """The task's name (Meteor's, or a tuned set's)."""
+        return self.config.task
+
+    @property
+    def norm(self) -> str:
+        """The normalisation, as the signature names it (``norm``, ``lower``, ``none``, ...)."""
+        return self.config.norm_label
 
 
-def universal_set(shipped: Mapping[str, Mapping[str, TunedTask]]) -> Optional[TunedTask]:
-    """The universal set among ``shipped`` (``{language: {name: set}}``), or None when none is shipped."""
-    sets = shipped.get(UNIVERSAL_KEY, {})
-    for name in UNIVERSAL_NAMES:
-        if name in sets:
-            return sets[name]
-    return None
+#: The universal set of ``tuned_tasks.json`` (``language_config``'s default).
+_SHIPPED: Any = object()
+
+
+def language_config(
+    request: Union[str, MeteorConfig],
+    capabilities: Optional[Capabilities] = None,
+    *,
+    chosen: Optional[Sequence[str]] = None,
+    explicit: bool = False,
+    extendable: bool = True,
+    strict: bool = False,
+    universal: Optional[TunedTask] = _SHIPPED,
+) -> LanguageConfig:
+    """The configuration of a language, given the request and the bundle's ``capabilities``.
+
+    ``request`` is a language code (Meteor 1.5's preset for it, nothing overridden) or a configuration resolved by
+    :func:`meteor_lite.config.resolve_config` with the caller's overrides.  ``capabilities`` None: before any bundle
+    is known (the tokeniser, and the request as Meteor 1.5 configures it, as ``meteor-jar``'s header shows it).
+    ``chosen``: modules given without weights or task for a language outside Meteor 1.5
+    (:func:`takes_universal_weights`), each weighted by the universal set.  ``explicit``: the modules were chosen by
+    the caller or a tuned set (nothing is left out or added; ``missing`` says what lacks its resource).  ``strict``:
+    Meteor 1.5's configuration exactly (nothing left out or added either).  ``extendable`` False when the caller
+    gave modules, weights or a task.  ``universal``: the universal set (default: the shipped one).
+    """
+    cfg = resolve_config(request) if isinstance(request, str) else request
+    needed = chosen is not None or (capabilities is not None and not explicit and not strict)
+    if universal is _SHIPPED:  # read only when it may weigh something (the shipped file is read once, when first needed)
+        universal = universal_set() if needed else None
+    if chosen is not None:
+        cfg = universal_modules(cfg, tuple(chosen), universal)
+    tokenizer = default_tokenizer(cfg.lang)
+    if capabilities is None:
+        return LanguageConfig(cfg, tokenizer)
+    available = capabilities.available()
+    missing = tuple(m for m in cfg.modules if not available.get(m, False))
+    if explicit or strict:
+        return LanguageConfig(cfg, tokenizer, missing=missing)
+    if cfg.lang not in LANGUAGES and extendable and not cfg.custom:
+        mods_u = tuple(m.name for m in REGISTRY if m.default and available.get(m.name, False))
+        added_u = tuple(m for m in mods_u if m not in cfg.modules)
+        return LanguageConfig(_universal_config(cfg, mods_u, universal, universal is not None), tokenizer, (), added_u,
+                              missing)
+    mods: List[str] = [m for m in cfg.modules if m not in missing]
+    weights: List[float] = [w for m, w in zip(cfg.modules, cfg.weights) if m not in missing]
+    added: List[str] = []
+    if extendable and not capabilities.official:
+        for m in ("synonym", "paraphrase"):
+            if available.get(m, False) and m not in cfg.modules:
+                mods.append(m)
+                weights.append(_preset_weight(cfg, m, universal))
+                added.append(m)
+    if not missing and not added:
+        return LanguageConfig(cfg, tokenizer)
+    order = sorted(range(len(mods)), key=lambda i: MODULES.index(mods[i]))
+    new = replace(cfg, modules=tuple(mods[i] for i in order), weights=tuple(weights[i] for i in order))
+    return LanguageConfig(new, tokenizer, missing, tuple(added), missing)
+
+
+def takes_universal_weights(
+    lang: str, modules: Optional[Sequence[str]], weights: Optional[Sequence[float]], task: Optional[str], strict: bool
+) -> bool:
+    """Whether modules given for ``lang`` take the universal set's weight each (:func:`language_config`'s ``chosen``):
+    a language outside Meteor 1.5, modules given without weights or task, and not ``strict`` (Meteor 1.5's
+    configuration exactly keeps the jar's positional weights)."""
+    return modules is not None and weights is None and task is None and not strict and language_alias(lang) not in LANGUAGES
 
 
 #: Weights when no universal set is shipped: each module's in the language-independent preset (the registry's,
@@ -79,52 +197,11 @@ def universal_weight(module: str, universal: Optional[TunedTask]) -> float:
     return _LI_WEIGHTS[module]
 
 
-def default_modules_for(
-    cfg: MeteorConfig,
-    available: Mapping[str, bool],
-    *,
-    official: bool,
-    extendable: bool,
-    universal: Optional[TunedTask],
-) -> DefaultModules:
-    """The configuration a language's defaults give with the resources ``available`` (module -> bool).
-
-    ``cfg`` holds Meteor 1.5's defaults for the language (from :func:`meteor_lite.config.resolve_config`);
-    ``official`` says the bundle is an official import (then nothing is added); ``extendable`` is False
-    when the caller gave modules, weights or a task (then nothing is added either).  Missing modules are
-    always left out here: the caller decides whether that is an error.
-    """
-    dropped = tuple(m for m in cfg.modules if not available.get(m, False))
-    if cfg.lang not in LANGUAGES and extendable and not cfg.custom:
-        return _universal_defaults(cfg, available, universal)
-    mods: List[str] = [m for m in cfg.modules if m not in dropped]
-    weights: List[float] = [w for m, w in zip(cfg.modules, cfg.weights) if m not in dropped]
-    added: List[str] = []
-    if extendable and not official:
-        for m in ("synonym", "paraphrase"):
-            if available.get(m, False) and m not in cfg.modules:
-                mods.append(m)
-                weights.append(_preset_weight(cfg, m, universal))
-                added.append(m)
-    if not dropped and not added:
-        return DefaultModules(cfg)
-    order = sorted(range(len(mods)), key=lambda i: MODULES.index(mods[i]))
-    new = replace(cfg, modules=tuple(mods[i] for i in order), weights=tuple(weights[i] for i in order))
-    return DefaultModules(new, dropped, tuple(added))
-
-
 def _preset_weight(cfg: MeteorConfig, module: str, universal: Optional[TunedTask]) -> float:
     """Meteor's preset weight for ``module`` at its canonical position when the preset has one, else the universal set's."""
     weights = preset(cfg.lang, cfg.task)[1]
     pos = METEOR_MODULES.index(module)
     return weights[pos] if pos < len(weights) and len(weights) == len(METEOR_MODULES) else universal_weight(module, universal)
-
-
-def _universal_defaults(cfg: MeteorConfig, available: Mapping[str, bool], universal: Optional[TunedTask]) -> DefaultModules:
-    """Every module the resources support, with the universal set's parameters and weights (nothing is dropped)."""
-    mods = tuple(m.name for m in REGISTRY if m.default and available.get(m.name, False))
-    added = tuple(m for m in mods if m not in cfg.modules)
-    return DefaultModules(_universal_config(cfg, mods, universal, universal is not None), (), added)
 
 
 def universal_modules(cfg: MeteorConfig, modules: Tuple[str, ...], universal: Optional[TunedTask]) -> MeteorConfig:

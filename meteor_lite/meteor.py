@@ -104,8 +104,8 @@ class Meteor:
     ``allow_other_language=True`` (then a warning).
 
     With no ``modules``, ``weights`` or ``task``, a language scores with every module its bundle
-    supports (:mod:`meteor_lite.defaults`): Meteor 1.5's defaults on an official import (the jar's
-    numbers), plus the synonym and paraphrase modules of any other bundle; a language outside Meteor 1.5
+    supports (decided by :func:`meteor_lite.defaults.language_config`): Meteor 1.5's defaults on an
+    official import (the jar's numbers), plus the synonym and paraphrase modules of any other bundle; a language outside Meteor 1.5
     with the universal set of parameters and weights.  A default module whose resource the bundle lacks
     (German's paraphrase table) is left out with one warning saying how to add it; ``strict_modules=True``
     makes that a :class:`MissingResourcesError` (a :class:`ConfigError`), as is a module asked for

@@ -16,13 +16,13 @@ import json
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Mapping, Optional
 
 from .config import TunedTask
 from .errors import ConfigError
 from .languages import language_alias
 
-__all__ = ["SHIPPED_FILE", "shipped_tasks", "read_shipped", "shipped_languages", "UNIVERSAL_LANGUAGE", "UNIVERSAL_SET",
+__all__ = ["SHIPPED_FILE", "shipped_tasks", "read_shipped", "shipped_languages", "UNIVERSAL_LANGUAGE", "UNIVERSAL_SET", "UNIVERSAL_NAMES",
            "universal_set", "RUN_FACTS", "TASKS_RUN_META_KEY", "split_run_facts", "merge_run_facts"]
 
 #: The file of shipped sets: ``{"format": 1, "languages": {LANG: {NAME: set}}}``.
@@ -36,6 +36,8 @@ TASKS_RUN_META_KEY = "tasks_run"
 UNIVERSAL_LANGUAGE = "*"
 #: The name of the universal set (``meteor-build check universal --write``).
 UNIVERSAL_SET = "default"
+#: The names the universal set may have (the first one present is used): the one written, then older spellings.
+UNIVERSAL_NAMES = (UNIVERSAL_SET, "pooled", "universal")
 
 
 def read_shipped(path: "Path | str" = SHIPPED_FILE) -> Dict[str, Dict[str, TunedTask]]:
@@ -76,10 +78,15 @@ def shipped_tasks(lang: str) -> Dict[str, TunedTask]:
     return dict(_cached().get(language_alias(lang), {}))
 
 
-def universal_set() -> "TunedTask | None":
-    """The set tuned pooled over languages (language ``*``, name ``default``), if shipped: α, β, γ, δ and the
-    weights of exact, stem, synonym and paraphrase (a bundle without a module scores with the others' weights)."""
-    return _cached().get(UNIVERSAL_LANGUAGE, {}).get(UNIVERSAL_SET)
+def universal_set(shipped: "Optional[Mapping[str, Mapping[str, TunedTask]]]" = None) -> "TunedTask | None":
+    """The set tuned pooled over languages (language :data:`UNIVERSAL_LANGUAGE`, the first of :data:`UNIVERSAL_NAMES`
+    present), if shipped: α, β, γ, δ and the weights of exact, stem, synonym and paraphrase (a bundle without a module
+    scores with the others' weights).  ``shipped``: other sets than ``tuned_tasks.json``'s (``{language: {name: set}}``)."""
+    sets = (_cached() if shipped is None else shipped).get(UNIVERSAL_LANGUAGE, {})
+    for name in UNIVERSAL_NAMES:
+        if name in sets:
+            return sets[name]
+    return None
 
 
 def split_run_facts(tasks: Dict[str, TunedTask]) -> "tuple[Dict[str, TunedTask], Dict[str, Dict[str, Any]]]":

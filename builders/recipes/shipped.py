@@ -334,22 +334,38 @@ def install_recipe(
 
 
 def _official_contents(lang: str) -> str:
-    """What ``bundle install LANG`` imports from Meteor 1.5's release for an official language."""
+    """What ``bundle install LANG`` imports from Meteor 1.5's release for an official language, and the modules the
+    scorer then uses (:func:`meteor_lite.defaults.language_config` with the capabilities of the import)."""
+    from meteor_lite.defaults import Capabilities, language_config
+
     from ..official.stems import snowball_language
 
-    if lang == "en":
-        return "exact stem synonym paraphrase + function words, non-breaking prefixes"
-    what = "exact stem" if snowball_language(lang) is not None else "exact"
-    return f"{what} + function words; paraphrase with --paraphrase paraphrase-{lang}.gz (the full Meteor 1.5 distribution's)"
+    english = lang == "en"  # the release's synonyms (WordNet) and paraphrase table are English only
+    caps = Capabilities(stem=snowball_language(lang) is not None, synonyms=english, paraphrases=english,
+                        function_words=True, official=True)
+    fitted = language_config(lang, caps)
+    line = " ".join(fitted.modules) + " + function words" + (", non-breaking prefixes" if english else "")
+    if "paraphrase" in fitted.dropped:  # a Meteor 1.5 default whose table the full distribution has (paraphrase-LANG.gz)
+        line += f"; paraphrase with --paraphrase paraphrase-{lang}.gz (the full Meteor 1.5 distribution's)"
+    return line
 
 
 #: The matching modules a bundle resource enables (exact needs none).
 _MODULE_OF = {"stems": "stem", "synonyms": "synonym", "paraphrases": "paraphrase"}
 
 
-def _modules_line(resources: List[str]) -> str:
-    """``exact stem synonym + function words``: the modules the resources enable, then the other resources."""
-    modules = " ".join(["exact"] + [_MODULE_OF[r] for r in resources if r in _MODULE_OF])
+def _recipe_modules(recipe: Recipe, resources: List[str]) -> str:
+    """The modules the scorer uses with the bundle of ``recipe`` built from ``resources`` (recipe sections' names),
+    as :func:`meteor_lite.defaults.language_config` decides them, then the bundle's other resources."""
+    from meteor_lite.defaults import Capabilities, language_config
+    from meteor_lite.languages import language_alias
+    from meteor_lite.resources.stemming import snowball_algorithm_for
+
+    code = language_alias(recipe.language)
+    caps = Capabilities(stem="stems" in resources or snowball_algorithm_for(code) is not None,
+                        synonyms="synonyms" in resources, paraphrases="paraphrases" in resources,
+                        function_words="function words" in resources)
+    modules = " ".join(language_config(code, caps).modules)
     other = [r for r in resources if r not in _MODULE_OF]
     return modules + (f" + {', '.join(other)}" if other else "")
 
@@ -371,10 +387,12 @@ def available_lines() -> List[str]:
         if c.missing_extra is not None:
             extra = BUILD_LEMMAS_EXTRA if _uses_lemmas(r) else BUILD_EXTRA
             extras.setdefault(extra, []).append(r.name)
-        contents = _modules_line(c.resources) if c.resources else "nothing yet"
+        contents = _recipe_modules(r, c.resources) if c.resources else "nothing yet"
         for s in absent:
             get = f" ({s.get})" if s.get else ""
-            contents += f"; {'needs' if s.required else 'without'} {Path(s.where).name}{get}: no {', '.join(s.gives)}"
+            lacks = [g for g in s.gives if g not in c.resources]  # what no other source gives
+            what = f"no {', '.join(lacks)}" if lacks else f"fewer {', '.join(s.gives)}"
+            contents += f"; {'needs' if s.required else 'without'} {Path(s.where).name}{get}: {what}"
         rows.append((r.name, r.language, f"recipe {r.path.name} {r.version}", contents))
     w0 = max(len(x[0]) for x in rows)
     w2 = max(len(x[2]) for x in rows)

@@ -17,7 +17,7 @@ from ..align.modules import METEOR_MODULES
 from ..config import MeteorConfig, resolve_config
 from ..errors import ConfigError
 from ..jarcompat import java_double, java_parse_double, java_parse_int
-from ..languages import LANGUAGES, canonical_language, long_name
+from ..languages import LANGUAGES, canonical_language, default_modules, long_name
 from ..meteor import Meteor
 from ..resources.bundle import Bundle
 from ..resources.jarformat import phrase_hash, write_jar_bundle
@@ -118,13 +118,19 @@ def scorer_kwargs(opts: JarOptions) -> Dict[str, Any]:
 
 
 def jar_config(opts: JarOptions) -> MeteorConfig:
-    """The configuration the options describe (what the header shows), before any resource is read."""
+    """The configuration the options describe (what the header shows), before any resource is read: Meteor 1.5's
+    preset with the options, as :func:`meteor_lite.defaults.language_config` decides it (strict: nothing added)."""
+    from ..defaults import language_config
+
     kw = scorer_kwargs(opts)
     _check_params(kw)
-    cfg = resolve_config(
+    requested = resolve_config(
         kw["lang"], task=kw["task"], params=kw.get("params"), modules=kw.get("modules"), weights=kw.get("weights"),
         beam=kw["beam"], norm=kw["norm"], lower=kw["lower"], no_punct=kw["no_punct"], char_based=opts.char_based,
     )
+    # Meteor 1.5's configuration exactly (strict: as build_scorer's Meteor(strict_modules=True) fits it), before any
+    # resource is read: the one function of a language's configuration
+    cfg = language_config(requested, strict=True).config
     if opts.modules is None and cfg.custom and opts.params is None and opts.weights is None:
         cfg = replace(cfg, custom=False)  # the modules of -l other are the language's, not the user's choice
     return cfg
@@ -187,7 +193,8 @@ def _bundle_holds_table(lang: str, table: str) -> bool:
 
 def _check_other_modules(opts: JarOptions, kw: Dict[str, Any]) -> None:
     """The jar's errors for a module ``-l other`` has no resource for (observed: it dies after the header)."""
-    modules = kw.get("modules") or (["exact", "paraphrase"] if (opts.task or "").lower() == "universal" else [])
+    universal = (opts.task or "").lower() == "universal"  # Meteor 1.5's universal task has its own modules
+    modules = kw.get("modules") or (list(default_modules(OTHER, "universal")) if universal else [])
     if "stem" in modules:
         raise JarCliError("No stemmer for language (other)")
     if "synonym" in modules and not opts.synonym_dir:
