@@ -24,9 +24,10 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..alignview import MODULE_COLOURS, OTHER_COLOUR, module_class, page_css, segment_html
+from ..metaeval.stats import quantile
 from ..stats import Stats
 from .significance import ALPHA, BootstrapResult, SystemComparison
 
@@ -121,16 +122,6 @@ def _esc(text: Any) -> str:
 
 def _f(x: Optional[float], digits: int = 4) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{x:.{digits}f}"
-
-
-def quantile(sorted_values: Sequence[float], q: float) -> float:
-    """The ``q`` quantile of sorted values, interpolated linearly between ranks (numpy's default)."""
-    if not sorted_values:
-        return math.nan
-    pos = q * (len(sorted_values) - 1)
-    lo = int(math.floor(pos))
-    hi = min(lo + 1, len(sorted_values) - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
 def _p_cell(p: Optional[float], delta: float) -> str:

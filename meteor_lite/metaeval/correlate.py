@@ -25,7 +25,17 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ..errors import ConfigError, InputError
 from ..stats import Stats, compute
 from .data import Judgments, Matrix, MetricScores
-from .stats import agreement, kendall, kendall_all, mean_ignoring_nan, optional_mean, pearson, spearman, tie_calibrated
+from .stats import (
+    agreement,
+    kendall,
+    kendall_all,
+    mean_ignoring_nan,
+    optional_mean,
+    pearson,
+    quantile,
+    spearman,
+    tie_calibrated,
+)
 
 __all__ = [
     "SEGMENT_STATS",
@@ -187,16 +197,6 @@ def evaluate(
     return values, thresholds
 
 
-def _percentile(sorted_values: List[float], q: float) -> float:
-    """Linear-interpolated percentile (numpy's default) of sorted values."""
-    if not sorted_values:
-        return math.nan
-    pos = q * (len(sorted_values) - 1)
-    lo = int(math.floor(pos))
-    hi = min(lo + 1, len(sorted_values) - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
-
-
 def bootstrap(
     data: Aligned,
     samples: int = 1000,
@@ -218,7 +218,7 @@ def bootstrap(
         if progress:
             progress(b + 1)
     tail = (1.0 - confidence) / 2.0
-    return {k: (_percentile(sorted(v), tail), _percentile(sorted(v), 1.0 - tail)) for k, v in draws.items()}
+    return {k: (quantile(sorted(v), tail), quantile(sorted(v), 1.0 - tail)) for k, v in draws.items()}
 
 
 def _zscored(data: Aligned) -> Matrix:

@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 __all__ = [
     "KendallCounts",
+    "quantile",
     "pearson",
     "spearman",
     "ranks",
@@ -263,3 +264,13 @@ def optional_mean(values: Sequence[Optional[float]]) -> Optional[float]:
     """Mean of the values that are not None (None when all are)."""
     kept = [v for v in values if v is not None]
     return math.fsum(kept) / len(kept) if kept else None
+
+
+def quantile(sorted_values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of sorted values, interpolated linearly between ranks (numpy's default); NaN for none."""
+    if not sorted_values:
+        return math.nan
+    pos = q * (len(sorted_values) - 1)
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
