@@ -1,7 +1,7 @@
 """Writing a file so that readers see the old one or the whole new one, never a part (layer 0).
 
 :func:`atomic_path` is the primitive (a temporary file renamed over the target).  :func:`output_file` is the one
-writer of the files a user names on the command line (``score --tsv ... --segments OUT``, ``align --out``): ``-``
+writer of the files a user names on the command line (``score --tsv ... --segments OUT``, ``align --out``, ``report --html OUT``): ``-``
 is standard output; anything else must be a regular file or a name that does not exist yet, never a device, a
 FIFO, a symbolic link, a directory, nor one of the run's own inputs; it is written atomically, through a
 temporary file created exclusively (``O_EXCL | O_NOFOLLOW``: a link planted at its name is not followed).

@@ -1421,7 +1421,7 @@ LIMITS = [
     "  and `meteor-build` build a bundle from the table and refuse, with file and line, a probability that is not",
     "  a finite number, an empty phrase and a phrase of more than 20 words or 400 characters (each of its",
     "  prefixes is a row of the bundle; Meteor's own tables have phrases of at most 7 words).",
-    "- **Files meteor-lite writes where the user says** (`score --tsv ... --segments OUT`, `align --out`) go through",
+    "- **Files meteor-lite writes where the user says** (`score --tsv ... --segments OUT`, `align --out`, `report --html OUT`) go through",
     "  one writer (`meteor_lite/atomicfile.py`, `output_file`): `-` is standard output; anything else must be a",
     "  regular file or a new name (never a device, a FIFO, a symbolic link, a directory, nor one of the run's",
     "  inputs), checked before scoring, written to a temporary file created exclusively and renamed over it.",

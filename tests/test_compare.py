@@ -343,3 +343,22 @@ def test_report_page(small_tsv: Path, tmp_path: Path, capsys: pytest.CaptureFixt
     for system, segs in shown.items():
         gaps = sorted((abs(scores[(system, str(i))] - scores[("Online-A", str(i))]) for i in range(1, 41)), reverse=True)
         assert [abs(scores[(system, s)] - scores[("Online-A", s)]) for s in segs] == pytest.approx(gaps[:2], abs=1e-9)
+
+
+def test_report_writes_only_regular_files(small_tsv: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``report --html OUT`` goes through the one output writer: a symbolic link, a FIFO or the run's own input is
+    refused (one line, exit 1, before any scoring) and left as it was."""
+    import os
+
+    victim = tmp_path / "victim"
+    victim.write_text("keep\n", encoding="utf-8")
+    link = tmp_path / "link.html"
+    link.symlink_to(victim)
+    fifo = tmp_path / "fifo.html"
+    os.mkfifo(fifo)
+    before = small_tsv.read_bytes()
+    for out in (link, fifo, small_tsv):
+        code, _, err = _run(capsys, "report", "--tsv", str(small_tsv), "--html", str(out), "--modules", "exact")
+        assert code == 1 and err.count("\n") == 1 and str(out) in err, err
+    assert victim.read_text(encoding="utf-8") == "keep\n" and link.is_symlink()
+    assert fifo.is_fifo() and small_tsv.read_bytes() == before

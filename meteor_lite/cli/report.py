@@ -109,17 +109,19 @@ def report_data(loaded: Loaded, base: "Optional[BootstrapResult]", rows: "List[S
 
 def run(argv: Optional[List[str]] = None) -> int:
     """``meteor-lite report ARGV...``; return the exit code."""
-    from ..atomicfile import atomic_path
+    from ..atomicfile import check_output, output_file
     from ..compare.htmlreport import render_report
     from ..errors import InputError
 
     a = build_parser().parse_intermixed_args(argv)
+    inputs = [*a.files, *(a.refs or []), *([a.tsv] if a.tsv else [])]
     with reported_errors(), warnings_as_lines():
+        check_output(a.html, inputs)  # refused before the scoring, not after it
         loaded = load(a)
         base, rows = compare(loaded, a)
         page = render_report(report_data(loaded, base, rows, a))
         try:
-            with atomic_path(a.html) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
+            with output_file(a.html, inputs) as out:
                 out.write(page)
         except OSError as exc:
             raise InputError(f"{a.html}: cannot write ({exc.strerror or exc})") from exc
