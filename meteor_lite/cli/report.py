@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Dict, List, Optional
 
 from .argtypes import non_negative_int
@@ -121,6 +122,7 @@ def run(argv: Optional[List[str]] = None) -> int:
         base, rows = compare(loaded, a)
         page = render_report(report_data(loaded, base, rows, a))
         try:
+            Path(a.html).parent.mkdir(parents=True, exist_ok=True)  # a page in a new folder: the folder is made
             with output_file(a.html, inputs) as out:
                 out.write(page)
         except OSError as exc:
