@@ -80,14 +80,14 @@ def run(argv: List[str]) -> int:
     p = build_parser()
     _jar_spellings(p, argv)
     a = p.parse_intermixed_args(argv)
-    reader = chosen_reader(a)
-    if reader is TsvReader:  # one corpus score per system
+    kind = chosen_reader(a)
+    if kind is TsvReader:  # one corpus score per system
         return wmtfile.run_tsv(a, ScorerOptions.from_args(a))
     if a.hypothesis is None or not a.references:
         missing = "REFERENCE" if a.hypothesis is not None else "HYPOTHESIS, REFERENCE"
         p.error(f"the following arguments are required: {missing} (or --tsv FILE)")
     _check_files(a.modules, a.hypothesis, a.references)
-    score(lambda: reader.from_args(a), ScorerOptions.from_args(a), fmt=a.fmt, quiet=a.quiet)
+    score(lambda: kind.from_args(a), ScorerOptions.from_args(a), fmt=a.fmt, quiet=a.quiet)
     return 0
 
 
