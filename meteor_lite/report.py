@@ -81,8 +81,9 @@ def _first_few(numbers: List[int], total: int, k: int = 5) -> str:
 REDUCED_VERSION_LINE = "Meteor version: none (meteor-lite without resources: not Meteor 1.5's numbers)"
 
 
-def report_header(cfg: MeteorConfig, signature: str) -> List[str]:
-    """The report's header lines (version, options, signature), each value on one line."""
+def report_header(cfg: MeteorConfig, signature: str, input_format: str = "plaintext") -> List[str]:
+    """The report's header lines (version, options, signature), each value on one line; ``input_format``: the
+    ``Format:`` line (the input reader's :attr:`~meteor_lite.cli.readers.InputReader.format_name`)."""
     name = long_name(cfg.lang)
     lines = [
         "Meteor version: 1.5 (meteor-lite)" if reproduces_meteor(signature) else REDUCED_VERSION_LINE,
@@ -90,7 +91,7 @@ def report_header(cfg: MeteorConfig, signature: str) -> List[str]:
         f"Eval ID:        {cfg.eval_id()}",
         "",
         f"Language:       {name[:1].upper() + name[1:]}",
-        "Format:         plaintext",
+        f"Format:         {input_format}",
         f"Task:           {cfg.task_description}",
         f"Modules:        {' '.join(cfg.modules)}",
         f"Weights:        {' '.join(java_double(w) for w in cfg.weights)}",

@@ -21,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 from ..align.maxacc import ALIGN_TYPES
 from ..errors import InputError
 from .errors import Parser, reported_errors
+from .scorer_options import ScorerOptions, add_scorer_arguments
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
@@ -31,6 +32,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["run", "build_parser", "alignment_record", "matcher_block"]
 
 FORMATS = ("text", "json", "html")
+#: The scorer's options that ``align`` offers (the others do not change an alignment, or it has no use for them).
+ALIGN_SCORER_OPTIONS = ("lang", "task", "modules", "beam", "norm", "lower", "no_punct", "case_aware", "bundle")
 
 
 def build_parser() -> "argparse.ArgumentParser":
@@ -43,23 +46,20 @@ def build_parser() -> "argparse.ArgumentParser":
     )
     p.add_argument("hypothesis", metavar="HYPOTHESIS", help="Hypothesis file, one segment per line (UTF-8); '-': stdin.")
     p.add_argument("reference", metavar="REFERENCE", help="Reference file, parallel to HYPOTHESIS.")
-    p.add_argument("--lang", "-l", default="en", help="Language code. Default: en.")
-    p.add_argument("--modules", "-m", metavar="MODULES", help="Matchers, in order (quoted list). Default: the language's.")
-    p.add_argument("--task", metavar="NAME",
-                   help="Task whose modules align (as meteor-lite score --task; a tuned set such as mqm brings its "
-                        "normalisation when none is chosen). Default: the language's.")
+    add_scorer_arguments(p, only=ALIGN_SCORER_OPTIONS, changes={
+        "lang": {"default": "en", "help": "Language code. Default: en."},
+        "modules": {"action": "store", "help": "Matchers, in order (quoted list). Default: the language's."},
+        "task": {"names": ("--task",), "metavar": "NAME",
+                 "help": "Task whose modules align (as meteor-lite score --task; a tuned set such as mqm brings its "
+                         "normalisation when none is chosen). Default: the language's."},
+        "case_aware": {"help": "Keep the case (as meteor-lite score --case-aware): exact matches are case-sensitive, "
+                               "stem, synonym and paraphrase match across case."},
+        "bundle": {"help": "Resource bundle (default: the language's)."},
+    })
     p.add_argument("--type", "-t", dest="align_type", default="maxcov", choices=ALIGN_TYPES,
                    help="Alignment type, as the jar's Matcher: maxcov (maximum coverage: the alignment Meteor scores "
                         "with) or maxacc (maximum accuracy: one-word matches before paraphrases; the statistics "
                         "shown are those of that alignment). Default: maxcov.")
-    p.add_argument("--beam", "-x", type=int, default=40, help="Alignment search beam size. Default: 40.")
-    p.add_argument("--norm", action="store_true", help="Meteor's tokeniser and punctuation normaliser, then lower-case.")
-    p.add_argument("--lower", action="store_true", help="Lower-case only.")
-    p.add_argument("--no-punct", action="store_true", help="Drop punctuation (with --norm).")
-    p.add_argument("--case-aware", action="store_true",
-                   help="Keep the case (as meteor-lite score --case-aware): exact matches are case-sensitive, "
-                        "stem, synonym and paraphrase match across case.")
-    p.add_argument("--bundle", metavar="PATH|NAME", help="Resource bundle (default: the language's).")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="text",
                    help="text: the jar aligner's format; json: one JSON object per segment; "
                         "html: one self-contained page. Default: text.")
@@ -113,15 +113,6 @@ def maxacc_segment(scorer: "Meteor", hyp: List[str], ref: List[str]) -> "Segment
                         [x.as_tuple() for x in matches], bounded)
 
 
-def _scorer(args: "argparse.Namespace") -> "Meteor":
-    """The scorer the options ask for (warnings kept quiet: the aligner's output is the alignment)."""
-    from ..meteor import Meteor
-
-    return Meteor(args.lang, task=args.task, modules=args.modules.split() if args.modules else None, beam=args.beam,
-                  norm=args.norm, lower=args.lower, no_punct=args.no_punct, case_aware=args.case_aware,
-                  bundle=args.bundle, quiet=True)
-
-
 def _write(out: IO[str], scorer: "Meteor", hyps: List[str], refs: List[str], args: "argparse.Namespace") -> None:
     """Align every segment and write it in ``args.fmt`` (HTML: one page once all segments are aligned)."""
     modules = scorer.config.modules
@@ -157,7 +148,7 @@ def run(argv: Optional[List[str]] = None) -> int:
         refs = read_lines(args.reference)
         if len(hyps) != len(refs):
             raise InputError(f"{args.reference}: {len(refs)} lines, but the hypothesis file has {len(hyps)}")
-        scorer = _scorer(args)
+        scorer = ScorerOptions.from_args(args).scorer(quiet=True)  # the aligner's output is the alignment
         if args.out is None:
             _write(sys.stdout, scorer, hyps, refs, args)
             return 0

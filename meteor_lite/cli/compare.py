@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from .argtypes import non_negative_int
 from .errors import EXIT_USAGE, Parser, fail, reported_errors, warnings_as_lines
+from .scorer_options import ScorerOptions, add_scorer_arguments
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..compare.pairing import PairedSegments
@@ -27,15 +27,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["run", "build_parser", "add_input_arguments", "load", "Loaded", "text_table", "json_document"]
 
-#: The options of ``meteor-lite score`` that choose the scorer (taken from its parser: the same help and defaults).
-SCORER_OPTIONS = ("lang", "task", "params", "modules", "weights", "beam", "norm", "lower", "no_punct", "case_aware",
-                  "char_based", "tokenize", "bundle", "allow_other_language", "strict_modules", "jobs")
-
-
 def add_input_arguments(p: argparse.ArgumentParser) -> None:
     """The inputs (files or ``--tsv``), the choice of systems and the scorer's options (``compare`` and ``report``)."""
-    from . import score
-
     p.add_argument("files", metavar="BASELINE SYSTEM", nargs="*",
                    help="Hypothesis files, one segment per line: the baseline first, then the systems compared with it.")
     p.add_argument("--refs", "-r", nargs="+", metavar="REF", help="Reference file(s), parallel to the hypothesis files.")
@@ -43,10 +36,7 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tsv", metavar="FILE", help="A WMT systems file (as 'score --tsv') instead of the files.")
     p.add_argument("--baseline", metavar="NAME", help="With --tsv: the baseline system (default: the file's first).")
     p.add_argument("--systems", nargs="+", metavar="NAME", help="With --tsv: the systems to compare (default: all).")
-    g = p.add_argument_group("scorer", "As for 'meteor-lite score' (its --help says more).")
-    for action in score.build_parser()._actions:  # noqa: SLF001 - argparse's parents= copies actions the same way
-        if action.dest in SCORER_OPTIONS:
-            g._add_action(action)  # noqa: SLF001
+    add_scorer_arguments(p.add_argument_group("scorer", "As for 'meteor-lite score' (its --help says more)."))
 
 
 def add_test_arguments(p: argparse.ArgumentParser) -> None:
@@ -90,13 +80,13 @@ def _systems_file(a: argparse.Namespace) -> "SystemsFile":
     """The input as a systems file (``--tsv``, or the hypothesis and reference files)."""
     from ..compare.pairing import systems_from_files
     from ..text.io import read_lines
-    from ..text.wmt import read_systems_file
+    from .readers import TsvReader, chosen_reader
 
-    if a.tsv is not None:
+    if chosen_reader(a) is TsvReader:
         if a.files or a.refs or a.names:
             raise fail("--tsv FILE takes the systems and references from FILE: give no files, --refs or --names",
                        EXIT_USAGE)
-        return read_systems_file(a.tsv)
+        return TsvReader.from_args(a).data
     if a.baseline is not None or a.systems is not None:
         raise fail("--baseline and --systems choose systems of --tsv FILE (with files, the first is the baseline)",
                    EXIT_USAGE)
@@ -108,20 +98,6 @@ def _systems_file(a: argparse.Namespace) -> "SystemsFile":
         raise fail("compare reads files, not standard input (-)", EXIT_USAGE)
     names = a.names or a.files
     return systems_from_files(names, [read_lines(f) for f in a.files], [read_lines(r) for r in a.refs], a.refs)
-
-
-def _scorer(a: argparse.Namespace, data: "SystemsFile") -> "Meteor":
-    """The scorer the options ask for (as ``score`` makes it)."""
-    from ..meteor import Meteor
-    from .score import _floats, _modules
-
-    return Meteor(
-        a.lang or data.target_language or "en", task=a.task, params=_floats("--params", a.params),
-        modules=_modules(a.modules), weights=_floats("--weights", a.weights), beam=a.beam, norm=a.norm,
-        lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, case_aware=a.case_aware,
-        bundle=Path(a.bundle) if a.bundle is not None else None, tokenize=a.tokenize,
-        allow_other_language=a.allow_other_language, strict_modules=a.strict_modules,
-    )
 
 
 def load(a: argparse.Namespace) -> Loaded:
@@ -152,9 +128,10 @@ def load(a: argparse.Namespace) -> Loaded:
                        self_references={k: v for k, v in data.self_references.items() if k in chosen},
                        identical={k: v for k, v in data.identical.items() if k in chosen})
     warn_self_references(data)
-    scorer = _scorer(a, data)
+    options = ScorerOptions.from_args(a)
+    scorer = options.scorer(data.target_language)
     kept: List[SegmentScore] = []
-    results, _ = score_systems(scorer, data, jobs=a.jobs, keep=kept)
+    results, _ = score_systems(scorer, data, jobs=options.jobs, keep=kept)
     paired = pair_segments(data, kept, baseline, systems)
     stats = PairedSystems(Formula.of(scorer.config), {s: [g.stats for g in paired.segments[s]] for s in [baseline, *systems]})
     return Loaded(scorer, data, baseline, systems, {r.system: r for r in results}, paired, stats)

@@ -3,34 +3,24 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, List, Optional
+from typing import IO, TYPE_CHECKING, Callable, List, Optional
 
 from ..errors import MeteorLiteError
-from ..languages import MODULES, TASKS
+from ..languages import MODULES
 from . import wmtfile
-from .argtypes import non_negative_int
 from .errors import EXIT_USAGE, Parser, fail, reported_errors, warnings_as_lines
+from .readers import InputReader, TsvReader, chosen_reader
+from .scorer_options import DEFAULT_BEAM, ScorerOptions, add_scorer_arguments
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
     from ..meteor import Meteor
     from ..scores import CorpusScore, RunningTotal, SegmentScore
-    from ..text.io import SegmentReader
 
 __all__ = ["score", "run", "build_parser", "DEFAULT_BEAM", "FORMATS"]
 
-DEFAULT_BEAM = 40
 FORMATS = ("text", "json")
-_TASK_HELP = (
-    f"Parameter preset: {', '.join(TASKS)}, or a tuned set the bundle carries (meteor-build tune --into; "
-    "bundle info lists them; Meteor's names win) (default: the language's)."
-)
-_MODULES_HELP = (
-    f"Matchers, in order, from: {' '.join(MODULES)}. Takes ONE argument: quote a list (-m 'exact stem') "
-    "or repeat the option (-m exact -m stem). Default: the language's."
-)
 _DESCRIPTION = """Score a hypothesis file against one or more reference files.
 
 HYPOTHESIS or one REFERENCE may be '-' (standard input). With --modules, a
@@ -43,57 +33,14 @@ def build_parser() -> "argparse.ArgumentParser":
     p = Parser(prog="meteor-lite score", description=_DESCRIPTION)
     p.add_argument("hypothesis", metavar="HYPOTHESIS", nargs="?", help="Hypothesis file, one segment per line (UTF-8); '-': stdin.")
     p.add_argument("references", metavar="REFERENCE", nargs="*", help="Reference file(s): one per reference set.")
-    p.add_argument("--lang", "-l", help="Language code (en cz de es fr ru da fi hu it nl no pt ro se tr ...). "
-                   "Default: en (with --tsv: the target of the file's lp column).")
-    p.add_argument("--task", "-t", help=_TASK_HELP)
-    p.add_argument("--params", "-p", help="Custom 'alpha beta gamma delta'.")
-    p.add_argument("--modules", "-m", action="append", metavar="MODULES", help=_MODULES_HELP)
-    p.add_argument("--weights", "-w", help="One weight per module.")
-    p.add_argument("--beam", "-x", type=int, default=DEFAULT_BEAM, help="Alignment search beam size. Default: 40.")
-    p.add_argument("--norm", action="store_true", help="Meteor's tokeniser and punctuation normaliser, then lower-case.")
-    p.add_argument("--lower", action="store_true", help="Lower-case only.")
-    p.add_argument("--no-punct", action="store_true", help="Drop punctuation (with --norm).")
-    p.add_argument("--case-aware", action="store_true",
-                   help="Keep the case (not a Meteor 1.5 mode; with --norm: its normaliser without lower-casing, "
-                        "signature norm-case): exact matches are case-sensitive, stem, synonym and paraphrase "
-                        "match across case, so a casing error costs a weaker match instead of no match.")
-    p.add_argument("--ch", dest="char_based", action="store_true",
-                   help="Character-based precision and recall (Meteor's -ch; -t util does not imply it, as in the jar).")
-    p.add_argument("--tokenize", metavar="NAME",
-                   help="Tokeniser after normalisation: meteor (white space), cjk, char, jieba, mecab, pythainlp, kiwi. "
-                        "Default: the language's (cjk for zh ja, char for th, meteor otherwise).")
+    add_scorer_arguments(p)
     p.add_argument("--refs-per-hyp", "-r", type=int, default=1, metavar="N",
                    help="References interleaved in one file, N lines per hypothesis. Default: 1.")
-    p.add_argument("--bundle", metavar="PATH|NAME",
-                   help="Resource bundle (default: the language's bundle on the search path; see 'meteor-lite bundle list').")
-    p.add_argument("--allow-other-language", action="store_true",
-                   help="Score with a --bundle made for another language than --lang (an error without this).")
-    p.add_argument("--strict-modules", action="store_true",
-                   help="Meteor 1.5's configuration exactly, as the jar: refuse to score when the bundle lacks a resource of the "
-                        "language's default modules (e.g. German's paraphrase table) instead of scoring without that module "
-                        "with a warning; add no module the bundle has beyond Meteor's defaults; a language outside Meteor 1.5 "
-                        "takes Meteor's language-independent preset, not the universal set.")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="text",
                    help="text: Meteor 1.5's report; json: every segment's statistics. Default: text.")
     p.add_argument("--quiet", "-q", action="store_true", help="Segment scores to stderr, final score to stdout, nothing else.")
-    p.add_argument("--jobs", "-j", type=non_negative_int, default=0,
-                   help="Processes to score with (0: one per idle CPU, i.e. CPUs less the load average, at most 4; results do not change). Default: 0.")
     wmtfile.add_arguments(p)
     return p
-
-
-def _floats(opt: str, value: Optional[str]) -> Optional[List[float]]:
-    if value is None:
-        return None
-    try:
-        return [float(x) for x in value.replace(",", " ").split()]
-    except ValueError:
-        raise fail(f"{opt} takes numbers separated by spaces, got {value!r}", EXIT_USAGE) from None
-
-
-def _modules(modules: Optional[List[str]]) -> Optional[List[str]]:
-    """The --modules groups as one list (``-m 'exact stem'``, ``-m exact -m stem``, commas allowed)."""
-    return [m for group in modules for m in group.replace(",", " ").split()] if modules else None
 
 
 def _check_files(modules: Optional[List[str]], hypothesis: str, references: List[str]) -> None:
@@ -133,83 +80,38 @@ def run(argv: List[str]) -> int:
     p = build_parser()
     _jar_spellings(p, argv)
     a = p.parse_intermixed_args(argv)
-    if a.tsv is not None:
-        return wmtfile.run_tsv(a, _modules(a.modules), _floats("--weights", a.weights), _floats("--params", a.params))
+    kind = chosen_reader(a)
+    if kind is TsvReader:  # one corpus score per system
+        return wmtfile.run_tsv(a, ScorerOptions.from_args(a))
     if a.hypothesis is None or not a.references:
         missing = "REFERENCE" if a.hypothesis is not None else "HYPOTHESIS, REFERENCE"
         p.error(f"the following arguments are required: {missing} (or --tsv FILE)")
     _check_files(a.modules, a.hypothesis, a.references)
-    score(
-        a.hypothesis, a.references, lang=a.lang or "en", task=a.task, params=a.params, modules=a.modules, weights=a.weights,
-        beam=a.beam, norm=a.norm, lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, refs_per_hyp=a.refs_per_hyp,
-        case_aware=a.case_aware,
-        bundle=a.bundle, tokenize=a.tokenize, allow_other_language=a.allow_other_language,
-        strict_modules=a.strict_modules, fmt=a.fmt, quiet=a.quiet, jobs=a.jobs,
-    )
+    score(lambda: kind.from_args(a), ScorerOptions.from_args(a), fmt=a.fmt, quiet=a.quiet)
     return 0
 
 
-def score(
-    hypothesis: str,
-    references: List[str],
-    *,
-    lang: str = "en",
-    task: Optional[str] = None,
-    params: Optional[str] = None,
-    modules: Optional[List[str]] = None,
-    weights: Optional[str] = None,
-    beam: int = DEFAULT_BEAM,
-    norm: bool = False,
-    lower: bool = False,
-    no_punct: bool = False,
-    char_based: bool = False,
-    case_aware: bool = False,
-    refs_per_hyp: int = 1,
-    bundle: Optional[str] = None,
-    tokenize: Optional[str] = None,
-    allow_other_language: bool = False,
-    strict_modules: bool = False,
-    fmt: str = "text",
-    quiet: bool = False,
-    jobs: int = 0,
-) -> None:
-    """Score a hypothesis file against one or more reference files and print the result.
+def score(open_input: Callable[[], InputReader], options: ScorerOptions, *, fmt: str = "text",
+          quiet: bool = False) -> None:
+    """Score the segments of the input ``open_input`` opens with the scorer ``options`` choose; print the result.
 
-    The files are streamed: read, scored and written a block of segments at a time, only
-    the summed statistics kept for the final score, so memory does not grow with their
-    length (see :class:`~meteor_lite.text.io.SegmentReader` for when input errors are found).
+    The input is opened first (its errors come before the scorer's), then streamed: read, scored
+    and written a block of segments at a time, only the summed statistics kept for the final score,
+    so memory does not grow with its length (see :class:`~meteor_lite.text.io.SegmentReader` for
+    when errors of plain files are found).
     """
     with reported_errors(), warnings_as_lines():
-        from ..meteor import Meteor
-        from ..text.io import SegmentReader
-
-        segments = SegmentReader(hypothesis, references, refs_per_hyp)
+        reader = open_input()
         try:
-            scorer = Meteor(
-                lang,
-                task=task,
-                params=_floats("--params", params),
-                modules=_modules(modules),
-                weights=_floats("--weights", weights),
-                beam=beam,
-                norm=norm,
-                lower=lower,
-                no_punct=no_punct,
-                char_based=char_based,
-                case_aware=case_aware,
-                bundle=Path(bundle) if bundle is not None else None,
-                tokenize=tokenize,
-                allow_other_language=allow_other_language,
-                strict_modules=strict_modules,
-            )
+            scorer = options.scorer(reader.target_language)
         except BaseException:
-            segments.close()
+            reader.close()
             raise
-        _stream(scorer, segments, fmt, quiet, jobs)
+        _stream(scorer, reader, fmt, quiet, options.jobs)
 
 
-def _stream(scorer: "Meteor", segments: "SegmentReader", fmt: str, quiet: bool, jobs: int) -> None:
-    """Score ``segments`` block by block, writing each segment's line as it is scored, then the corpus result.
+def _stream(scorer: "Meteor", reader: InputReader, fmt: str, quiet: bool, jobs: int) -> None:
+    """Score the segments of ``reader`` block by block, writing each segment's line as it is scored, then the corpus result.
 
     An error met after some segment lines were written (an input that cannot be read twice
     turning out short or malformed, a bundle changed while scoring) is raised with a note that
@@ -218,10 +120,10 @@ def _stream(scorer: "Meteor", segments: "SegmentReader", fmt: str, quiet: bool, 
     from ..meteor import warn_bounded
     from ..scores import RunningTotal
 
-    out = _Output(scorer, fmt, quiet)
+    out = _Output(scorer, fmt, quiet, reader.format_name)
     total = RunningTotal()
     try:
-        for seg in scorer.iter_segments(segments, jobs=jobs):
+        for seg in scorer.iter_segments(reader.segments(), jobs=jobs):
             total.add(seg)
             out.segment(total.count, seg)
     except MeteorLiteError as exc:
@@ -230,7 +132,7 @@ def _stream(scorer: "Meteor", segments: "SegmentReader", fmt: str, quiet: bool, 
                             "incomplete and has no final score)") from None
         raise
     finally:
-        segments.close()
+        reader.close()
     warn_bounded(total)
     out.finish(scorer.total_score(total), total)
 
@@ -238,7 +140,7 @@ def _stream(scorer: "Meteor", segments: "SegmentReader", fmt: str, quiet: bool, 
 class _Output:
     """Where results go: segment lines as they come (text: stdout, ``-q``: stderr; JSON: spooled), then the end."""
 
-    def __init__(self, scorer: "Meteor", fmt: str, quiet: bool):
+    def __init__(self, scorer: "Meteor", fmt: str, quiet: bool, input_format: str = "plaintext"):
         """Nothing is written yet: the text report's header comes with the first segment (an input error found
         before it leaves stdout empty); the JSON document needs the totals first, so its segments are spooled to
         an unnamed temporary file (gone with the process, however it ends)."""
@@ -248,6 +150,7 @@ class _Output:
 
         self.java_double, self.segment_line, self.segment_json = java_double, segment_line, segment_json
         self.scorer = scorer
+        self.input_format = input_format
         self.fmt = "quiet" if quiet else fmt
         self.written = False
         self.spool: Optional[IO[str]] = None
@@ -273,7 +176,7 @@ class _Output:
         if not self.written:
             from ..report import report_header
 
-            sys.stdout.write("\n".join(report_header(self.scorer.config, self.scorer.signature)) + "\n")
+            sys.stdout.write("\n".join(report_header(self.scorer.config, self.scorer.signature, self.input_format)) + "\n")
             self.written = True
 
     def finish(self, result: "CorpusScore", total: "RunningTotal") -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import sys
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from ..errors import MeteorLiteWarning
@@ -25,6 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..meteor import Meteor
     from ..scores import CorpusScore, RunningTotal, SegmentScore
     from ..text.wmt import SystemsFile
+    from .scorer_options import ScorerOptions
 
 __all__ = ["add_arguments", "run_tsv", "SystemResult", "score_systems", "warn_self_references"]
 
@@ -114,29 +114,21 @@ def warn_self_references(data: "SystemsFile") -> None:
                "against itself there (1.0)")
 
 
-def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Optional[List[float]],
-            params: Optional[List[float]]) -> int:
-    """``meteor-lite score --tsv FILE ...`` (``a``: the parsed options); return the exit code."""
+def run_tsv(a: "argparse.Namespace", options: "ScorerOptions") -> int:
+    """``meteor-lite score --tsv FILE ...`` (``a``: the parsed options, ``options``: the scorer's); return the exit code."""
     tsv_usage_errors(a)
     with reported_errors(), warnings_as_lines():
-        from ..meteor import Meteor
-        from ..text.wmt import read_systems_file
+        from .readers import TsvReader
 
         if a.segment_file:
             from ..atomicfile import check_output
 
             check_output(a.segment_file, inputs=[a.tsv])  # refused before the scoring, not after it
-        data = read_systems_file(a.tsv, system_column=a.system_column, segment_column=a.segment_column,
-                                 hyp_column=a.hyp_column, ref_columns=a.ref_column)
-        lang = a.lang or data.target_language or "en"
+        reader = TsvReader.from_args(a)
+        data = reader.data
         warn_self_references(data)
-        scorer = Meteor(
-            lang, task=a.task, params=params, modules=modules, weights=weights, beam=a.beam, norm=a.norm,
-            lower=a.lower, no_punct=a.no_punct, char_based=a.char_based, case_aware=a.case_aware,
-            bundle=Path(a.bundle) if a.bundle is not None else None, tokenize=a.tokenize,
-            allow_other_language=a.allow_other_language, strict_modules=a.strict_modules,
-        )
-        results, scores = score_systems(scorer, data, jobs=a.jobs)
+        scorer = options.scorer(reader.target_language)
+        results, scores = score_systems(scorer, data, jobs=options.jobs)
         bounded = sum(r.bounded for r in results)
         if bounded:
             warnings.warn(f"{bounded} segment(s) had too many candidate matches for the beam search and were aligned "
@@ -149,7 +141,7 @@ def run_tsv(a: "argparse.Namespace", modules: Optional[List[str]], weights: Opti
     elif a.fmt == "json":
         lines = [json_report(scorer, data, results)]
     else:
-        lines = text_report(scorer, data, results)
+        lines = text_report(scorer, data, results, reader.format_name)
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
@@ -195,12 +187,12 @@ def write_segment_scores(path: str, data: "SystemsFile", scores: List[float]) ->
         raise InputError(f"{path}: cannot write ({exc.strerror or exc})") from exc
 
 
-def text_report(scorer: "Meteor", data: "SystemsFile", results: List[SystemResult]) -> List[str]:
-    """The header of Meteor's report, the file, then one line per system, best score first."""
+def text_report(scorer: "Meteor", data: "SystemsFile", results: List[SystemResult], input_format: str) -> List[str]:
+    """The header of Meteor's report (``input_format``: its ``Format:`` line), the file, then one line per system,
+    best score first."""
     from ..report import report_header
 
-    head = [ln if not ln.startswith("Format:") else "Format:         systems TSV"
-            for ln in report_header(scorer.config, scorer.signature)]
+    head = report_header(scorer.config, scorer.signature, input_format)
     refs = " ".join(data.ref_columns) + (" (best of the non-empty ones per row)" if len(data.ref_columns) > 1 else "")
     head += [f"File:           {data.path}",
              f"Rows:           {len(data.rows)} ({len(results)} systems)",
