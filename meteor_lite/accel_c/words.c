@@ -1,6 +1,6 @@
 /* meteor_lite._accel: words: Java hashes, positions, the exact and stem modules' matcher (key_matches, for the pair
- * kernel's word_candidates, accel_c/pair.c), one-word Match objects.  Part of one translation unit: included by meteor_lite/_accel.c, in order
- * (after the headers it includes, and the parts before this one). */
+ * kernel's word_candidates, accel_c/pair.c), one-word Match objects.  Part of one translation unit: included by
+ * meteor_lite/_accel.c, in order (after the headers it includes, and the parts before this one). */
 
 /* ---- words ------------------------------------------------------------------------- */
 
