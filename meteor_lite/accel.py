@@ -1,6 +1,8 @@
 """Which implementation of the scorer's hottest loops runs: pure Python (the default) or compiled.
 
-``meteor_lite._accel`` (``meteor_lite/_accel.c``) holds compiled twins of pure-Python
+``meteor_lite._accel`` (``meteor_lite/_accel.c`` and the kernels it includes by topic,
+``meteor_lite/accel_c/*.c``, where each matcher module's C matcher is written once, in its own
+file, for the pair kernel and for its per-function twin where it has one) holds compiled twins of pure-Python
 loops: the alignment search, the paraphrase matching (on the table entries as stored,
 never split into token tuples), the pairwise synonym test of a sentence, one length of
 the paraphrase table's walk, Java's string hash of words and their positions, a whole pair
@@ -11,8 +13,8 @@ the paraphrase table's walk, Java's string hash of words and their positions, a 
 wheel or installing from source compiles it when a C compiler and the Python headers are
 there (setup.py; ``make accel`` in a checkout), and installs pure Python when they are not.
 When it is installed it is used, unless the environment sets
-``METEOR_LITE_PURE=1``, or unless it was built from another version of ``_accel.c`` than
-the one beside it (a checkout updated since ``make accel``): then a warning says so and
+``METEOR_LITE_PURE=1``, or unless it was built from another version of its sources than
+those beside it (a checkout updated since ``make accel``): then a warning says so and
 pure Python runs.  Both paths give the same alignments, hence the same scores:
 the pure-Python code stays the reference, and the tests compare the two on real data
 (``tests/test_accel.py``) and run the parity fixtures on both.

@@ -19,7 +19,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 import pytest
 from hypothesis import given, settings
@@ -227,6 +227,38 @@ def test_phrase_matches_on_random_entries_are_the_pure_ones(entries: List[List[L
         (i, 1 + i % 3, "\t".join(" ".join(p) for p in paras)) for i, paras in enumerate(entries)
     ]
     assert _accel.phrase_matches(hits, tuple(words)) == _pure_phrase_matches(hits, tuple(words), res)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4), min_size=1, max_size=5), max_size=6),
+    st.lists(st.sampled_from(_WORDS[:-1] + ["a b", "b ", " a", " ", "a\tb"]), max_size=14),
+)
+def test_sentence_words_holding_spaces_match_no_more_entry_words(entries: List[List[List[str]]], words: List[str]) -> None:
+    """A sentence word holding a space or a tab is one word: it matches no two words of a paraphrase (the kernel
+    reads a paraphrase's other words off the entry where its first word occurs)."""
+    assert _accel is not None
+    res = Resources(None, None)
+    hits: List[PhraseHit] = [(i, 1, "\t".join(" ".join(p) for p in paras)) for i, paras in enumerate(entries)]
+    hits.append((len(hits), 1, "a b\ta b a\tb  a\t a"))
+    assert _accel.phrase_matches(hits, tuple(words)) == _pure_phrase_matches(hits, tuple(words), res)
+
+
+_SYNSETS = st.lists(st.frozensets(st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.integers(0, 6), max_size=4),
+                    max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SYNSETS, _SYNSETS, st.data())
+def test_synonym_pairs_on_random_synsets_are_the_pure_ones(
+    yh: List[FrozenSet[int]], yr: List[FrozenSet[int]], data: st.DataObject
+) -> None:
+    """Random synset ids (few distinct ones, so words share them; the 64-bit extremes) and word hashes that are often
+    equal (the "other words only" rule): exactly the pure function's positions."""
+    assert _accel is not None
+    hk = data.draw(st.lists(st.integers(0, 3), min_size=len(yh), max_size=len(yh)))
+    rk = data.draw(st.lists(st.integers(0, 3), min_size=len(yr), max_size=len(yr)))
+    assert _accel.synonym_pairs(yh, yr, hk, rk) == _pure_synonyms(yh, yr, hk, rk)
 
 
 def _pure_synonyms(*args: object) -> List[List[int]]:

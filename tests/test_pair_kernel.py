@@ -240,6 +240,9 @@ def _paraphrase_matches(hyp: List[str], entry: str, cache: object) -> List[Tuple
         ("\u00fcn \u00ef", ["\u00fcn", "\u00ef"], (0, 2)),  # a 1-byte str beyond ASCII
         ("a\x00b c", ["a\x00b", "c"], (0, 2)),  # a NUL inside a word is part of it
         ("a\x00b c", ["a", "c"], None),
+        ("x y z", ["x", "y z"], None),  # a sentence word holding a space is one word
+        ("x y z", ["x", "y"], None),  # a paraphrase longer than the rest of the sentence
+        ("x y\tx", ["x", "y "], (0, 1)),
     ],
 )
 def test_table_entries_are_split_alike_with_and_without_the_parse_cache(

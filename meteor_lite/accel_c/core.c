@@ -104,6 +104,48 @@ static int get_long(PyObject *o, PyObject *name, long *out) {
 
 typedef struct { long rstart, rlen, hstart, hlen, gain, dist; } MatchInts;
 
+/* A candidate's values as Match.__init__ sets them: the gain (under the exact rule one per word matched, else half
+ * of each side rounded down) and the distance of its starts. */
+static MatchInts match_ints(long rs, long rl, long hs, long hl, int exact) {
+    MatchInts m = {rs, rl, hs, hl, exact ? hl + rl : hl / 2 + rl / 2, rs > hs ? rs - hs : hs - rs};
+    return m;
+}
+
+/* Where a module's matcher puts its matches, add(ctx, a, b) for each in its order: a one-word matcher gives the
+ * reference position a and the hypothesis position b, the paraphrase matcher the start a and length b of an
+ * occurrence.  The pair kernel adds them to its candidates, a per-function kernel to its Python result.  add
+ * returns 0, or -1 (an exception set) to stop the matcher, which then returns -1. */
+typedef struct {
+    int (*add)(void *ctx, Py_ssize_t a, Py_ssize_t b);
+    void *ctx;
+} Sink;
+
+/* The bucket of a 64-bit key (a word's Java hash, its stem's, a synset id) in a table of `size` buckets (a power of
+ * two). */
+static size_t key_bucket(long long v, Py_ssize_t size) {
+    return (size_t)(((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 32) & (size_t)(size - 1);
+}
+
+/* A per-function kernel's result of a one-word matcher: per reference word, a list of hypothesis positions; n
+ * empty rows to fill with row_append.  NULL with an exception set. */
+static PyObject *position_rows(Py_ssize_t n) {
+    PyObject *rows = PyList_New(n);
+    for (Py_ssize_t j = 0; rows && j < n; j++) {
+        PyObject *row = PyList_New(0);
+        if (!row) { Py_CLEAR(rows); break; }
+        PyList_SET_ITEM(rows, j, row);
+    }
+    return rows;
+}
+
+/* A Sink's add into position_rows (ctx): hypothesis position i appended to reference word j's row. */
+static int row_append(void *rows, Py_ssize_t j, Py_ssize_t i) {
+    PyObject *iv = PyLong_FromSsize_t(i);
+    int bad = !iv || PyList_Append(PyList_GET_ITEM((PyObject *)rows, j), iv) < 0;
+    Py_XDECREF(iv);
+    return bad ? -1 : 0;
+}
+
 /* Match's __slots__ as the type lays them out (module, rstart, rlen, hstart, hlen, gain, dist): read and
  * written in place for objects of exactly that type (match_layout), through getattr for any other. */
 static const char *const SLOT_NAMES[7] = {"module", "rstart", "rlen", "hstart", "hlen", "gain", "dist"};

@@ -1,5 +1,6 @@
-/* meteor_lite._accel: the near module's matcher (meteor_lite/align/near.py), for the pair kernel (near_candidates)
- * and its per-function twin (near_pairs).  Included by pair.c through the generated header _accel_modules.h. */
+/* meteor_lite._accel: the near module's matcher (near_matches; meteor_lite/align/near.py), for the pair kernel
+ * (near_candidates) and its per-function twin (near_pairs).  Included by pair.c through the generated header
+ * _accel_modules.h. */
 
 /* The near module (meteor_lite/align/near.py): the optimal string alignment distance of two words' code points
  * (insertions, deletions, substitutions, swaps of adjacent characters) is at most `limit`?  rows: 3 * (y->len + 1)
@@ -39,29 +40,36 @@ static int near_spans(const Span *x, const Span *y, Py_ssize_t *rows) {
     return spans_within(x, y, (x->len > y->len ? x->len : y->len) / MOD_NEAR_LENGTH_PER_EDIT, rows);
 }
 
-/* The near candidates: for each reference word, the other hypothesis words it nearly matches, positions ascending
- * (near.near_positions). */
-static int near_candidates(Found *f, int mi, int code, const Packed *h, const Packed *r) {
-    (void)code;
+/* The near module's matcher: for each reference word j of at least MOD_NEAR_MIN_CHARS code points, the other
+ * hypothesis words i it nearly matches (near_spans; other words: their hashes hk[i], rk[j] differ), positions
+ * ascending (near.near_positions): out->add(ctx, j, i) for each.  Reads no Python object (safe without the GIL).  0,
+ * or -1 (no memory, or out stopped it) with an exception set. */
+static int near_matches(const Span *hw, const long long *hk, Py_ssize_t n1, const Span *rw, const long long *rk,
+                        Py_ssize_t n2, const Sink *out) {
     Py_ssize_t longest = 0;
-    for (Py_ssize_t i = 0; i < h->n; i++) if (h->w[i].len > longest) longest = h->w[i].len;
-    for (Py_ssize_t j = 0; j < r->n; j++) if (r->w[j].len > longest) longest = r->w[j].len;
+    for (Py_ssize_t i = 0; i < n1; i++) if (hw[i].len > longest) longest = hw[i].len;
+    for (Py_ssize_t j = 0; j < n2; j++) if (rw[j].len > longest) longest = rw[j].len;
     Py_ssize_t *rows = (Py_ssize_t *)malloc(3 * ((size_t)longest + 1) * sizeof(Py_ssize_t));
     if (!rows) { no_memory(); return -1; }
     int rc = 0;
-    for (Py_ssize_t j = 0; j < r->n && !rc; j++) {
-        if (r->w[j].len < MOD_NEAR_MIN_CHARS) continue;
-        for (Py_ssize_t i = 0; i < h->n; i++) {
-            if (h->hash[i] == r->hash[j] || !near_spans(&h->w[i], &r->w[j], rows)) continue;
-            if (found_add(f, mi, (long)j, 1, (long)i, 1, MODULE_EXACT_GAIN[MOD_NEAR])) { rc = -1; break; }
-        }
+    for (Py_ssize_t j = 0; j < n2 && !rc; j++) {
+        if (rw[j].len < MOD_NEAR_MIN_CHARS) continue;
+        for (Py_ssize_t i = 0; i < n1; i++)
+            if (hk[i] != rk[j] && near_spans(&hw[i], &rw[j], rows) && out->add(out->ctx, j, i) < 0) { rc = -1; break; }
     }
     free(rows);
     return rc;
 }
 
+/* The near candidates (near_matches of the packed words). */
+static int near_candidates(Found *f, int mi, int code, const Packed *h, const Packed *r) {
+    FoundWords c = {f, mi, MODULE_EXACT_GAIN[code]};
+    Sink sink = {found_word, &c};
+    return near_matches(h->words.w, h->hash, h->n, r->words.w, r->hash, r->n, &sink);
+}
+
 /* near_pairs(hyp, ref, hk, rk): per reference word, the hypothesis positions of its near matches (other words,
- * ascending): near.near_positions without a cap, by the same matcher as the pair kernel's (near_spans). */
+ * ascending): near.near_positions without a cap, by near_matches. */
 static PyObject *near_pairs(PyObject *self, PyObject *args) {
     PyObject *hyp, *ref, *hk, *rk;
     (void)self;
@@ -69,9 +77,8 @@ static PyObject *near_pairs(PyObject *self, PyObject *args) {
     PyObject *ht = PySequence_Tuple(hyp), *rt = ht ? PySequence_Tuple(ref) : NULL, *out = NULL;
     Span *w = NULL;
     long long *keys = NULL;
-    Py_ssize_t *rows = NULL;
     if (!rt) goto done;
-    Py_ssize_t n1 = PyTuple_GET_SIZE(ht), n2 = PyTuple_GET_SIZE(rt), longest = 0;
+    Py_ssize_t n1 = PyTuple_GET_SIZE(ht), n2 = PyTuple_GET_SIZE(rt);
     if (PyList_GET_SIZE(hk) != n1 || PyList_GET_SIZE(rk) != n2) {
         PyErr_SetString(PyExc_ValueError, "one hash per word is needed");
         goto done;
@@ -85,25 +92,12 @@ static PyObject *near_pairs(PyObject *self, PyObject *args) {
         if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); goto done; }
         Span sp = {PyUnicode_KIND(o), PyUnicode_DATA(o), 0, PyUnicode_GET_LENGTH(o), 0};
         w[k] = sp;
-        if (sp.len > longest) longest = sp.len;
     }
-    rows = (Py_ssize_t *)malloc(3 * ((size_t)longest + 1) * sizeof(Py_ssize_t));
-    if (!rows) { PyErr_NoMemory(); goto done; }
-    out = PyList_New(n2);
-    for (Py_ssize_t j = 0; out && j < n2; j++) {
-        PyObject *row = PyList_New(0);
-        if (!row) { Py_CLEAR(out); break; }
-        PyList_SET_ITEM(out, j, row);
-        if (w[n1 + j].len < MOD_NEAR_MIN_CHARS) continue;
-        for (Py_ssize_t i = 0; i < n1; i++) {
-            if (keys[i] == keys[n1 + j] || !near_spans(&w[i], &w[n1 + j], rows)) continue;
-            PyObject *iv = PyLong_FromSsize_t(i);
-            if (!iv || PyList_Append(row, iv) < 0) { Py_XDECREF(iv); Py_CLEAR(out); break; }
-            Py_DECREF(iv);
-        }
-    }
+    if (!(out = position_rows(n2))) goto done;
+    Sink sink = {row_append, out};
+    if (near_matches(w, keys, n1, w + n1, keys + n1, n2, &sink) < 0) Py_CLEAR(out);
 done:
-    free(w); free(keys); free(rows);
+    free(w); free(keys);
     Py_XDECREF(ht);
     Py_XDECREF(rt);
     return out;

@@ -4,19 +4,17 @@
 /* ---- one pair, aligned and counted ------------------------------------------------------- */
 
 /* One sentence as align_stats reads it, packed once by pack_words from its words' records: Java hashes of its
- * words and of their stems, sorted synset ids per word, function-word flags, length units, its words as spans
- * chained by hash (ascending positions), and its paraphrase-table phrases, each with its table entry parsed
- * (ParsedEntry: the parse cache's, kept alive with it, or one of the sentence's own); the words' and the entries'
- * texts are kept alive by `view`. */
+ * words and of their stems, its synset ids per word with their index (Synsets, the synonym matcher's), function-word
+ * flags, length units, its words as spans chained by hash (WordIndex, the paraphrase matcher's), and its
+ * paraphrase-table phrases, each with its table entry parsed (ParsedEntry: the parse cache's, kept alive with it, or
+ * one of the sentence's own); the words' and the entries' texts are kept alive by `view`. */
 typedef struct {
     Py_ssize_t n;
-    long long *hash, *stem, *syn_vals;   /* stem, syn_vals: NULL without the module */
-    Py_ssize_t *syn_start;               /* word i's synsets: syn_vals[syn_start[i]..syn_start[i + 1]] */
-    Py_ssize_t *syn_pos, *syn_head, *syn_next, syn_size;  /* by synset: chains of syn_vals' indices (hash table) */
+    long long *hash, *stem;              /* stem: NULL without the module */
+    Synsets syn;                         /* its arrays NULL without the module */
     char *func;
     long *len;
-    Span *w;
-    Py_ssize_t size, *head, *next;       /* hash chains of the words: head[hash & (size - 1)], next[i] */
+    WordIndex words;
     Py_ssize_t nhits;                    /* its table phrases: phrase h is words hit_start[h]..+hit_len[h] */
     long *hit_start, *hit_len;
     const struct ParsedEntry **hit_entry; /* phrase h's entry, parsed: the parse cache's or one of owned */
@@ -31,8 +29,9 @@ static const char *const PACKED_NAME = "meteor_lite._accel.Packed";
 
 static void packed_free(Packed *p) {
     if (!p) return;
-    free(p->hash); free(p->stem); free(p->syn_vals); free(p->syn_start); free(p->syn_pos); free(p->syn_head);
-    free(p->syn_next); free(p->func); free(p->len); free(p->w); free(p->head); free(p->next); free(p->hit_start); free(p->hit_len);
+    free(p->hash); free(p->stem); free(p->func); free(p->len); free(p->hit_start); free(p->hit_len);
+    synsets_free(&p->syn);
+    word_index_free(&p->words);
     free(p->hit_entry);
     for (Py_ssize_t k = 0; k < p->nowned; k++) free(p->owned[k]);
     free(p->owned);
@@ -43,120 +42,6 @@ static void packed_free(Packed *p) {
 
 static void packed_destroy(PyObject *capsule) {
     packed_free((Packed *)PyCapsule_GetPointer(capsule, PACKED_NAME));
-}
-
-/* A table entry's paraphrases (tab-separated, their words space-separated) as pack_words reads them: each
- * paraphrase's first word in word[], and each word's start and length in the entry and, for a paraphrase's first
- * word, its hash (span_hash; 0 for the others, which are compared as text).  One block of memory. */
-typedef struct ParsedEntry {
-    PyObject *text;          /* the entry (a strong reference when cached) */
-    Py_ssize_t npara, nwords;
-    int32_t *first;          /* npara + 1: paraphrase q's words are first[q]..first[q + 1] */
-    int32_t *start, *len;    /* nwords each */
-    uint32_t *hash;
-} ParsedEntry;
-
-/* Where parse_entry splits an entry: a word ends at a space, a paraphrase at a tab (and 0, a str's terminator). */
-static const unsigned char ENTRY_STOP[256] = {[0] = 1, ['\t'] = 1, [' '] = 1};
-
-/* parse_entry's scratch arrays (a word can be one character and its separator: at most len + 1 of each), kept
- * between calls (the GIL is held and no Python code runs while it parses). */
-static struct {
-    int32_t *first, *start, *len;
-    uint32_t *hash;
-    Py_ssize_t cap;
-} parse_scratch;
-
-static int parse_scratch_room(Py_ssize_t n) {
-    if (n <= parse_scratch.cap) return 0;
-    Py_ssize_t cap = parse_scratch.cap ? parse_scratch.cap : 1024;
-    while (cap < n) cap *= 2;
-    int32_t *f = (int32_t *)realloc(parse_scratch.first, (size_t)cap * sizeof(int32_t));
-    if (f) parse_scratch.first = f;
-    int32_t *st = f ? (int32_t *)realloc(parse_scratch.start, (size_t)cap * sizeof(int32_t)) : NULL;
-    if (st) parse_scratch.start = st;
-    int32_t *ln = st ? (int32_t *)realloc(parse_scratch.len, (size_t)cap * sizeof(int32_t)) : NULL;
-    if (ln) parse_scratch.len = ln;
-    uint32_t *h = ln ? (uint32_t *)realloc(parse_scratch.hash, (size_t)cap * sizeof(uint32_t)) : NULL;
-    if (!h) { PyErr_NoMemory(); return -1; }
-    parse_scratch.hash = h;
-    parse_scratch.cap = cap;
-    return 0;
-}
-
-/* The paraphrases and words of `entry` (a str), split as phrase_matches splits them: every tab ends a paraphrase,
- * every space a word (an empty paraphrase has one empty word), in one pass into the scratch arrays, which *view
- * then describes (valid until the next parse).  0, or -1 with an exception set. */
-static int parse_to_scratch(PyObject *entry, ParsedEntry *view) {
-    int kind = PyUnicode_KIND(entry);
-    const void *data = PyUnicode_DATA(entry);
-    Py_ssize_t end = PyUnicode_GET_LENGTH(entry);
-    if (end > INT32_MAX - 2) { PyErr_SetString(PyExc_ValueError, "a paraphrase entry is too long"); return -1; }
-    if (parse_scratch_room(end + 2) < 0) return -1;
-    int32_t *first = parse_scratch.first, *start = parse_scratch.start, *len = parse_scratch.len;
-    uint32_t *hash = parse_scratch.hash;
-    Py_ssize_t q = 0, i = 0, w = 0, k = 0;  /* paraphrase start, position, words and paraphrases so far */
-    first[k++] = 0;
-    for (;;) {  /* one word: data[a:i] */
-        Py_ssize_t a = i;
-        uint32_t h = 0;
-        if (kind == PyUnicode_1BYTE_KIND) {
-            const Py_UCS1 *d = (const Py_UCS1 *)data;  /* NUL-terminated, as every str */
-            for (;;) {
-                while (!ENTRY_STOP[d[i]]) i++;
-                if (d[i] || i >= end) break;
-                i++;  /* a NUL inside the text: part of the word */
-            }
-        } else {
-            while (i < end) {
-                Py_UCS4 c = PyUnicode_READ(kind, data, i);
-                if (c == ' ' || c == '\t') break;
-                i++;
-            }
-        }
-        if (a == q) h = span_hash(kind, data, a, i);  /* only a paraphrase's first word is looked up by its hash */
-        start[w] = (int32_t)a;
-        len[w] = (int32_t)(i - a);
-        hash[w] = h;
-        w++;
-        if (i >= end) break;
-        if (PyUnicode_READ(kind, data, i) == '\t') {
-            q = i + 1;
-            first[k++] = (int32_t)w;
-        }
-        i++;
-    }
-    first[k] = (int32_t)w;
-    view->text = entry;
-    view->npara = k;
-    view->nwords = w;
-    view->first = first;
-    view->start = start;
-    view->len = len;
-    view->hash = hash;
-    return 0;
-}
-
-/* parse_to_scratch's result in one block of its own (for the cache).  NULL with an exception set. */
-static ParsedEntry *parse_entry(PyObject *entry) {
-    ParsedEntry v;
-    if (parse_to_scratch(entry, &v) < 0) return NULL;
-    Py_ssize_t npara = v.npara, nwords = v.nwords;
-    size_t bytes = sizeof(ParsedEntry) + (size_t)(npara + 1) * sizeof(int32_t) + (size_t)nwords * (2 * sizeof(int32_t) + sizeof(uint32_t));
-    ParsedEntry *pe = (ParsedEntry *)malloc(bytes);
-    if (!pe) { PyErr_NoMemory(); return NULL; }
-    pe->text = entry;
-    pe->npara = npara;
-    pe->nwords = nwords;
-    pe->first = (int32_t *)(pe + 1);
-    pe->start = pe->first + npara + 1;
-    pe->len = pe->start + nwords;
-    pe->hash = (uint32_t *)(pe->len + nwords);
-    memcpy(pe->first, v.first, (size_t)(npara + 1) * sizeof(int32_t));
-    memcpy(pe->start, v.start, (size_t)nwords * sizeof(int32_t));
-    memcpy(pe->len, v.len, (size_t)nwords * sizeof(int32_t));
-    memcpy(pe->hash, v.hash, (size_t)nwords * sizeof(uint32_t));
-    return pe;
 }
 
 /* Parsed entries by their text (its address: the cache holds a reference to each text, so no other object has
@@ -232,11 +117,6 @@ static ParsedEntry *pc_get(ParseCache *c, PyObject *entry) {
     return pe;
 }
 
-/* The bucket of a synset id in a hash table of `size` (a power of two) buckets. */
-static size_t synset_bucket(long long v, Py_ssize_t size) {
-    return (size_t)(((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 32) & (size_t)(size - 1);
-}
-
 /* A sentence's paraphrase-table phrases packed into p: phrase h starts at word start[h], is len[h] words long and
  * has the table entry entries[h] (a str).  p points at each entry's parsed form: the cache c's (see pc_get; the
  * caller keeps the cache alive as long as p), or one parsed here and owned by p.  The parsed words point into the
@@ -303,26 +183,6 @@ done:
 /* The phrases of a sentence (`words`, a tuple) found by walking the mapped paraphrase table `spec` describes (see
  * pack_words), as pack_hit_arrays takes them; *entries a new tuple of their entries.  Defined with the walk. */
 static int walk_for_pack(PyObject *spec, PyObject *words, Py_ssize_t *nh, long **start, long **len, PyObject **entries);
-
-/* The table of p's synsets (syn_vals, syn_start): each id's words, chained by bucket. */
-static int pack_synset_table(Packed *p) {
-    Py_ssize_t total = p->syn_start[p->n];
-    p->syn_size = 8;
-    while (p->syn_size < 2 * total) p->syn_size *= 2;
-    p->syn_pos = (Py_ssize_t *)malloc(((size_t)total + 1) * sizeof(Py_ssize_t));
-    p->syn_next = (Py_ssize_t *)malloc(((size_t)total + 1) * sizeof(Py_ssize_t));
-    p->syn_head = (Py_ssize_t *)malloc((size_t)p->syn_size * sizeof(Py_ssize_t));
-    if (!p->syn_pos || !p->syn_next || !p->syn_head) { PyErr_NoMemory(); return -1; }
-    for (Py_ssize_t b = 0; b < p->syn_size; b++) p->syn_head[b] = -1;
-    for (Py_ssize_t i = 0; i < p->n; i++)
-        for (Py_ssize_t k = p->syn_start[i]; k < p->syn_start[i + 1]; k++) {
-            size_t bucket = synset_bucket(p->syn_vals[k], p->syn_size);
-            p->syn_pos[k] = i;
-            p->syn_next[k] = p->syn_head[bucket];
-            p->syn_head[bucket] = k;
-        }
-    return 0;
-}
 
 /* A word's record (make_records, pack_words): a bytes object of REC_HEAD bytes (the word's Java hash, its stem's
  * Java hash, its Java length, flags: REC_FUNC a function word, REC_STEM the stem's hash is there, REC_SYN the synset
@@ -469,27 +329,23 @@ static PyObject *pack_words(PyObject *self, PyObject *args) {
     p = (Packed *)calloc(1, sizeof(Packed));
     if (!p) { PyErr_NoMemory(); goto out; }
     p->n = n;
-    p->size = 8;
-    while (p->size < 2 * n) p->size *= 2;
     p->hash = (long long *)malloc((n + 1) * sizeof(long long));
     p->func = (char *)malloc((size_t)n + 1);
     p->len = (long *)malloc((n + 1) * sizeof(long));
-    p->w = (Span *)malloc((n + 1) * sizeof(Span));
-    p->head = (Py_ssize_t *)malloc(p->size * sizeof(Py_ssize_t));
-    p->next = (Py_ssize_t *)malloc((n + 1) * sizeof(Py_ssize_t));
     if (stem) p->stem = (long long *)malloc((n + 1) * sizeof(long long));
     if (synonym) {
-        p->syn_vals = (long long *)malloc(((size_t)syn_total + 1) * sizeof(long long));
-        p->syn_start = (Py_ssize_t *)malloc((n + 1) * sizeof(Py_ssize_t));
+        p->syn.n = n;
+        p->syn.vals = (long long *)malloc(((size_t)syn_total + 1) * sizeof(long long));
+        p->syn.start = (Py_ssize_t *)malloc((n + 1) * sizeof(Py_ssize_t));
     }
     flist = PyList_New(n);
     llist = PyList_New(n);
-    if (!p->hash || !p->func || !p->len || !p->w || !p->head || !p->next || (stem && !p->stem)
-        || (synonym && (!p->syn_vals || !p->syn_start)) || !flist || !llist) {
+    if (!p->hash || !p->func || !p->len || (stem && !p->stem) || (synonym && (!p->syn.vals || !p->syn.start)) || !flist
+        || !llist) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto fail;
     }
-    if (chain_words(tup, p->w, p->head, p->next, p->size)) goto fail;
+    if (word_index(tup, &p->words)) goto fail;
     double total = 0, func_total = 0;
     Py_ssize_t t = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -497,8 +353,8 @@ static PyObject *pack_words(PyObject *self, PyObject *args) {
         p->hash[i] = hd->hash;
         if (stem) p->stem[i] = hd->stem;
         if (synonym) {
-            p->syn_start[i] = t;
-            memcpy(p->syn_vals + t, PyBytes_AS_STRING(held[i]) + REC_HEAD, 8 * (size_t)hd->nsyn);
+            p->syn.start[i] = t;
+            memcpy(p->syn.vals + t, PyBytes_AS_STRING(held[i]) + REC_HEAD, 8 * (size_t)hd->nsyn);
             t += hd->nsyn;
         }
         p->func[i] = (char)(hd->flags & REC_FUNC);
@@ -512,8 +368,8 @@ static PyObject *pack_words(PyObject *self, PyObject *args) {
         if (p->func[i]) func_total += (double)p->len[i];
     }
     if (synonym) {
-        p->syn_start[n] = t;
-        if (pack_synset_table(p)) goto fail;
+        p->syn.start[n] = t;
+        if (synsets_index(&p->syn)) goto fail;
     }
     PyObject *texts = hits;  /* what holds the entries' texts */
     if (PyTuple_Check(hits)) {  /* the sentence walked here: no hit tuples made */
@@ -571,100 +427,69 @@ static int found_add(Found *f, int mod, long rs, long rl, long hs, long hl, int 
         if (!m || !md) { no_memory(); return -1; }
         f->cap = cap;
     }
-    MatchInts *x = &f->m[f->len];
-    x->rstart = rs; x->rlen = rl; x->hstart = hs; x->hlen = hl;
-    x->gain = exact ? hl + rl : hl / 2 + rl / 2;  /* as Match.__init__ */
-    x->dist = rs > hs ? rs - hs : hs - rs;
+    f->m[f->len] = match_ints(rs, rl, hs, hl, exact);
     f->mod[f->len] = mod;
     f->len++;
     return 0;
 }
 
-/* The one-word candidates of the exact (MOD_EXACT) or stem (MOD_STEM) module, as collect_matches finds them. */
-static int word_candidates(Found *f, int mi, int kind, const Packed *h, const Packed *r) {
-    /* the hypothesis's words chained by their key (the word's hash, or its stem's) in a small table, each chain in
-     * ascending position: each reference word then visits only the words with its key, in the order of a scan */
-    const long long *hk = kind == MOD_EXACT ? h->hash : h->stem, *rk = kind == MOD_EXACT ? r->hash : r->stem;
-    Py_ssize_t size = 8;
-    while (size < 2 * h->n) size *= 2;
-    Py_ssize_t local[64 + 32], *mem = size + h->n <= 64 + 32 ? local : (Py_ssize_t *)malloc((size_t)(size + h->n) * sizeof(Py_ssize_t));
-    if (!mem) { no_memory(); return -1; }
-    Py_ssize_t *head = mem, *next = mem + size;
-    for (Py_ssize_t b = 0; b < size; b++) head[b] = -1;
-    for (Py_ssize_t i = h->n - 1; i >= 0; i--) {
-        size_t b = synset_bucket(hk[i], size);
-        next[i] = head[b];
-        head[b] = i;
-    }
-    int rc = 0;
-    for (Py_ssize_t j = 0; j < r->n && !rc; j++) {
-        long long rw = r->hash[j], key = rk[j];
-        for (Py_ssize_t i = head[synset_bucket(key, size)]; i >= 0; i = next[i]) {
-            int hit = hk[i] == key && (kind == MOD_EXACT || h->hash[i] != rw);
-            if (hit && found_add(f, mi, (long)j, 1, (long)i, 1, MODULE_EXACT_GAIN[kind])) { rc = -1; break; }
-        }
-    }
-    if (mem != local) free(mem);
-    return rc;
+/* A one-word matcher's Sink into the candidates (reference position, hypothesis position) of module mi, whose gain
+ * rule is `exact`. */
+typedef struct {
+    Found *f;
+    int mi, exact;
+} FoundWords;
+
+static int found_word(void *ctx, Py_ssize_t j, Py_ssize_t i) {
+    FoundWords *c = (FoundWords *)ctx;
+    return found_add(c->f, c->mi, (long)j, 1, (long)i, 1, c->exact);
 }
 
-/* The synonym candidates: for each reference word, the hypothesis words sharing a synset with it (found through
- * the hypothesis's synset table, marked in a row of flags), read as collect_matches finds them: hypothesis
- * positions ascending, other words only. */
+/* The exact and stem modules' matcher (key_matches), defined with the words. */
+static int key_matches(const long long *hk, const long long *hw, Py_ssize_t n1, const long long *rk, const long long *rw,
+                       Py_ssize_t n2, int other, const Sink *out);
+
+/* The one-word candidates of the exact (MOD_EXACT) or stem (MOD_STEM) module, as collect_matches finds them:
+ * key_matches of the words' hashes, or of their stems' for other words. */
+static int word_candidates(Found *f, int mi, int code, const Packed *h, const Packed *r) {
+    FoundWords c = {f, mi, MODULE_EXACT_GAIN[code]};
+    Sink sink = {found_word, &c};
+    int stem = code == MOD_STEM;
+    return key_matches(stem ? h->stem : h->hash, h->hash, h->n, stem ? r->stem : r->hash, r->hash, r->n, stem, &sink);
+}
+
+/* The synonym candidates, as collect_matches finds them (synonym_matches of the packed synsets). */
 static int synonym_candidates(Found *f, int mi, int code, const Packed *h, const Packed *r) {
-    (void)code;
-    Py_ssize_t n1 = h->n;
-    unsigned char *row = (unsigned char *)malloc((size_t)n1 + 1);
-    if (!row) { no_memory(); return -1; }
-    int rc = 0;
-    for (Py_ssize_t j = 0; j < r->n && !rc; j++) {
-        if (r->syn_start[j + 1] == r->syn_start[j]) continue;
-        memset(row, 0, (size_t)n1 + 1);
-        int any = 0;
-        for (Py_ssize_t k = r->syn_start[j]; k < r->syn_start[j + 1]; k++) {
-            long long v = r->syn_vals[k];
-            for (Py_ssize_t e = h->syn_head[synset_bucket(v, h->syn_size)]; e >= 0; e = h->syn_next[e])
-                if (h->syn_vals[e] == v) { row[h->syn_pos[e]] = 1; any = 1; }
-        }
-        if (!any) continue;
-        for (Py_ssize_t i = 0; i < n1; i++)
-            if (row[i] && h->hash[i] != r->hash[j] && found_add(f, mi, (long)j, 1, (long)i, 1, MODULE_EXACT_GAIN[MOD_SYNONYM])) {
-                rc = -1;
-                break;
-            }
-    }
-    free(row);
-    return rc;
+    FoundWords c = {f, mi, MODULE_EXACT_GAIN[code]};
+    Sink sink = {found_word, &c};
+    return synonym_matches(&h->syn, h->hash, &r->syn, r->hash, &sink);
+}
+
+/* The paraphrase matcher's Sink into the candidates of module mi: occurrences of the paraphrases of a phrase of one
+ * side (its start and length) in the other side, the reference's phrases (side 0) or the hypothesis's (side 1). */
+typedef struct {
+    Found *f;
+    int mi, exact, side;
+    long start, len;
+} FoundPhrases;
+
+static int found_phrase(void *ctx, Py_ssize_t o, Py_ssize_t pl) {
+    FoundPhrases *c = (FoundPhrases *)ctx;
+    return c->side == 0 ? found_add(c->f, c->mi, c->start, c->len, (long)o, (long)pl, c->exact)
+                        : found_add(c->f, c->mi, (long)o, (long)pl, c->start, c->len, c->exact);
 }
 
 /* The paraphrase candidates: where the paraphrases of the reference's phrases occur in the hypothesis, then
- * the other way round; phrase by phrase, paraphrases in table order, positions ascending (phrase_matches). */
+ * the other way round; phrase by phrase, paraphrases in table order, positions ascending (entry_matches). */
 static int paraphrase_candidates(Found *f, int mi, int code, const Packed *h, const Packed *r) {
-    (void)code;
-    for (int side = 0; side < 2; side++) {
-        const Packed *from = side == 0 ? r : h, *to = side == 0 ? h : r;
+    FoundPhrases c = {f, mi, MODULE_EXACT_GAIN[code], 0, 0, 0};
+    Sink sink = {found_phrase, &c};
+    for (c.side = 0; c.side < 2; c.side++) {
+        const Packed *from = c.side == 0 ? r : h, *to = c.side == 0 ? h : r;
         for (Py_ssize_t t = 0; t < from->nhits; t++) {
-            const ParsedEntry *pe = from->hit_entry[t];
-            int kind = PyUnicode_KIND(pe->text);
-            const void *data = PyUnicode_DATA(pe->text);
-            for (Py_ssize_t q = 0; q < pe->npara; q++) {
-                Py_ssize_t a = pe->first[q], pl = pe->first[q + 1] - a;  /* at least one (maybe empty) word */
-                Span first = {kind, data, pe->start[a], pe->len[a], pe->hash[a]};
-                for (Py_ssize_t o = to->head[first.hash & (to->size - 1)]; o >= 0; o = to->next[o]) {
-                    if (o + pl > to->n || !span_equal(&to->w[o], &first)) continue;
-                    int same = 1;
-                    for (Py_ssize_t k = 1; same && k < pl; k++) {
-                        Span wk = {kind, data, pe->start[a + k], pe->len[a + k], 0};
-                        same = span_same_text(&to->w[o + k], &wk);
-                    }
-                    if (!same) continue;
-                    long st = from->hit_start[t], kl = from->hit_len[t];
-                    int exact = MODULE_EXACT_GAIN[MOD_PARAPHRASE];
-                    if (side == 0 ? found_add(f, mi, st, kl, (long)o, (long)pl, exact)
-                                  : found_add(f, mi, (long)o, (long)pl, st, kl, exact))
-                        return -1;
-                }
-            }
+            c.start = from->hit_start[t];
+            c.len = from->hit_len[t];
+            if (entry_matches(from->hit_entry[t], &to->words, &sink) < 0) return -1;
         }
     }
     return 0;
@@ -828,7 +653,7 @@ static int packed_pair(PyObject *hv, PyObject *rv, const int *kinds, int nmod, c
     if (!*h || !*r) return -1;
     for (int k = 0; k < nmod; k++) {
         unsigned need = MODULE_NEEDS[kinds[k]];
-        if (((need & NEED_STEM) && (!(*h)->stem || !(*r)->stem)) || ((need & NEED_SYNONYMS) && (!(*h)->syn_head || !(*r)->syn_head))
+        if (((need & NEED_STEM) && (!(*h)->stem || !(*r)->stem)) || ((need & NEED_SYNONYMS) && (!(*h)->syn.head || !(*r)->syn.head))
             || ((need & NEED_PHRASES) && (!(*h)->has_hits || !(*r)->has_hits))) {
             PyErr_SetString(PyExc_ValueError, "a side lacks what one of the modules needs");
             return -1;

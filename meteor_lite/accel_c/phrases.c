@@ -1,5 +1,6 @@
-/* meteor_lite._accel: paraphrase matches.  Part of one translation unit: included by meteor_lite/_accel.c, in order
- * (after the headers it includes, and the parts before this one). */
+/* meteor_lite._accel: paraphrase matches: the paraphrase module's matcher (entry_matches), for the pair kernel
+ * (paraphrase_candidates, accel_c/pair.c) and its per-function twin (phrase_matches).  Part of one translation unit:
+ * included by meteor_lite/_accel.c, in order (after the headers it includes, and the parts before this one). */
 
 /* ---- paraphrase matches ------------------------------------------------------------ */
 
@@ -22,7 +23,7 @@ static uint32_t span_hash(int kind, const void *data, Py_ssize_t a, Py_ssize_t b
 }
 
 /* Do two spans hold the same code points (str equality, whatever their storage kinds)?  Their hashes are not
- * compared: only the first word of a packed paraphrase has one. */
+ * compared: only a paraphrase's first word has one. */
 static int span_same_text(const Span *x, const Span *y) {
     if (x->len != y->len) return 0;
     if (x->kind == y->kind)
@@ -38,10 +39,45 @@ static int span_equal(const Span *x, const Span *y) {
     return x->hash == y->hash && span_same_text(x, y);
 }
 
-/* The span of entry[a:b] (entry's kind and data). */
-static Span entry_span(int kind, const void *data, Py_ssize_t a, Py_ssize_t b) {
-    Span s = {kind, data, a, b - a, span_hash(kind, data, a, b)};
-    return s;
+/* A sentence's words as the paraphrase matcher looks them up: n spans, chained by hash in a table of `size` buckets
+ * (a power of two): head[hash & (size - 1)] is a bucket's first position, next[i] the one after i, every chain in
+ * ascending position. */
+typedef struct {
+    Py_ssize_t n, size;
+    Span *w;
+    Py_ssize_t *head, *next;
+} WordIndex;
+
+static void word_index_free(WordIndex *x) {
+    free(x->w);
+    free(x->head);
+    free(x->next);
+}
+
+/* The WordIndex of `words` (a tuple of str) into x (its arrays freed by word_index_free, also on failure); the spans
+ * point into the words.  0, or -1 with an exception set (a word that is not a string). */
+static int word_index(PyObject *words, WordIndex *x) {
+    Py_ssize_t n = PyTuple_GET_SIZE(words), size = 8;
+    while (size < 2 * n) size *= 2;
+    x->n = n;
+    x->size = size;
+    x->w = (Span *)malloc(((size_t)n + 1) * sizeof(Span));
+    x->head = (Py_ssize_t *)malloc((size_t)size * sizeof(Py_ssize_t));
+    x->next = (Py_ssize_t *)malloc(((size_t)n + 1) * sizeof(Py_ssize_t));
+    if (!x->w || !x->head || !x->next) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t b = 0; b < size; b++) x->head[b] = -1;
+    for (Py_ssize_t i = n - 1; i >= 0; i--) {  /* from the back: every chain runs in ascending position */
+        PyObject *o = PyTuple_GET_ITEM(words, i);
+        if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); return -1; }
+        int kind = PyUnicode_KIND(o);
+        const void *data = PyUnicode_DATA(o);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(o);
+        Span sp = {kind, data, 0, len, span_hash(kind, data, 0, len)};
+        x->w[i] = sp;
+        x->next[i] = x->head[sp.hash & (size - 1)];
+        x->head[sp.hash & (size - 1)] = i;
+    }
+    return 0;
 }
 
 /* First index >= a and < b holding code point c, or b. */
@@ -54,90 +90,153 @@ static Py_ssize_t find_char(int kind, const void *data, Py_ssize_t a, Py_ssize_t
     return a;
 }
 
-/* The words of a tuple as spans (w), chained by hash in a table of `size` buckets (a power of two): head[bucket]
- * is the first position, next[i] the one after i; built from the back, so every chain runs in ascending
- * position.  0, or -1 with an exception set (a word that is not a string). */
-static int chain_words(PyObject *words, Span *w, Py_ssize_t *head, Py_ssize_t *next, Py_ssize_t size) {
-    for (Py_ssize_t b = 0; b < size; b++) head[b] = -1;
-    for (Py_ssize_t i = PyTuple_GET_SIZE(words) - 1; i >= 0; i--) {
-        PyObject *o = PyTuple_GET_ITEM(words, i);
-        if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); return -1; }
-        int kind = PyUnicode_KIND(o);
-        const void *data = PyUnicode_DATA(o);
-        Py_ssize_t len = PyUnicode_GET_LENGTH(o);
-        Span sp = {kind, data, 0, len, span_hash(kind, data, 0, len)};
-        w[i] = sp;
-        next[i] = head[sp.hash & (size - 1)];
-        head[sp.hash & (size - 1)] = i;
+/* One paraphrase of a table entry: text[start..end) (no tab), its first word text[start..first_end) (first_end the
+ * first space, or end) with its span_hash; every space ends a word, so a paraphrase has at least one (maybe empty). */
+typedef struct {
+    int32_t start, first_end, end;
+    uint32_t hash;
+} Para;
+
+/* A table entry's paraphrases (joined by tabs, their words by single spaces, as the bundle stores them) as the
+ * matcher reads them: npara paraphrases (every tab ends one) over the entry's code points (kind, data). */
+typedef struct ParsedEntry {
+    PyObject *text;          /* the entry (a strong reference when cached) */
+    int kind;
+    const void *data;
+    Py_ssize_t npara;
+    Para *para;
+} ParsedEntry;
+
+/* The paraphrases an entry is parsed into (at most one more than its length), kept from one entry to the next. */
+typedef struct {
+    Para *para;
+    Py_ssize_t cap;
+} EntryScratch;
+
+/* The paraphrases of `entry` (a str), in one pass into s, which *view then describes (valid until s is parsed into
+ * again).  0, or -1 with an exception set. */
+static int parse_into(PyObject *entry, EntryScratch *s, ParsedEntry *view) {
+    int kind = PyUnicode_KIND(entry);
+    const void *data = PyUnicode_DATA(entry);
+    Py_ssize_t end = PyUnicode_GET_LENGTH(entry);
+    if (end > INT32_MAX - 2) { PyErr_SetString(PyExc_ValueError, "a paraphrase entry is too long"); return -1; }
+    if (end + 1 > s->cap) {
+        Py_ssize_t cap = s->cap ? s->cap : 64;
+        while (cap < end + 1) cap *= 2;
+        Para *grown = (Para *)realloc(s->para, (size_t)cap * sizeof(Para));
+        if (!grown) { PyErr_NoMemory(); return -1; }
+        s->para = grown;
+        s->cap = cap;
+    }
+    Py_ssize_t k = 0;
+    for (Py_ssize_t p = 0;; k++) {  /* one paraphrase: entry[p:e] */
+        Py_ssize_t e = find_char(kind, data, p, end, '\t'), t1 = find_char(kind, data, p, e, ' ');
+        Para q = {(int32_t)p, (int32_t)t1, (int32_t)e, span_hash(kind, data, p, t1)};
+        s->para[k] = q;
+        if (e >= end) break;
+        p = e + 1;
+    }
+    view->text = entry;
+    view->kind = kind;
+    view->data = data;
+    view->npara = k + 1;
+    view->para = s->para;
+    return 0;
+}
+
+/* The pack's parsing arrays, kept between calls (the GIL is held and no Python code runs while it parses). */
+static EntryScratch parse_scratch;
+
+/* `entry` parsed into one block of memory of its own (the pair kernel's packed sentences keep their entries so, and
+ * its parse cache).  NULL with an exception set. */
+static ParsedEntry *parse_entry(PyObject *entry) {
+    ParsedEntry v;
+    if (parse_into(entry, &parse_scratch, &v) < 0) return NULL;
+    ParsedEntry *pe = (ParsedEntry *)malloc(sizeof(ParsedEntry) + (size_t)v.npara * sizeof(Para));
+    if (!pe) { PyErr_NoMemory(); return NULL; }
+    *pe = v;
+    pe->para = (Para *)(pe + 1);
+    memcpy(pe->para, v.para, (size_t)v.npara * sizeof(Para));
+    return pe;
+}
+
+/* The paraphrase module's matcher: where the paraphrases of the entry pe occur in the words `to`, paraphrase by
+ * paraphrase in table order, each one's starts ascending: out->add(ctx, start, paraphrase length) for each.  A
+ * paraphrase's first word is looked up by its hash; its other words are read off the entry where it occurs.  Reads
+ * no Python object (safe without the GIL).  0, or -1 when out stopped it. */
+static int entry_matches(const ParsedEntry *pe, const WordIndex *to, const Sink *out) {
+    int kind = pe->kind;
+    const void *data = pe->data;
+    for (Py_ssize_t q = 0; q < pe->npara; q++) {
+        const Para *para = &pe->para[q];
+        Span first = {kind, data, para->start, para->first_end - para->start, para->hash};
+        for (Py_ssize_t o = to->head[first.hash & (to->size - 1)]; o >= 0; o = to->next[o]) {
+            if (!span_equal(&to->w[o], &first)) continue;
+            Py_ssize_t k = 1, a = para->first_end;
+            int same = 1;
+            while (same && a < para->end) {  /* a space at a: word k follows */
+                Py_ssize_t b = find_char(kind, data, a + 1, para->end, ' ');
+                Span wk = {kind, data, a + 1, b - a - 1, 0};
+                same = o + k < to->n && span_same_text(&to->w[o + k], &wk);
+                k++;
+                a = b;
+            }
+            if (same && out->add(out->ctx, o, k) < 0) return -1;
+        }
     }
     return 0;
 }
 
-/* Where the paraphrases of table entries occur in `words`.  hits: (start, length, entry) with entry the
- * paraphrases joined by tabs, their words by single spaces (as the bundle stores them); words: a tuple of
- * str.  The words are hashed into a small table whose chains run in ascending position, so each
- * paraphrase's first word finds its occurrences in order without a dict or a new string.  Returns the
- * (start, length, other start, paraphrase length) of every occurrence in Meteor's order, as
- * iter_phrase_matches yields them. */
+/* phrase_matches' Sink: (start, length, other start, paraphrase length) appended to `out`, start and length the
+ * hit's own objects. */
+typedef struct {
+    PyObject *out, *start, *len;
+} PhraseRows;
+
+static int phrase_row(void *ctx, Py_ssize_t o, Py_ssize_t pl) {
+    PhraseRows *c = (PhraseRows *)ctx;
+    PyObject *ov = PyLong_FromSsize_t(o), *plv = PyLong_FromSsize_t(pl);
+    PyObject *t = ov && plv ? PyTuple_Pack(4, c->start, c->len, ov, plv) : NULL;
+    Py_XDECREF(ov);
+    Py_XDECREF(plv);
+    int bad = !t || PyList_Append(c->out, t) < 0;
+    Py_XDECREF(t);
+    return bad ? -1 : 0;
+}
+
+/* phrase_matches(hits, words): where the paraphrases of table entries occur in `words`, by entry_matches.  hits:
+ * (start, length, entry) with entry the paraphrases joined by tabs, their words by single spaces (as the bundle
+ * stores them); words: a tuple of str.  Each entry is parsed once into arrays of this call's own (a finalizer run
+ * while the result grows may pack sentences, which parse into the pack's).  Returns the (start, length, other start,
+ * paraphrase length) of every occurrence in Meteor's order, as iter_phrase_matches yields them. */
 static PyObject *phrase_matches(PyObject *self, PyObject *args) {
     PyObject *hits, *words;
     (void)self;
     if (!PyArg_ParseTuple(args, "O!O!:phrase_matches", &PyList_Type, &hits, &PyTuple_Type, &words)) return NULL;
-    Py_ssize_t nw = PyTuple_GET_SIZE(words), size = 8;
-    while (size < 2 * nw) size *= 2;
-    Span *w = PyMem_Malloc(sizeof(Span) * (size_t)(nw ? nw : 1));
-    Py_ssize_t *head = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)size);
-    Py_ssize_t *next = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(nw ? nw : 1));
+    WordIndex to = {0, 0, NULL, NULL, NULL};
+    EntryScratch scratch = {NULL, 0};
     PyObject *out = PyList_New(0);
-    if (!w || !head || !next || !out) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        goto fail;
-    }
-    if (chain_words(words, w, head, next, size)) goto fail;
+    if (!out || word_index(words, &to) < 0) goto fail;
     for (Py_ssize_t h = 0; h < PyList_GET_SIZE(hits); h++) {
         PyObject *hit = PyList_GET_ITEM(hits, h);
         if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3 || !PyUnicode_Check(PyTuple_GET_ITEM(hit, 2))) {
             PyErr_SetString(PyExc_TypeError, "a phrase hit must be a (start, length, table entry) tuple");
             goto fail;
         }
-        PyObject *start = PyTuple_GET_ITEM(hit, 0), *k = PyTuple_GET_ITEM(hit, 1), *entry = PyTuple_GET_ITEM(hit, 2);
-        int kind = PyUnicode_KIND(entry);
-        const void *data = PyUnicode_DATA(entry);
-        Py_ssize_t end = PyUnicode_GET_LENGTH(entry);
-        for (Py_ssize_t p = 0; p <= end;) {  /* one paraphrase: entry[p:e] */
-            Py_ssize_t e = find_char(kind, data, p, end, '\t');
-            Py_ssize_t t1 = find_char(kind, data, p, e, ' ');
-            Py_ssize_t pl = 1;
-            for (Py_ssize_t c = t1; c < e; c = find_char(kind, data, c + 1, e, ' ')) pl++;
-            Span first = entry_span(kind, data, p, t1);
-            for (Py_ssize_t o = head[first.hash & (size - 1)]; o >= 0; o = next[o]) {
-                if (o + pl > nw || !span_equal(&w[o], &first)) continue;
-                int same = 1;
-                for (Py_ssize_t a = t1 + 1, t = 1; same && t < pl; t++) {  /* the paraphrase's other words */
-                    Py_ssize_t b = find_char(kind, data, a, e, ' ');
-                    Span s = entry_span(kind, data, a, b);
-                    same = span_equal(&w[o + t], &s);
-                    a = b + 1;
-                }
-                if (!same) continue;
-                PyObject *ov = PyLong_FromSsize_t(o), *plv = PyLong_FromSsize_t(pl);
-                PyObject *t = ov && plv ? PyTuple_Pack(4, start, k, ov, plv) : NULL;
-                Py_XDECREF(ov);
-                Py_XDECREF(plv);
-                if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); goto fail; }
-                Py_DECREF(t);
-            }
-            p = e + 1;
-        }
+        Py_INCREF(hit);  /* its entry is read while the result grows (which may run Python code) */
+        ParsedEntry pe;
+        PhraseRows rows = {out, PyTuple_GET_ITEM(hit, 0), PyTuple_GET_ITEM(hit, 1)};
+        Sink sink = {phrase_row, &rows};
+        int bad = parse_into(PyTuple_GET_ITEM(hit, 2), &scratch, &pe) < 0 || entry_matches(&pe, &to, &sink) < 0;
+        Py_DECREF(hit);
+        if (bad) goto fail;
     }
-    PyMem_Free(w);
-    PyMem_Free(head);
-    PyMem_Free(next);
+    word_index_free(&to);
+    free(scratch.para);
     return out;
 fail:
-    PyMem_Free(w);
-    PyMem_Free(head);
-    PyMem_Free(next);
+    word_index_free(&to);
+    free(scratch.para);
     Py_XDECREF(out);
     return NULL;
 }

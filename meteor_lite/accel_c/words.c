@@ -1,5 +1,6 @@
-/* meteor_lite._accel: words: Java hashes, positions, one-word matches.  Part of one translation unit: included by meteor_lite/_accel.c, in order
- * (after the headers it includes, and the parts before this one). */
+/* meteor_lite._accel: words: Java hashes, positions, the exact and stem modules' matcher (key_matches, for the pair
+ * kernel's word_candidates, accel_c/pair.c), one-word Match objects.  Part of one translation unit: included by
+ * meteor_lite/_accel.c, in order (after the headers it includes, and the parts before this one). */
 
 /* ---- words ------------------------------------------------------------------------- */
 
@@ -85,10 +86,37 @@ done:
     return out;
 }
 
+/* The exact and stem modules' matcher: for each reference word j, the hypothesis words i with its key (hk[i] ==
+ * rk[j]: the words' Java hashes, or their stems'), positions ascending; with `other`, other words only (the words'
+ * hashes hw[i], rw[j] differ): out->add(ctx, j, i) for each.  The hypothesis's words are chained by key in a small
+ * table, each chain in ascending position, so each reference word visits only the words with its key.  Reads no
+ * Python object (safe without the GIL).  0, or -1 (no memory, or out stopped it) with an exception set. */
+static int key_matches(const long long *hk, const long long *hw, Py_ssize_t n1, const long long *rk, const long long *rw,
+                       Py_ssize_t n2, int other, const Sink *out) {
+    Py_ssize_t size = 8;
+    while (size < 2 * n1) size *= 2;
+    Py_ssize_t local[64 + 32], *mem = size + n1 <= 64 + 32 ? local : (Py_ssize_t *)malloc((size_t)(size + n1) * sizeof(Py_ssize_t));
+    if (!mem) { no_memory(); return -1; }
+    Py_ssize_t *head = mem, *next = mem + size;
+    for (Py_ssize_t b = 0; b < size; b++) head[b] = -1;
+    for (Py_ssize_t i = n1 - 1; i >= 0; i--) {
+        size_t b = key_bucket(hk[i], size);
+        next[i] = head[b];
+        head[b] = i;
+    }
+    int rc = 0;
+    for (Py_ssize_t j = 0; j < n2 && !rc; j++) {
+        long long key = rk[j];
+        for (Py_ssize_t i = head[key_bucket(key, size)]; i >= 0; i = next[i])
+            if (hk[i] == key && (!other || hw[i] != rw[j]) && out->add(out->ctx, j, i) < 0) { rc = -1; break; }
+    }
+    if (mem != local) free(mem);
+    return rc;
+}
+
 /* word_matches(cands, positions, module, exact, Match): for each reference word j and each hypothesis
  * position i of positions[j] (ascending), append Match(module, j, 1, i, 1, exact) to cands[j]: the objects
- * Match's __init__ makes (gain 2 for an exact match of one word a side, else 1 // 2 + 1 // 2 = 0; distance
- * |j - i|), built in place. */
+ * Match's __init__ makes (gain and distance by match_ints, as the pair kernel's candidates), built in place. */
 static PyObject *word_matches(PyObject *self, PyObject *args) {
     PyObject *cands, *positions, *type;
     long module;
@@ -105,7 +133,7 @@ static PyObject *word_matches(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "positions and cands differ in length");
         return NULL;
     }
-    PyObject *one = PyLong_FromLong(1), *mod = PyLong_FromLong(module), *gain = PyLong_FromLong(exact ? 2 : 0);
+    PyObject *one = PyLong_FromLong(1), *mod = PyLong_FromLong(module), *gain = PyLong_FromLong(match_ints(0, 1, 0, 1, exact).gain);
     if (!one || !mod || !gain) goto fail;
     for (Py_ssize_t j = 0; j < n2; j++) {
         PyObject *ps = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, j), "positions[j] must be a sequence");
@@ -123,7 +151,7 @@ static PyObject *word_matches(PyObject *self, PyObject *args) {
             PyObject *iv = PySequence_Fast_GET_ITEM(ps, t);
             Py_ssize_t i = PyLong_AsSsize_t(iv);
             if (i == -1 && PyErr_Occurred()) { Py_DECREF(jv); Py_DECREF(ps); goto fail; }
-            PyObject *dv = PyLong_FromSsize_t(i > j ? i - j : j - i);
+            PyObject *dv = PyLong_FromLong(match_ints((long)j, 1, (long)i, 1, exact).dist);
             PyObject *m = dv ? m_type->tp_alloc(m_type, 0) : NULL;
             if (!m) { Py_XDECREF(dv); Py_DECREF(jv); Py_DECREF(ps); goto fail; }
             PyObject *vals[7] = {mod, jv, one, iv, one, gain, dv};

@@ -6,8 +6,8 @@ substitutions and swaps of two adjacent characters: the optimal string alignment
 word's length divided by :data:`LENGTH_PER_EDIT` (one edit per four characters).  It catches the spelling variants,
 typos, transliterations and numbers written differently (``1,000`` ~ ``1000``) that no stemmer, synonym set or
 paraphrase table aligns, and needs no resources.  It is never on in Meteor 1.5's configurations.  Its C matcher,
-``near_spans`` in meteor_lite/_accel.c, serves the pair kernel (``near_candidates``) and the per-function twin
-``near_pairs``: the same rule on the same characters.
+``near_matches`` in meteor_lite/accel_c/near.c, serves the pair kernel (``near_candidates``) and the per-function
+twin ``near_pairs``: the same rule on the same characters.
 """
 
 from __future__ import annotations
