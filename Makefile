@@ -60,7 +60,7 @@ resource-packages: $(VENV)/.installed
 demo: $(BUNDLES)/en.sqlite
 	$(VENV)/bin/meteor-lite score $(DATA)/meteor-example/system1.hyp $(DATA)/meteor-example/reference --lang en --norm
 
-# The compiled twins of the scorer's hottest loops (C, meteor_lite/_accel.c; see meteor_lite/accel.py) and the
+# The compiled twins of the scorer's hottest loops (C, meteor_lite/_accel.c and meteor_lite/accel_c/; see meteor_lite/accel.py) and the
 # compiled English stemmer (meteor_lite/stemmers/_english.c over Snowball's C, see meteor_lite/stemmers/compiled.py),
 # rebuilt in place: the same alignments and stems as the pure-Python code.  Wheels and source installs compile them
 # too when a compiler is there (setup.py); here a failure is an error.  METEOR_LITE_PURE=1 turns them off.

@@ -7,7 +7,7 @@
  *   search         meteor_lite.align.search.search_alignment_pure
  *   phrase_matches meteor_lite.align.matches.phrase_matches (without a cap)
  *   synonym_pairs  meteor_lite.align.matches.synonym_positions (a sentence's pairwise branch)
- *   near_pairs     meteor_lite.align.near.near_positions without a cap (the pair kernel's matcher, near_spans)
+ *   near_pairs     meteor_lite.align.near.near_positions without a cap (the pair kernel's matcher, near_matches)
  *   walk_level     one length of meteor_lite.resources.lookups.Resources._walk
  *   java_hashes    meteor_lite.jarcompat.java_string_hashes
  *   positions_of   meteor_lite.align.matches.positions_of

@@ -3,7 +3,8 @@
 A module is a :class:`Module` record in :data:`REGISTRY` (its name, signature abbreviation, code in the compiled
 pair kernel, the resource it needs, its gain rule, its candidate function, its count for the bounded mode's budget,
 its weight in the language-independent preset), a Python matcher (the function its record names) and a C matcher
-(``meteor_lite/_accel.c``, dispatched on the code of the generated header ``meteor_lite/_accel_modules.h``).  The
+(``meteor_lite/accel_c/<topic>.c``, included by ``meteor_lite/_accel.c``; the pair kernel dispatches on the code of the
+generated header ``meteor_lite/_accel_modules.h``).  The
 order of :data:`REGISTRY` is the canonical order (Meteor's for its four modules); the codes are the positions.
 
 The candidate and count functions are named as ``"module:function"`` and imported on first use: the registry is
