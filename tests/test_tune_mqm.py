@@ -248,3 +248,22 @@ def test_dimension_gain(run: tune_mqm.LangRun, shared_data: Path, cache: Path, d
         assert r.pooled.near_words > 0  # typos and variants on two biomedical sets
     text = dg.format_markdown([r])
     assert all(x.name in text for x in r.sets)
+
+
+def test_cache_keeps_every_modules_numbers(shared_data: Path, tmp_path: Path) -> None:
+    """Five modules (near after paraphrase) do not fit the jar's 23 numbers: the cache keeps all of them, so the
+    statistics read back are those aligned."""
+    from meteor_lite import Meteor
+    from meteor_lite_builders.tune.statcache import align_cached
+
+    if not (Path(__file__).resolve().parents[1] / "resources" / "bundles" / "en.sqlite").is_file():
+        pytest.skip("needs resources/bundles/en.sqlite (make bundles)")
+    path = shared_data / "mqm" / FILES[0]
+    j = read_judgments(str(path))
+    mods = ("exact", "stem", "synonym", "paraphrase", "near")
+    m = Meteor("en", modules=list(mods), norm=True, quiet=True)
+    fresh = align_cached(j, path, "en", None, mods, tmp_path, lambda s: None, meteor=m)
+    cached = align_cached(j, path, "en", None, mods, tmp_path, lambda s: None, meteor=m)
+    assert fresh.keys() == cached.keys()
+    assert all(fresh[k][0].to_dict() == cached[k][0].to_dict() for k in fresh)
+    assert any(st[0].test_content[4] > 0 for st in fresh.values())  # near matched something
