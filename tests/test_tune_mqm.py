@@ -23,11 +23,16 @@ FILES = ("biomed2021.es-en.dev.mqm.tsv.gz", "biomed2021.fr-en.dev.mqm.tsv.gz")
 
 
 @pytest.fixture(scope="module")
-def run(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> tune_mqm.LangRun:
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The statistics' cache of this module's searches (a scratch directory)."""
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def run(shared_data: Path, cache: Path) -> tune_mqm.LangRun:
     """The search on two small English sets (cached statistics in a scratch directory)."""
     if not (Path(__file__).resolve().parents[1] / "resources" / "bundles" / "en.sqlite").is_file():
         pytest.skip("needs resources/bundles/en.sqlite (make bundles)")
-    cache = tmp_path_factory.mktemp("cache")
     files = [shared_data / "mqm" / f for f in FILES]
     return tune_mqm.tune_language("en", files, cache, k=3, seed=0, rounds=1, samples=30, suite_data=shared_data, suite_items=60)
 
@@ -194,3 +199,71 @@ def test_rule_checks_chrf_and_the_perturbation_suite(run: tune_mqm.LangRun) -> N
         assert not run.kept and "clearly below chrF on x" in run.why_not()
     finally:
         run.cv_pooled.gain_interval, run.loso, run.versus_chrf, run.suite = saved_gain, saved_loso, saved_chrf, saved_suite
+
+
+def test_near_weight_bound() -> None:
+    """near's weight is searched at most at NEAR_MAX_WEIGHT and at most stem's where the set has stem."""
+    ok = tune_mqm.near_weight_ok
+    assert ok(("exact", "stem"), [0.5, 1, 0.5, 0.5, 1.0, 0.9])  # no near: anything
+    assert ok(("exact", "near"), [0.5, 1, 0.5, 0.5, 1.0, tune_mqm.NEAR_MAX_WEIGHT])
+    assert not ok(("exact", "near"), [0.5, 1, 0.5, 0.5, 1.0, tune_mqm.NEAR_MAX_WEIGHT + 0.1])
+    assert ok(("exact", "stem", "near"), [0.5, 1, 0.5, 0.5, 1.0, 0.3, 0.3])
+    assert not ok(("exact", "stem", "near"), [0.5, 1, 0.5, 0.5, 1.0, 0.3, 0.4])
+
+
+def test_near_is_searched_within_its_bound(run: tune_mqm.LangRun) -> None:
+    """Every English module set is searched with near beside it too, and every choice that has near keeps its weight
+    within the bound."""
+    mods = {c[1] for c in run.configs}
+    assert all(m + ("near",) in mods for m in mods if "near" not in m)
+    assert set(run.final.values) == set(run.configs)
+    for ch in [run.final, *run.folds, *(f.choice for f in run.loso if f.choice is not None)]:
+        assert tune_mqm.near_weight_ok(ch.cfg[1], ch.params)
+
+
+@pytest.mark.parametrize("dimension", ["near", "case"])
+def test_dimension_gain(run: tune_mqm.LangRun, shared_data: Path, cache: Path, dimension: str) -> None:
+    """Each half of a dimension searched as the tuner does: the halves' choices have / lack it, each set's difference
+    is with minus without, the mean is over sets, near's share is a share; case-aware: Meteor 1.5's configuration
+    beside it, its norm figure the tuner's default."""
+    from meteor_lite_builders.checks.research import dimension_gain as dg
+
+    files = [shared_data / "mqm" / f for f in FILES]
+    r = dg.dimension_language("en", files, cache, dimension, rounds=1, samples=30, suite_items=0)
+    has = dg.DIMENSIONS[dimension]
+    assert r.final_with is not None and r.final_without is not None
+    assert has(r.final_with.cfg) and not has(r.final_without.cfg)
+    assert all(has(c) for c in r.with_cfgs) and not any(has(c) for c in r.without_cfgs)
+    assert sorted(x.name for x in r.sets) == sorted(s.name for s in run.sets)
+    assert r.pooled is not None
+    assert abs(r.pooled.difference - math.fsum(x.difference for x in r.sets) / len(r.sets)) < 1e-12
+    for x in r.sets:
+        assert x.interval[0] <= x.interval[1] and -2 <= x.difference <= 2
+        if dimension == "near":
+            assert 0 <= x.near_words <= x.matched_words and 0 <= x.near_segments <= x.segments
+        else:
+            assert x.default == next(f.default for f in run.cv_by_set if f.name == x.name)
+            assert -1 <= x.default_case <= 1
+    if dimension == "near":
+        assert r.pooled.near_words > 0  # typos and variants on two biomedical sets
+    text = dg.format_markdown([r])
+    assert all(x.name in text for x in r.sets)
+
+
+def test_cache_keeps_every_modules_numbers(shared_data: Path, tmp_path: Path) -> None:
+    """Five modules (near after paraphrase) do not fit the jar's 23 numbers: the cache keeps all of them, so the
+    statistics read back are those aligned."""
+    from meteor_lite import Meteor
+    from meteor_lite_builders.tune.statcache import align_cached
+
+    if not (Path(__file__).resolve().parents[1] / "resources" / "bundles" / "en.sqlite").is_file():
+        pytest.skip("needs resources/bundles/en.sqlite (make bundles)")
+    path = shared_data / "mqm" / FILES[0]
+    j = read_judgments(str(path))
+    mods = ("exact", "stem", "synonym", "paraphrase", "near")
+    m = Meteor("en", modules=list(mods), norm=True, quiet=True)
+    fresh = align_cached(j, path, "en", None, mods, tmp_path, lambda s: None, meteor=m)
+    cached = align_cached(j, path, "en", None, mods, tmp_path, lambda s: None, meteor=m)
+    assert fresh.keys() == cached.keys()
+    assert all(fresh[k][0].to_dict() == cached[k][0].to_dict() for k in fresh)
+    assert any(st[0].test_content[4] > 0 for st in fresh.values())  # near matched something

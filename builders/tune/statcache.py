@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from meteor_lite import Meteor, __version__
 from meteor_lite.metaeval import Judgments
 from meteor_lite.metaeval.data import judgments_label
-from meteor_lite.stats import Stats
+from meteor_lite.stats import SS_STAGES, Stats
 
 from ..sources import sha256_file
 
@@ -30,8 +30,10 @@ def align_cached(j: Judgments, path: Path, lang: str, bundle: Optional[Path], mo
     with this scorer instead (its signature names its bundle and modules)."""
     wanted = [(name, j.items[i]) for s, name in enumerate(j.systems) for i, g in enumerate(j.gold[s]) if g is not None]
     which = meteor.signature if meteor is not None else sha256_file(str(bundle))
-    key = hashlib.sha256(json.dumps([sha256_file(str(path)), which, list(modules), __version__,
-                                     sorted(wanted)]).encode()).hexdigest()[:20]
+    fields: List[object] = [sha256_file(str(path)), which, list(modules), __version__, sorted(wanted)]
+    if len(modules) > SS_STAGES:  # every module's numbers (a cache written before they were kept had 4 only)
+        fields.append(f"stages:{len(modules)}")
+    key = hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:20]
     file = cache / f"{judgments_label(str(path))}.{'+'.join(modules)}.{key}.json.gz" if cache is not None else None
     if file is not None and file.is_file():
         with gzip.open(file, "rt", encoding="utf-8") as fh:
@@ -59,5 +61,15 @@ def align_cached(j: Judgments, path: Path, lang: str, bundle: Optional[Path], mo
 
 
 def stat_values(st: Stats) -> List[float]:
-    """The 23 numbers of a ``-ssOut`` line (:meth:`Stats.from_values` reads them back)."""
-    return [float(x) for x in st.to_ss_line().split()]
+    """The numbers of a ``-ssOut`` line, in its order (:meth:`Stats.from_values` reads them back): its 23 for at most
+    Meteor's four modules, and four more per module past them (``near`` after paraphrase), which the jar's line
+    has no room for."""
+    stages = max(SS_STAGES, len(st.test_content))
+    vals: List[float] = [st.test_length, st.ref_length, st.test_function_words, st.ref_function_words]
+    for i in range(stages):
+        if i < len(st.test_content):
+            vals += [st.test_content[i], st.ref_content[i], st.test_function[i], st.ref_function[i]]
+        else:
+            vals += [0.0, 0.0, 0.0, 0.0]
+    vals += [st.chunks, st.test_word_matches, st.ref_word_matches]
+    return [float(x) for x in vals]

@@ -40,7 +40,7 @@ from ...errors import BuildError
 __all__ = ["PERTURBATIONS", "WORD_ORDER", "FUNCTION_WORDS", "Context", "Item", "reference_texts", "good_hypotheses",
            "context_for", "perturb_all", "configurations", "Result", "run", "format_report", "reversed_scores",
            "char_units", "join_units", "units_of", "Prepared", "prepare", "SuiteFigures",
-           "suite_figures", "meteor_scorer", "pooled_meteor", "universal_meteor"]
+           "suite_figures", "meteor_scorer", "pooled_meteor", "universal_meteor", "near_meteor", "NEAR_WEIGHT"]
 
 #: How many of a language's most frequent lower-cased words count as its function words.
 FUNCTION_WORDS = 60
@@ -531,9 +531,29 @@ def pooled_meteor(lang: str, params: Sequence[float], modules: Sequence[str], we
     return None
 
 
+#: ``default + near``: near's weight, at most stem's where the configuration has stem (the registry's preset weight
+#: for near, its weight in the language-independent preset).
+NEAR_WEIGHT = 0.4
+
+
+def near_meteor(lang: str, dm: Any) -> Optional[Any]:
+    """Meteor 1.5's configuration ``dm`` with ``near`` added after its modules (weight :data:`NEAR_WEIGHT`, at most
+    stem's), or None where the language scores characters (no word reaches near's four) or ``dm`` has near."""
+    from meteor_lite import Meteor
+
+    c = dm.config
+    mods = list(c.modules)
+    if "near" in mods or lang in CHAR_LANGUAGES:
+        return None
+    w = min(NEAR_WEIGHT, c.weights[mods.index("stem")]) if "stem" in mods else NEAR_WEIGHT
+    return Meteor(lang, norm=True, modules=mods + ["near"], params=[c.alpha, c.beta, c.gamma, c.delta],
+                  weights=[*c.weights, w], quiet=True)
+
+
 def configurations(lang: str, baselines: bool = True) -> Dict[str, PairScorer]:
     """The configurations of ``lang`` the report compares, by label: ``default`` (Meteor 1.5's configuration, as
     ``check validity`` takes it; for a language outside Meteor 1.5 the universal set), ``default --case-aware``,
+    ``default + near`` (:func:`near_meteor`),
     ``universal`` (the universal set, for Meteor 1.5's languages), ``mqm`` (``--task mqm`` where one is shipped),
     and sacreBLEU's ``chrF`` and ``BLEU`` when ``baselines``."""
     from meteor_lite import Meteor
@@ -551,6 +571,9 @@ def configurations(lang: str, baselines: bool = True) -> Dict[str, PairScorer]:
     out["default"] = _meteor_scorer(dm)
     mods = list(dm.config.modules)
     out["default --case-aware"] = _meteor_scorer(Meteor(lang, norm=True, case_aware=True, modules=mods, quiet=True))
+    near = near_meteor(lang, dm)
+    if near is not None:
+        out["default + near"] = _meteor_scorer(near)
     if lang in LANGUAGES:
         u = universal_meteor(lang)
         if u is not None:
@@ -694,7 +717,7 @@ def format_report(results: Sequence[Result]) -> str:
             "-" if math.isnan(r.reversed_max[c]) else f"{r.reversed_max[c]:.3f}" for c in configs) + " |")
         lines.append("")
     if results:
-        order = ["default", "default --case-aware", "universal", "mqm", "chrF", "BLEU"]
+        order = ["default", "default --case-aware", "default + near", "universal", "mqm", "chrF", "BLEU"]
         configs = sorted({c for r in results for c in r.wins}, key=lambda c: order.index(c) if c in order else 99)
         lines += ["### Every language (share of items won, all perturbations pooled)", "",
                   "| language | " + " | ".join(configs) + " |", "|---|" + "---:|" * len(configs)]

@@ -58,7 +58,7 @@ from ...tune.statcache import align_cached
 from ...tune.trainer import BETA_RANGE, GAMMA_RANGE, column_folds, coordinate_search
 from ...tune.universal import MAX_DELTA, JudgedCells, StatArrays, bootstrap_gain, canonical, cells_of, gain_verdict, numpy
 
-__all__ = ["NORMS", "MODULE_SETS", "Config", "LangSet", "Choice", "LangRun", "module_sets", "load_sets", "fold_maps",
+__all__ = ["NORMS", "MODULE_SETS", "NEAR_MAX_WEIGHT", "near_weight_ok", "Config", "LangSet", "Choice", "LangRun", "module_sets", "load_sets", "fold_maps",
            "choose", "tune_language", "format_report", "shipped_task"]
 
 #: A configuration: (normalisation label of :data:`meteor_lite.config.NORM_LABELS`, modules).
@@ -67,12 +67,20 @@ Config = Tuple[str, Tuple[str, ...]]
 NORMS = ("norm", "norm-case")
 #: The module sets searched, by target language (``*``: any other); a set the installed bundle cannot score is
 #: skipped.  English's official bundle has WordNet synonyms and paraphrases; the other official bundles have
-#: stems (Snowball) at most, and Chinese scores characters with exact matching only.
+#: stems (Snowball) at most, and Chinese scores characters with exact matching only (so no ``near``: its words of
+#: one character are below the module's four).  Every set without ``near`` has its twin with it (``near`` needs no
+#: resources), so that :mod:`.near_gain` can compare the best of each half.
 MODULE_SETS: Dict[str, Tuple[Tuple[str, ...], ...]] = {
-    "en": (("exact", "stem"), ("exact", "stem", "synonym", "paraphrase")),
+    "en": (("exact", "stem"), ("exact", "stem", "synonym", "paraphrase"),
+           ("exact", "near"), ("exact", "stem", "near"), ("exact", "stem", "synonym", "paraphrase", "near")),
     "zh": (("exact",),),
-    "*": (("exact",), ("exact", "stem")),
+    "*": (("exact",), ("exact", "stem"), ("exact", "near"), ("exact", "stem", "near")),
 }
+#: The highest weight the search gives ``near`` (and never more than ``stem``'s where the set has it): a near match
+#: is the weakest evidence of the modules, two spellings close by edit distance, which catches variants and typos
+#: but also different words (``than`` ~ ``then``, ``form`` ~ ``from``); a stem match at least claims one lemma.
+#: 0.6 is Meteor 1.5's English stem weight, the highest stem weight of its presets but German's and Spanish's 0.8.
+NEAR_MAX_WEIGHT = 0.6
 #: Sets that repeat another set's segments: measured, never tuned on (as the universal set's search).
 TRAIN_EXCLUDED = ("generalMT2023.en-de", "wmt23.en-de.esa")
 
@@ -193,9 +201,19 @@ class Choice:
         return {"norm": self.cfg[0], "modules": list(self.cfg[1]), "params": [round(v, 6) for v in self.params]}
 
 
+def near_weight_ok(modules: Sequence[str], params: Sequence[float]) -> bool:
+    """Whether ``near``'s weight (where ``modules`` has it) is within the search space: at most
+    :data:`NEAR_MAX_WEIGHT` and at most ``stem``'s weight where the set has stem."""
+    mods = list(modules)
+    if "near" not in mods:
+        return True
+    w = params[4 + mods.index("near")]
+    return w <= NEAR_MAX_WEIGHT + 1e-9 and ("stem" not in mods or w <= params[4 + mods.index("stem")] + 1e-9)
+
+
 def _objective(sets: Sequence[LangSet], masks: Sequence[Optional[Any]], cfg: Config) -> Callable[[List[float]], float]:
     def objective(params: List[float]) -> float:
-        if params[3] > MAX_DELTA:
+        if params[3] > MAX_DELTA or not near_weight_ok(cfg[1], params):
             return -math.inf
         values = [s.figure(s.scores(cfg, params), m) for s, m in zip(sets, masks)]
         return math.fsum(0.0 if math.isnan(v) else v for v in values) / len(values)
@@ -213,6 +231,9 @@ def choose(sets: Sequence[LangSet], masks: Sequence[Optional[Any]], configs: Seq
     for cfg in configs:
         start = list(starts[cfg])
         start[3] = min(start[3], MAX_DELTA)
+        if "near" in cfg[1]:  # a start inside the space: near's weight at most the cap and stem's
+            n = 4 + cfg[1].index("near")
+            start[n] = min(start[n], NEAR_MAX_WEIGHT, start[4 + cfg[1].index("stem")] if "stem" in cfg[1] else 1.0)
         params, value = coordinate_search(_objective(sets, masks, cfg), start, rounds, lambda: None)
         values[cfg] = value
         if best is None or value > best.value + 1e-12:
@@ -557,7 +578,8 @@ def provenance(r: LangRun) -> Dict[str, Any]:
         "aligned_with": "first reference, the installed official bundle (meteor-build check tune-mqm)",
         "norms_searched": list(NORMS),
         "modules_searched": sorted({" ".join(c[1]) for c in r.configs}),
-        "search": {"rounds": r.rounds, "start": "each configuration's Meteor 1.5 parameters", "max_delta": MAX_DELTA},
+        "search": {"rounds": r.rounds, "start": "each configuration's Meteor 1.5 parameters", "max_delta": MAX_DELTA,
+                   "near_max_weight": NEAR_MAX_WEIGHT},
         "train_value": round(r.final.value, 6),
         "heldout": {
             "cv": f"documents, {r.k} folds, per-fold figures", "k": r.k, "seed": r.seed, "bootstrap": r.samples,
