@@ -267,3 +267,16 @@ def test_cache_keeps_every_modules_numbers(shared_data: Path, tmp_path: Path) ->
     assert fresh.keys() == cached.keys()
     assert all(fresh[k][0].to_dict() == cached[k][0].to_dict() for k in fresh)
     assert any(st[0].test_content[4] > 0 for st in fresh.values())  # near matched something
+
+
+def test_dimension_gain_command_refuses_a_language_without_sets(shared_data: Path, tmp_path: Path) -> None:
+    """``meteor-build check dimension-gain`` names the language and directories it found no judged set of, and exits 1
+    instead of printing empty tables."""
+    from typer.testing import CliRunner
+
+    from meteor_lite_builders.checks.cli import app as check_app
+
+    r = CliRunner().invoke(check_app, ["dimension-gain", "--lang", "xx", "--data", str(shared_data / "mqm"),
+                                       "--cache", str(tmp_path / "cache"), "--suite-items", "0"])
+    assert r.exit_code == 1
+    assert "no judged set of 'xx'" in r.output and "| set |" not in r.output

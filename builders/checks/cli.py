@@ -484,6 +484,31 @@ def perturbations_cmd(
             json_out.write_text(json.dumps(perturbations.as_json(results), indent=1) + "\n", encoding="utf-8")
 
 
+@app.command("dimension-gain")
+def dimension_gain_cmd(
+    dimension: str = typer.Option("near", "--dimension", help="The dimension of the mqm search: near (the near "
+                                                             "module) or case (case-aware scoring)."),
+    data: Optional[List[Path]] = typer.Option(None, "--data", help="Judgments directories (repeat; default "
+                                                                    "../shared/data/mqm and ../shared/data/wmt-mqm)."),
+    langs: str = typer.Option("en,de,ru,es,fr,zh", "--lang", help="Target languages (comma-separated)."),
+    cache: Path = typer.Option(Path("build/tune-mqm/cache"), "--cache", help="make tune-mqm's statistics cache."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples of each set's segments."),
+    suite_items: int = typer.Option(200, "--suite-items", help="Good hypotheses of the perturbation suite (0: none)."),
+) -> None:
+    """What one dimension of the mqm search (near, case) adds per judged set, held out, with paired intervals.
+
+    Reads make tune-mqm's cache (about 2 minutes after it).  Needs numpy and sacrebleu (the test extra).
+    Prints Markdown tables.
+    """
+    from .research import dimension_gain
+
+    argv = ["--dimension", dimension, "--lang", langs, "--cache", str(cache), "--bootstrap", str(bootstrap),
+            "--suite-items", str(suite_items)]
+    for d in data or []:
+        argv += ["--data", str(d)]
+    raise typer.Exit(dimension_gain.main(argv))
+
+
 @app.command("mqm-transfer")
 def mqm_transfer_cmd(
     data: Path = typer.Option(DEFAULT_DATA_DIR / "mqm", "--data", help="Directory of *.mqm.tsv.gz judgments (../shared/data/mqm)."),

@@ -1,6 +1,6 @@
 """What one dimension of the ``mqm`` search adds, per judged set, with paired intervals: ``near`` or case-awareness.
 
-``python -m meteor_lite_builders.checks.research.dimension_gain --dimension near`` (or ``case``; after
+``meteor-build check dimension-gain --dimension near`` (or ``case``; after
 ``make tune-mqm``, whose cache it reads).  The configurations :mod:`.tune_mqm` searches (:data:`~.tune_mqm.NORMS` ×
 :data:`~.tune_mqm.MODULE_SETS`) are split in two halves: with ``near`` in the modules and without (``near``), or
 ``norm-case`` and ``norm`` (``case``).  Each half is searched by itself exactly as ``make tune-mqm`` searches them all:
@@ -278,7 +278,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     the Markdown."""
     from .mqm_sets import mqm_files
 
-    ap = argparse.ArgumentParser(prog="python -m meteor_lite_builders.checks.research.dimension_gain",
+    ap = argparse.ArgumentParser(prog="meteor-build check dimension-gain",
                                  description="What a dimension of the mqm search (near, case) adds, per judged set.")
     ap.add_argument("--dimension", choices=sorted(DIMENSIONS), default="near")
     ap.add_argument("--data", action="append", type=Path, help="judgments directories (default ../shared/data/mqm "
@@ -305,6 +305,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             runs.append(r)
     except (BuildError, MeteorLiteError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if not runs:
+        print(f"error: no judged set of {args.lang!r} in {', '.join(str(d) for d in data)}", file=sys.stderr)
         return 1
     print(format_markdown(runs))
     print(f"all languages: {time.perf_counter() - t0:.0f} s", file=sys.stderr)
