@@ -7,7 +7,6 @@
  *   search         meteor_lite.align.search.search_alignment_pure
  *   phrase_matches meteor_lite.align.matches.phrase_matches (without a cap)
  *   synonym_pairs  meteor_lite.align.matches.synonym_positions (a sentence's pairwise branch)
- *   near_pairs     meteor_lite.align.near.near_positions without a cap (the pair kernel's matcher, near_matches)
  *   walk_level     one length of meteor_lite.resources.lookups.Resources._walk
  *   java_hashes    meteor_lite.jarcompat.java_string_hashes
  *   positions_of   meteor_lite.align.matches.positions_of
@@ -87,8 +86,6 @@ static PyMethodDef methods[] = {
     {"java_hashes", java_hashes, METH_VARARGS,
      "java_hashes(words) -> Java's String.hashCode() of each word, or None when one holds a lone surrogate."},
     {"positions_of", positions_of, METH_VARARGS, "positions_of(words) -> item -> ascending positions."},
-    {"near_pairs", near_pairs, METH_VARARGS,
-     "near_pairs(hyp, ref, hk, rk) -> per reference word, the hypothesis positions of its near matches (other words)."},
     {"mapped_find", mapped_find, METH_VARARGS,
      "mapped_find(data, fd, off, nslots, kind, keys, cache=None) -> the keys' values in one table of a mapped table file."},
     {"parse_cache", parse_cache, METH_O, "parse_cache(max) -> an empty cache of at most max parsed paraphrase entries for pack_words."},

@@ -122,9 +122,6 @@ class Kernels(Protocol):
     ) -> List[List[int]]:
         """The pairwise branch of :func:`meteor_lite.align.matches.synonym_positions`, as a list."""
 
-    def near_pairs(self, hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], /) -> List[List[int]]:
-        """:func:`meteor_lite.align.near.near_positions` without a cap, as a list (the pair kernel's matcher)."""
-
     def java_hashes(self, words: Sequence[str], /) -> Optional[List[int]]:
         """:func:`meteor_lite.jarcompat.java_string_hashes`, or None when a word holds a lone surrogate."""
 

@@ -18,7 +18,7 @@ from meteor_lite.align import modules as registry
 from meteor_lite.align.budget import count_candidates
 from meteor_lite.align.matches import collect_matches
 from meteor_lite.align.maxacc import maxacc_gains
-from meteor_lite.align.near import edit_distance, near_positions_pure, near_words
+from meteor_lite.align.near import edit_distance, near_words
 from meteor_lite.config import resolve_config
 from meteor_lite.languages import LANGUAGES, MODULE_SHORT, MODULES, TASKS, default_modules, preset
 from meteor_lite.scoring import _align_sides, _pair_stats, prepare_side
@@ -160,7 +160,7 @@ def test_every_module_agrees_on_both_paths(
         assert h[5] is not None and r[5] is not None
         st, chosen, _ = _pair_stats(h, r, m.config, m.resources)
         assert (st.to_ss_line(), list(chosen)) == want, (name, hyp, ref)
-        # the Python path with the per-function kernels (near_pairs, synonym_pairs, phrase_matches, word_matches)
+        # the Python path with the per-function kernels (synonym_pairs, phrase_matches, word_matches; near: Python)
         st2, matches2, _ = _align_sides(h[:5] + (None,), r[:5] + (None,), m.config, m.resources)
         assert (st2.to_ss_line(), [x.as_tuple() for x in matches2]) == want, (name, hyp, ref)
         matched += sum(t[2] for t in want[1] if t[0] == own)
@@ -194,20 +194,31 @@ def test_near_in_the_signature_and_off_by_default(en_bundle: Path) -> None:
     assert with_near.score > without.score
 
 
-@pytest.mark.skipif(_accel is None, reason="the compiled kernels are not built (make accel; `make test` builds them)")
-def test_near_pairs_is_near_positions(real_pairs: List[Tuple[str, str]]) -> None:
-    """The compiled per-function twin against the pure-Python matcher: real pairs (as given, not lower-cased) and
-    random words mixing one-, two- and four-byte characters (each storage kind of Python's strings)."""
-    assert _accel is not None
+@pytest.mark.skipif(accel.compiled is None,
+                    reason="the compiled kernels are not built or are turned off (make accel; METEOR_LITE_PURE)")
+def test_near_in_the_pair_kernel_on_every_kind_of_string(en_bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pair kernel's near matcher against the pure-Python one on random words mixing one-, two- and four-byte
+    characters (each storage kind of Python's strings), case kept: the same statistics and alignment."""
     rng = random.Random(8)
-    alphabet = "abcdeé1,ßΩ😀"
+    alphabet = "abcdeé1ßΩ😀"
     words = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9))) for _ in range(400)]
-    cases = [(h.split(), r.split()) for h, r in real_pairs]
-    cases += [([rng.choice(words) for _ in range(20)], [rng.choice(words) for _ in range(20)]) for _ in range(100)]
+
+    def edited(w: str) -> str:  # one insertion, deletion, substitution or swap of neighbours
+        i = rng.randrange(len(w))
+        return rng.choice([w[:i] + rng.choice(alphabet) + w[i:], w[:i] + w[i + 1:], w[:i] + rng.choice(alphabet) + w[i + 1:],
+                           w[:i] + w[i + 1:i + 2] + w[i:i + 1] + w[i + 2:]])
+
+    m = Meteor("en", modules=["near"], weights=[1.0], quiet=True)
     found = 0
-    for hyp, ref in cases:
-        hk, rk = [hash(w) for w in hyp], [hash(w) for w in ref]
-        want = [list(p) for p in near_positions_pure(hyp, ref, hk, rk, None)]
-        assert _accel.near_pairs(hyp, ref, hk, rk) == want, (hyp, ref)
-        found += sum(map(len, want))
+    for _ in range(150):
+        hyp_words = [rng.choice(words) for _ in range(20)]
+        ref_words = [edited(w) if rng.random() < 0.5 else rng.choice(words) for w in hyp_words]
+        rng.shuffle(ref_words)
+        hyp, ref = m.tokens(" ".join(hyp_words)), m.tokens(" ".join(ref_words))
+        want = _pure_python(m, hyp, ref, monkeypatch)
+        h, r = prepare_side(hyp, m.config, m.resources), prepare_side(ref, m.config, m.resources)
+        assert h[5] is not None and r[5] is not None
+        st, chosen, _ = _pair_stats(h, r, m.config, m.resources)
+        assert (st.to_ss_line(), list(chosen)) == want, (hyp, ref)
+        found += sum(t[2] for t in want[1])
     assert found > 100

@@ -1,6 +1,7 @@
-/* meteor_lite._accel: the near module's matcher (near_matches; meteor_lite/align/near.py), for the pair kernel
- * (near_candidates) and its per-function twin (near_pairs).  Included by pair.c through the generated header
- * _accel_modules.h. */
+/* meteor_lite._accel: the near module's matcher (near_matches; meteor_lite/align/near.py) for the pair kernel
+ * (near_candidates).  Included by pair.c through the generated header _accel_modules.h.  A module needs nothing
+ * else in C: no per-function twin, no method-table entry (pairs the pair kernel does not take are matched in
+ * Python). */
 
 /* The near module (meteor_lite/align/near.py): the optimal string alignment distance of two words' code points
  * (insertions, deletions, substitutions, swaps of adjacent characters) is at most `limit`?  rows: 3 * (y->len + 1)
@@ -66,39 +67,4 @@ static int near_candidates(Found *f, int mi, int code, const Packed *h, const Pa
     FoundWords c = {f, mi, MODULE_EXACT_GAIN[code]};
     Sink sink = {found_word, &c};
     return near_matches(h->words.w, h->hash, h->n, r->words.w, r->hash, r->n, &sink);
-}
-
-/* near_pairs(hyp, ref, hk, rk): per reference word, the hypothesis positions of its near matches (other words,
- * ascending): near.near_positions without a cap, by near_matches. */
-static PyObject *near_pairs(PyObject *self, PyObject *args) {
-    PyObject *hyp, *ref, *hk, *rk;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOO!O!:near_pairs", &hyp, &ref, &PyList_Type, &hk, &PyList_Type, &rk)) return NULL;
-    PyObject *ht = PySequence_Tuple(hyp), *rt = ht ? PySequence_Tuple(ref) : NULL, *out = NULL;
-    Span *w = NULL;
-    long long *keys = NULL;
-    if (!rt) goto done;
-    Py_ssize_t n1 = PyTuple_GET_SIZE(ht), n2 = PyTuple_GET_SIZE(rt);
-    if (PyList_GET_SIZE(hk) != n1 || PyList_GET_SIZE(rk) != n2) {
-        PyErr_SetString(PyExc_ValueError, "one hash per word is needed");
-        goto done;
-    }
-    w = (Span *)malloc(((size_t)(n1 + n2) + 1) * sizeof(Span));
-    keys = (long long *)malloc(((size_t)(n1 + n2) + 1) * sizeof(long long));
-    if (!w || !keys) { PyErr_NoMemory(); goto done; }
-    if (long_array(hk, keys, n1) || long_array(rk, keys + n1, n2)) goto done;
-    for (Py_ssize_t k = 0; k < n1 + n2; k++) {
-        PyObject *o = k < n1 ? PyTuple_GET_ITEM(ht, k) : PyTuple_GET_ITEM(rt, k - n1);
-        if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "words must be strings"); goto done; }
-        Span sp = {PyUnicode_KIND(o), PyUnicode_DATA(o), 0, PyUnicode_GET_LENGTH(o), 0};
-        w[k] = sp;
-    }
-    if (!(out = position_rows(n2))) goto done;
-    Sink sink = {row_append, out};
-    if (near_matches(w, keys, n1, w + n1, keys + n1, n2, &sink) < 0) Py_CLEAR(out);
-done:
-    free(w); free(keys);
-    Py_XDECREF(ht);
-    Py_XDECREF(rt);
-    return out;
 }

@@ -6,15 +6,15 @@ substitutions and swaps of two adjacent characters: the optimal string alignment
 word's length divided by :data:`LENGTH_PER_EDIT` (one edit per four characters).  It catches the spelling variants,
 typos, transliterations and numbers written differently (``1,000`` ~ ``1000``) that no stemmer, synonym set or
 paraphrase table aligns, and needs no resources.  It is never on in Meteor 1.5's configurations.  Its C matcher,
-``near_matches`` in meteor_lite/accel_c/near.c, serves the pair kernel (``near_candidates``) and the per-function
-twin ``near_pairs``: the same rule on the same characters.
+``near_matches`` in meteor_lite/accel_c/near.c, serves the pair kernel (``near_candidates``): the same rule on the
+same characters.  The functions here are the Python path (pure Python, the compiled kernels or not): pairs the pair
+kernel does not take (larger than ``bounded.SMALL_SEGMENT``) and the bounded mode's count.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
-from .. import accel
 from .matches import _nearest
 from .modules import module
 
@@ -68,16 +68,13 @@ def near_positions(
     hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], res: Resources, cap: Optional[int]
 ) -> List[Sequence[int]]:
     """For each reference word, the hypothesis positions of its near matches (ascending; other words only)."""
-    kernels = accel.compiled
-    if kernels is not None and cap is None:
-        return list(kernels.near_pairs(hyp, ref, hk, rk))
     return near_positions_pure(hyp, ref, hk, rk, cap)
 
 
 def near_positions_pure(
     hyp: Sequence[str], ref: Sequence[str], hk: List[int], rk: List[int], cap: Optional[int]
 ) -> List[Sequence[int]]:
-    """:func:`near_positions` in pure Python (the reference its compiled twin ``near_pairs`` is compared with)."""
+    """:func:`near_positions` in pure Python (the reference the pair kernel's ``near_matches`` is compared with)."""
     seen: Dict[Tuple[str, str], bool] = {}
     long_h = [(i, w) for i, w in enumerate(hyp) if len(w) >= MIN_CHARS]
     out: List[Sequence[int]] = []
