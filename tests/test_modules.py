@@ -25,11 +25,6 @@ from meteor_lite.scoring import _align_sides, _pair_stats, prepare_side
 from meteor_lite.signature import MODULE_SIG
 from test_accel import _segments
 
-try:
-    from meteor_lite import _accel
-except ImportError:  # pragma: no cover - depends on `make accel`
-    _accel = None  # type: ignore[assignment]
-
 NAMES = [m.name for m in registry.REGISTRY]
 
 
