@@ -19,7 +19,7 @@ PACKAGES = {"meteor_lite": ROOT / "meteor_lite", "meteor_lite_builders": ROOT / 
 #: Keys are module names relative to the package; a key ending in "." stands for a whole sub-package.
 CORE_LAYERS: Dict[str, int] = {
     "errors": 0, "version": 0, "jarcompat": 0, "languages": 0, "accel": 0, "gcpause": 0, "atomicfile": 0,
-    "printable": 0, "scratch": 0,
+    "printable": 0, "scratch": 0, "cappedlines": 0,
     "text.": 1, "inputs": 1, "stemmers.": 1,
     "resources.": 2,
     "align.": 3,

@@ -48,5 +48,6 @@ def test_the_line_reader_stops_an_endless_line_at_the_cap() -> None:
     stream = Endless()
     with pytest.raises(JarFormatError, match="bomb, line 1: a line longer than 10 characters"):
         list(bounded_lines(stream, "bomb", limit=10))
-    assert stream.given == 11
+    assert stream.given == 12  # the cap and two more (a line end of two characters)
     assert list(bounded_lines(io.StringIO("a\nbb\n"), "t", limit=3)) == ["a\n", "bb\n"]
+    assert list(bounded_lines(io.StringIO("abc\r\nabc"), "t", limit=3)) == ["abc\r\n", "abc"]

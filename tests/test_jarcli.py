@@ -419,29 +419,29 @@ def test_paraphrase_table_of_long_phrases(tmp_path: Path) -> None:
     assert found == {phrases[0]: phrases[0][::-1]} and prefixes == {half}
 
 
-def test_paraphrase_prefixes_by_hash(tmp_path: Path) -> None:
-    """meteor-jar's private bundle keeps no prefix rows: JarFilesBundle answers prefix queries from hashes, so
-    the file holds only the phrases (a table of 200 phrases of 1,000 words: 2 MB instead of 640 MB)."""
+def test_paraphrase_prefixes_by_order(tmp_path: Path) -> None:
+    """meteor-jar's private bundle keeps no prefix rows: JarFilesBundle answers prefix queries from the order of the
+    phrases (one range of the key per phrase), so the file holds only the phrases (a table of 200 phrases of 1,000
+    words: 2 MB instead of 640 MB), and nothing is held in memory for them."""
     import sqlite3
 
     from meteor_lite.jarcli.setup import JarFilesBundle
     from meteor_lite.resources.jarformat import write_jar_bundle
 
-    phrases = [" ".join(f"w{i}_{k}" for k in range(1000)) for i in range(3)] + ["a b", "a c"]
+    phrases = [" ".join(f"w{i}_{k}" for k in range(1000)) for i in range(3)] + ["a b", "a c", "a\x01", "ab c", "a!"]
     table = tmp_path / "t.para.gz"
     table.write_bytes(gzip.compress("".join(f"0.5\n{p}\n{p.upper()}\n" for p in phrases).encode("utf-8")))
-    hashes: "set[int]" = set()
-    out = write_jar_bundle(tmp_path / "b.sqlite", language="en", paraphrase_file=table, prefix_hashes=hashes)
+    out = write_jar_bundle(tmp_path / "b.sqlite", language="en", paraphrase_file=table, prefix_rows=False)
     with sqlite3.connect(out) as conn:
-        assert conn.execute("SELECT count(*), sum(prefix) FROM paraphrases").fetchone() == (5, 0)
+        assert conn.execute("SELECT count(*), sum(prefix) FROM paraphrases").fetchone() == (8, 0)
     conn.close()
     bundle = JarFilesBundle.open(out)
     assert isinstance(bundle, JarFilesBundle)
-    bundle.prefix_hashes = hashes
+    bundle.prefixes_by_order = True
     with bundle:
         half = " ".join(phrases[1].split()[:500])
-        found, prefixes = bundle.paraphrase_entries([phrases[1], half, "a", "a b", "b", phrases[1] + " x"])
-    assert found == {phrases[1]: phrases[1].upper(), "a b": "A B"} and prefixes == {half, "a"}
+        found, prefixes = bundle.paraphrase_entries([phrases[1], half, "a", "a b", "b", "ab", phrases[1] + " x", "w1"])
+    assert found == {phrases[1]: phrases[1].upper(), "a b": "A B"} and prefixes == {half, "a", "ab"}
 
 
 @needs_en

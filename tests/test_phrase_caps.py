@@ -25,8 +25,6 @@ from meteor_lite.resources.jarformat import (
     MAX_PHRASE_WORDS,
     JarFormatError,
     iter_paraphrase_batches,
-    phrase_hash,
-    proper_prefix_hashes,
     write_jar_bundle,
 )
 from meteor_lite.resources.locate import find_bundle
@@ -54,30 +52,25 @@ def _table_of(phrase: str) -> str:
 # ----------------------------------------------------------------------------- meteor-jar -a ----------
 
 
-def test_prefix_hashes_are_the_prefixes_phrase_hashes() -> None:
-    """The word-by-word hashes of a phrase's proper prefixes are those of the prefixes themselves (so a prefix
-    query of the scorer finds them), and differ from those of other phrases."""
-    phrase = "a b c d"
-    assert proper_prefix_hashes(phrase) == [phrase_hash("a"), phrase_hash("a b"), phrase_hash("a b c")]
-    assert phrase_hash("a b c d") not in proper_prefix_hashes(phrase)
-    assert len({phrase_hash(p) for p in ("a b", "ab", "b a", "a b c")}) == 4
-    assert proper_prefix_hashes("one") == []
-
-
 def test_jar_phrase_cap(tmp_path: Path) -> None:
     """A phrase of 4,000 words is read (the jar loads it), one of 4,001 refused naming the file and its line."""
+    from meteor_lite.jarcli.setup import JarFilesBundle
+
     ok, long = tmp_path / "ok.gz", tmp_path / "long.gz"
     words = [f"w{i}" for i in range(JAR_MAX_PHRASE_WORDS + 1)]
     ok.write_bytes(gzip.compress(_table_of(" ".join(words[:-1])).encode()))
     long.write_bytes(gzip.compress(_table_of(" ".join(words)).encode()))
-    hashes: "set[int]" = set()
-    out = write_jar_bundle(tmp_path / "ok.sqlite", language="en", paraphrase_file=ok, prefix_hashes=hashes)
+    out = write_jar_bundle(tmp_path / "ok.sqlite", language="en", paraphrase_file=ok, prefix_rows=False)
     with sqlite3.connect(out) as conn:
         assert conn.execute("SELECT value FROM meta WHERE key = 'paraphrase_max_length'").fetchone() == ("4000",)
+        assert conn.execute("SELECT count(*), sum(prefix) FROM paraphrases").fetchone() == (2, 0)
     conn.close()
-    assert phrase_hash(" ".join(words[:3999])) in hashes and phrase_hash("w0") in hashes
+    with JarFilesBundle.open(out) as bundle:
+        assert isinstance(bundle, JarFilesBundle)
+        asked = [" ".join(words[:3999]), "w0", " ".join(words[:4000]), "w1", "the"]
+        assert bundle.longer_phrases_begun(asked) == {asked[0], "w0", "the"}
     with pytest.raises(JarFormatError) as err:
-        write_jar_bundle(tmp_path / "long.sqlite", language="en", paraphrase_file=long, prefix_hashes=set())
+        write_jar_bundle(tmp_path / "long.sqlite", language="en", paraphrase_file=long, prefix_rows=False)
     assert err.value.source == str(long) and err.value.line == 5
     assert "a phrase of 4,001 words, more than 4,000" in err.value.problem
 

@@ -10,6 +10,12 @@ is finished; a table that turns out unsorted half-way moves what was written
 into the staging table first.  Either way the rows are the same: each phrase's
 paraphrases in table order, TAB-joined, and the proper word-level prefixes of
 the phrases flagged.
+
+The prefixes are flagged when the bundle is finished, in one pass over the
+phrases written, in phrase order, and none is kept: in that order the phrases
+beginning with a prefix and a space are consecutive, so a phrase's prefix was met
+before exactly when the phrase before it begins with it too (:class:`NewPrefixes`).
+Memory does not grow with the number of prefixes.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import re
 import sqlite3
 from itertools import accumulate, compress, groupby, islice, repeat
 from operator import add, itemgetter, lt, ne
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar
 
 from meteor_lite.printable import one_line
 from meteor_lite.resources.jarformat import MAX_PHRASE_CHARS, MAX_PHRASE_WORDS
@@ -28,8 +34,9 @@ from meteor_lite.resources.schema import (
     PROBS_DROPPED,
     PROBS_FLOAT64,
     has_table,
+    list_chunks,
     pack_probs,
-    paraphrase_lists,
+    unpack_probs,
 )
 
 from ..errors import InvalidParameterError
@@ -48,6 +55,13 @@ _BAD_JOINED = ("\t", "\r", "  ", "\n\n", " \n", "\n ")
 
 _INSERT_LIST = "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?)"
 _INSERT_PROBS = "INSERT INTO paraphrase_probs (phrase, probs) VALUES (?, ?)"
+_INSERT_PREFIX = ("INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
+                  "ON CONFLICT (phrase) DO UPDATE SET prefix = 1")
+
+_T = TypeVar("_T")
+
+#: Pairs of one phrase checked and joined at a time when the staged pairs are grouped.
+_GROUP_CHUNK = 10_000
 
 #: A phrase, its paraphrases joined by TAB and their probabilities (empty unless kept).
 Group = Tuple[str, str, List[float]]
@@ -117,14 +131,42 @@ def _check_lengths(phrases: List[str]) -> None:
         "characters: each of its prefixes is a row)")
 
 
-def _add_prefixes(phrases: Iterable[str], prefixes: Set[str]) -> None:
-    """Add the proper word-level prefixes of ``phrases`` ("a b c" -> "a b", "a") to ``prefixes``."""
-    level = set(phrases)
-    while level:
-        level = {p.rpartition(" ")[0] for p in level}  # "" for one word
-        level.discard("")
-        level -= prefixes  # their own prefixes are in already
-        prefixes |= level
+def _common_length(a: str, b: str) -> int:
+    """The length of the longest common beginning of ``a`` and ``b``."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo], a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+class NewPrefixes:
+    """The proper word-level prefixes ("a b c": "a", "a b") of phrases given in increasing order, each once.
+
+    The phrases beginning with ``P`` and a space are consecutive in that order, so a prefix ``P`` of a phrase was
+    met before exactly when the phrase just before begins with ``P`` and a space too: a phrase's new prefixes are
+    those from the first word it does not share with the one before.  Linear in the phrases' length; only the
+    last phrase is kept.
+    """
+
+    def __init__(self) -> None:
+        #: The last phrase given ("" before the first).
+        self.last = ""
+
+    def of(self, phrases: Iterable[str]) -> Iterator[str]:
+        """The prefixes of ``phrases`` (after those given before) that no phrase before them has, as they are made."""
+        for phrase in phrases:
+            i = phrase.find(" ", _common_length(self.last, phrase))
+            while i >= 0:
+                yield phrase[:i]
+                i = phrase.find(" ", i + 1)
+            self.last = phrase
 
 
 def _joined_lists(paras: List[str], ends: List[int]) -> Tuple[str, List[str]]:
@@ -158,7 +200,6 @@ class ParaphraseLists:
         self.staged = False  # the phrases came unsorted: pairs go to the staging table
         self._last = ""  # the last phrase received
         self._open: Optional[Group] = None  # the last phrase written directly (more pairs may follow)
-        self._prefixes: Set[str] = set()
 
     def add(self, cols: ParaphraseColumns) -> None:
         """Add one batch of pairs (table order)."""
@@ -210,7 +251,6 @@ class ParaphraseLists:
             if not has_table(self.conn, "paraphrase_probs"):
                 self.conn.executescript(PROBABILITY_SQL)
             self.conn.executemany(_INSERT_PROBS, [(ph, pack_probs(pr)) for ph, _, pr in groups])
-        _add_prefixes(map(itemgetter(0), groups), self._prefixes)
 
     # -- unsorted input: staged, grouped when finished -----------------------------------------
     def _create_staging(self) -> None:
@@ -236,7 +276,6 @@ class ParaphraseLists:
                 self._stage(cols)
             conn.execute("DELETE FROM paraphrases")
             conn.execute("DROP TABLE IF EXISTS paraphrase_probs")
-        self._prefixes.clear()
 
     def _group_staged(self) -> None:
         """Turn the staged pairs into one row per phrase, then drop the staging table."""
@@ -246,9 +285,13 @@ class ParaphraseLists:
         read.execute(f"SELECT {cols} FROM {STAGING} ORDER BY phrase, rowid")
         batch: List[Group] = []
         for phrase, rows in groupby(read, key=itemgetter(0)):
-            rows_ = list(rows)
-            joined = check_list(phrase, [r[1] for r in rows_])
-            batch.append((phrase, joined, [r[2] for r in rows_] if self.keep_probabilities else []))
+            lists: List[str] = []
+            probs: List[float] = []
+            for chunk in _chunked(rows, _GROUP_CHUNK):  # a chunk at a time: a phrase may have millions of pairs
+                lists.append(check_list(phrase, [r[1] for r in chunk]))
+                if self.keep_probabilities:
+                    probs.extend(r[2] for r in chunk)
+            batch.append((phrase, PARAPHRASE_SEPARATOR.join(lists), probs))
             if len(batch) >= 50_000:
                 self._insert(batch)
                 batch = []
@@ -265,11 +308,7 @@ class ParaphraseLists:
             self._open = None
         if self.keep_probabilities and not has_table(self.conn, "paraphrase_probs"):
             self.conn.executescript(PROBABILITY_SQL)
-        self.conn.executemany(
-            "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
-            "ON CONFLICT (phrase) DO UPDATE SET prefix = 1",
-            ((p,) for p in sorted(self._prefixes)),
-        )
+        self._flag_prefixes()
         self.conn.commit()
         return {
             "paraphrase_max_length": str(self.max_length),
@@ -278,18 +317,55 @@ class ParaphraseLists:
         }
 
 
+    def _flag_prefixes(self, batch: int = 10_000) -> None:
+        """Flag the proper word-level prefixes of the phrases written, adding a row for those that are no phrase:
+        one pass over the phrases in order, a batch at a time (each batch a query of its own: the rows added for
+        its prefixes come before its last phrase, so no later batch reads them)."""
+        conn, prefixes = self.conn, NewPrefixes()
+        phrases = [p for (p,) in conn.execute("SELECT phrase FROM paraphrases ORDER BY phrase LIMIT ?", (batch,))]
+        while phrases:
+            conn.executemany(_INSERT_PREFIX, zip(prefixes.of(phrases)))
+            phrases = [p for (p,) in conn.execute(
+                "SELECT phrase FROM paraphrases WHERE phrase > ? ORDER BY phrase LIMIT ?", (phrases[-1], batch))]
+
+
+def _chunked(items: Iterable[_T], n: int) -> Iterator[List[_T]]:
+    """``items`` in lists of ``n`` (the last may be shorter)."""
+    it = iter(items)
+    while True:
+        chunk = list(islice(it, n))
+        if not chunk:
+            return
+        yield chunk
+
+
 def _expand(conn: sqlite3.Connection, with_probs: bool, batch: int = 100_000) -> Iterator[ParaphraseColumns]:
-    """The pairs written to ``paraphrases`` so far, in phrase order (table order within a phrase), in batches."""
+    """The pairs written to ``paraphrases`` so far, in phrase order (table order within a phrase), in batches of
+    about ``batch`` pairs (a phrase with millions of paraphrases is split a chunk at a time)."""
+    if with_probs and has_table(conn, "paraphrase_probs"):
+        sql = ("SELECT p.phrase, p.paraphrases, q.probs FROM paraphrases p "
+               "LEFT JOIN paraphrase_probs q ON q.phrase = p.phrase ORDER BY p.phrase")
+    else:
+        sql = "SELECT phrase, paraphrases, NULL FROM paraphrases ORDER BY phrase"
     cols = ParaphraseColumns([], [], [])
-    for phrase, _prefix, paras, probs in paraphrase_lists(conn, with_probs=with_probs):
-        if paras is None:
+    for phrase, joined, blob in conn.execute(sql):
+        if joined is None:
             continue
-        cols.phrases.extend([phrase] * len(paras))
-        cols.paraphrases.extend(paras)
-        cols.probabilities.extend(probs if probs is not None else [0.0] * len(paras))
-        if len(cols.phrases) >= batch:
-            yield cols
-            cols = ParaphraseColumns([], [], [])
+        done = 0
+        for paras in list_chunks(joined):
+            n = len(paras)
+            cols.phrases.extend(repeat(phrase, n))
+            cols.paraphrases.extend(paras)
+            if blob is None:
+                cols.probabilities.extend(repeat(0.0, n))
+            else:
+                if done == 0 and len(blob) != 8 * (joined.count(PARAPHRASE_SEPARATOR) + 1):
+                    unpack_probs(blob, joined.count(PARAPHRASE_SEPARATOR) + 1, phrase)  # raises, naming the phrase
+                cols.probabilities.extend(unpack_probs(blob[8 * done : 8 * (done + n)], n, phrase))
+            done += n
+            if len(cols.phrases) >= batch:
+                yield cols
+                cols = ParaphraseColumns([], [], [])
     if cols.phrases:
         yield cols
 

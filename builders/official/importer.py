@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Dict, Iterator, List, Mapping, Optional, Set, Tuple
 
+from meteor_lite.resources.jarformat import open_table_gzip
 from meteor_lite.resources.locate import BUNDLE_SUFFIX
 
 from ..bundle.paralists import ParaphraseColumns
@@ -120,12 +121,15 @@ def _locate(lang: str, jar: Optional[Path], paraphrase_file: Optional[Path]) -> 
 
 
 def _open_text_lines(path: Path) -> Tuple[io.TextIOWrapper, BinaryIO]:
-    """Open a (gzipped) text file for line iteration; return ``(text stream, raw byte stream)``."""
+    """Open a (gzipped) text file for line iteration; return ``(text stream, raw byte stream)``.
+
+    A gzipped table is decompressed within :func:`~meteor_lite.resources.jarformat.open_table_gzip`'s cap (a
+    ratio of the file's size): a decompression bomb is refused naming the file and line."""
     raw = open(path, "rb")
     try:
         magic = raw.read(2)
         raw.seek(0)
-        stream = gzip.GzipFile(fileobj=raw, mode="rb") if magic == b"\x1f\x8b" else raw
+        stream = open_table_gzip(raw, str(path)) if magic == b"\x1f\x8b" else raw
         text = io.TextIOWrapper(stream, encoding="utf-8", newline=None)  # \n, \r\n, \r end a line
     except BaseException:
         raw.close()

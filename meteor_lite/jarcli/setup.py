@@ -20,7 +20,7 @@ from ..jarcompat import java_double, java_parse_double, java_parse_int
 from ..languages import LANGUAGES, canonical_language, default_modules, long_name
 from ..meteor import Meteor
 from ..resources.bundle import Bundle
-from ..resources.jarformat import phrase_hash, write_jar_bundle
+from ..resources.jarformat import write_jar_bundle
 from ..resources.locate import find_bundle
 from ..scratch import scratch_dir
 from .options import JarOptions
@@ -234,16 +234,15 @@ def _with_jar_files(opts: JarOptions, kw: Dict[str, Any]) -> Dict[str, Any]:
     tmp = scratch_dir("meteor-jar-")  # removed at exit, else (killed) by the next run once this process is gone
     if lang == OTHER and words is None:
         words = _english_function_words(tmp / "function.words")
-    prefixes: Set[int] = set()
     out = write_jar_bundle(tmp / "bundle.sqlite", language=lang, base=base, function_words=words,
-                           synonym_dir=synonyms, paraphrase_file=paraphrases,
-                           prefix_hashes=prefixes if paraphrases is not None else None)
+                           synonym_dir=synonyms, paraphrase_file=paraphrases, prefix_rows=paraphrases is None)
     # written just now from the user's own files, into a private directory: no content checksum to verify
     # (a bundle given by path must have one), so it is handed over open
     bundle = JarFilesBundle.open(out)
     if paraphrases is not None:
         assert isinstance(bundle, JarFilesBundle)
-        bundle.prefix_hashes = prefixes
+        bundle.prefixes_by_order = True
+        kw["preload"] = False  # tables held in memory read prefix rows, which this bundle has none of
     kw["bundle"] = bundle
     return kw
 
@@ -258,10 +257,11 @@ def _no_function_words(lang: str) -> str:
 class JarFilesBundle(Bundle):
     """meteor-jar's private bundle of ``-s``/``-d``/``-a``/``-new`` files.  With a paraphrase table (``-a``)
     the phrases' proper prefixes are not rows of the file (a table of 1,000-word phrases would need
-    gigabytes of them): which phrases begin a longer one is answered from their hashes (a hash shared by
-    chance only costs the scorer's walk one more look-up: the longer phrase is then not found)."""
+    gigabytes of them): whether a phrase begins a longer one is answered from the order of the phrases
+    (:meth:`longer_phrases_begun`), with no storage of its own."""
 
-    prefix_hashes: Optional[Set[int]] = None
+    #: Prefixes are answered by :meth:`longer_phrases_begun` (a table given with ``-a``), not by prefix rows.
+    prefixes_by_order: bool = False
     #: Its look-ups are answered by the methods below (the prefixes from hashes), and it lives for one run: no
     #: mapped table file (meteor_lite/resources/mapped.py) is made of it.
     mappable = False
@@ -269,15 +269,31 @@ class JarFilesBundle(Bundle):
     def has(self, table: str) -> bool:
         """:meth:`Bundle.has`; with a table given (``-a``) ``paraphrases`` is there even when it holds no entry
         (a table not gzipped, which the jar cannot read): the jar keeps the module, which then matches nothing."""
-        return (table == "paraphrases" and self.prefix_hashes is not None) or super().has(table)
+        return (table == "paraphrases" and self.prefixes_by_order) or super().has(table)
 
     def paraphrase_entries(self, phrases: Sequence[str]) -> Tuple[Dict[str, str], Set[str]]:
-        """:meth:`Bundle.paraphrase_entries`, the prefixes answered from :attr:`prefix_hashes` when set."""
+        """:meth:`Bundle.paraphrase_entries`, the prefixes answered by :meth:`longer_phrases_begun` when
+        :attr:`prefixes_by_order` is set."""
         paras, prefixes = super().paraphrase_entries(phrases)
-        if self.prefix_hashes is not None:
-            known = self.prefix_hashes
-            prefixes.update(p for p in phrases if phrase_hash(p) in known)
+        if self.prefixes_by_order:
+            prefixes.update(self.longer_phrases_begun(phrases))
         return paras, prefixes
+
+    def longer_phrases_begun(self, phrases: Sequence[str]) -> Set[str]:
+        """Those of ``phrases`` that begin a longer phrase of the table (word by word: ``a b`` begins ``a b c``,
+        not ``a bc``).  The phrases beginning with ``P`` and a space are those from ``P + " "`` up to ``P + "!"``
+        (UTF-8 byte order, the primary key's: the space is 0x20, ``!`` 0x21), so one range of the key is looked
+        at per phrase."""
+        found: Set[str] = set()
+        conn = self._conn
+        distinct = list(dict.fromkeys(phrases))
+        for i in range(0, len(distinct), 400):
+            part = distinct[i : i + 400]
+            values = ",".join(["(?)"] * len(part))
+            found.update(p for (p,) in conn.execute(
+                f"WITH asked (p) AS (VALUES {values}) SELECT p FROM asked WHERE EXISTS (SELECT 1 FROM paraphrases "
+                "WHERE phrase >= p || ' ' AND phrase < p || '!')", part))
+        return found
 
 
 def _english_function_words(out: Path) -> Optional[Path]:

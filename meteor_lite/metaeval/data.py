@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+from ..cappedlines import capped_lines
 from ..errors import InputError
 
 __all__ = ["Judgments", "MetricScores", "read_judgments", "merge_judgments", "judgments_label", "read_metric", "split_inputs", "HUMAN_SYSTEM"]
@@ -74,8 +75,9 @@ class MetricScores:
     signature: str = ""
 
 
-#: Longest line of a judgments or metric TSV, in characters: a segment with its references is a few kB; a
-#: longer line is refused (a 50 MB cell, a decompression bomb of one endless line) before it fills the memory.
+#: Longest line of a judgments or metric TSV, in characters (its line end left out): a segment with its references
+#: is a few kB; a longer line is refused (a 50 MB cell, a decompression bomb of one endless line) before it fills
+#: the memory (:func:`meteor_lite.cappedlines.capped_lines`).
 MAX_LINE = 1_000_000
 
 
@@ -99,14 +101,7 @@ def _rows(path: str) -> Tuple[List[str], List[List[str]]]:
     line = 0
     try:
         with _open_text(path) as fh:
-            while True:
-                text = fh.readline(MAX_LINE + 1)
-                if not text:
-                    break
-                line += 1
-                if len(text) > MAX_LINE:
-                    raise InputError(f"{path}:{line}: a line longer than {MAX_LINE:,} characters: not a judgments "
-                                     "or scores TSV")
+            for line, text in enumerate(capped_lines(fh, path, MAX_LINE, what="not a judgments or scores TSV"), 1):
                 if "\x00" in text:
                     raise InputError(f"{path}:{line}: a NUL character (U+0000): not a text TSV")
                 text = text.rstrip("\r\n")

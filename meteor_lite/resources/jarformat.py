@@ -20,16 +20,18 @@ Malformed input raises :class:`JarFormatError` naming the file and line.
 
 from __future__ import annotations
 
-import gzip
+import io
 import math
 import re
 import sqlite3
 import warnings
-from collections import deque
-from itertools import zip_longest
+import zlib
+from itertools import groupby, islice, zip_longest
+from operator import itemgetter, le
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Set, TextIO, Tuple
+from typing import BinaryIO, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 
+from ..cappedlines import capped_lines, gunzip_capped
 from ..errors import InputError, MeteorLiteWarning
 from .schema import FORMAT_NAME, SCHEMA_SQL, SCHEMA_VERSION
 
@@ -45,8 +47,11 @@ __all__ = [
     "JAR_MAX_PHRASE_WORDS",
     "MAX_PHRASE_WORDS",
     "MAX_PHRASE_CHARS",
-    "phrase_hash",
-    "proper_prefix_hashes",
+    "MAX_LINE_CHARS",
+    "MAX_TABLE_INFLATION",
+    "TABLE_INFLATION_FLOOR",
+    "bounded_lines",
+    "open_table_gzip",
 ]
 
 #: The most words of a phrase ``meteor-jar -a`` reads: Meteor 1.5 builds its paraphrase transducer by a
@@ -247,19 +252,31 @@ def _read_text(path: Path) -> str:
 #: The longest line of a paraphrase table read: a longer one is refused when met, never held whole.
 MAX_LINE_CHARS = 1_000_000
 
+#: A gzipped paraphrase table is read up to this many times its own size decompressed (and at least
+#: :data:`TABLE_INFLATION_FLOOR` bytes); more is refused as a decompression bomb.  Meteor 1.5's English table
+#: decompresses 4.4 times (61.8 MB to 272 MB), its pairs written back from a bundle without probabilities
+#: (``meteor-build export``: every probability 1.0) 7.3 times; gzip reaches about 1,000 times on repeated text.
+MAX_TABLE_INFLATION = 16
+#: The decompressed size a gzipped paraphrase table of any size may have (a small table may compress better).
+TABLE_INFLATION_FLOOR = 32_000_000
+
+#: What the errors of the capped readers add: the file is not what it was given as.
+_NOT_A_TABLE = "not a paraphrase table"
+
 
 def bounded_lines(f: "TextIO", source: str, limit: int = MAX_LINE_CHARS) -> Iterator[str]:
-    """The lines of the open text file ``f``, each read with at most ``limit + 1`` characters: a longer line is a
-    :class:`JarFormatError` naming ``source`` and the line (a gzip bomb of one endless line costs one line)."""
-    number = 0
-    while True:
-        line = f.readline(limit + 1)
-        if not line:
-            return
-        number += 1
-        if len(line) > limit:
-            raise MalformedInputError(source, number, f"a line longer than {limit:,} characters: not a paraphrase table")
-        yield line
+    """The lines of the open text file ``f`` (:func:`meteor_lite.cappedlines.capped_lines`): a line of more than
+    ``limit`` characters is a :class:`JarFormatError` naming ``source`` and the line, raised once ``limit + 2``
+    characters of it are read (a gzip bomb of one endless line costs one line)."""
+    return capped_lines(f, source, limit, what=_NOT_A_TABLE, error=MalformedInputError)
+
+
+def open_table_gzip(raw: BinaryIO, source: str) -> "io.BufferedReader":
+    """The decompressed bytes of the gzipped paraphrase table open as ``raw``, at most
+    :data:`MAX_TABLE_INFLATION` times the file's size (at least :data:`TABLE_INFLATION_FLOOR` bytes): past that a
+    read raises :class:`JarFormatError` naming ``source`` and the line the cap falls on."""
+    return gunzip_capped(raw, source, ratio=MAX_TABLE_INFLATION, floor=TABLE_INFLATION_FLOOR,
+                         what=f"a decompression bomb, {_NOT_A_TABLE}", error=MalformedInputError)
 
 
 def _jar_pairs(lines: Iterable[str], source: str) -> Iterator[Tuple[str, str]]:
@@ -283,55 +300,76 @@ def _jar_pairs(lines: Iterable[str], source: str) -> Iterator[Tuple[str, str]]:
             yield phrase, para
 
 
-def _chain(phrase: str) -> Iterator[int]:
-    """The hashes of the word-level prefixes of ``phrase`` (its first word, first two, ..., all of it), each made
-    from the one before and the next word: linear in the phrase's length, where hashing every prefix is quadratic."""
-    h = 0
-    for word in phrase.split(" "):
-        h = hash((h, word))
-        yield h
+#: Pairs of one phrase joined into one row of the staging table at most (a phrase with millions of paraphrases
+#: is held a chunk at a time).
+_RUN_PAIRS = 10_000
 
 
-def _prefix_chain(phrase: str) -> Iterator[int]:
-    """:func:`_chain` without the whole phrase: the hashes of its proper prefixes (see :func:`proper_prefix_hashes`)."""
-    chain = _chain(phrase)
-    prev = next(chain)
-    for h in chain:
-        yield prev
-        prev = h
+def _jar_runs(pairs: Iterable[Tuple[str, str]]) -> Iterator[Tuple[str, str]]:
+    """``(phrase, its consecutive paraphrases joined by TAB)``: the pairs of one phrase in a row, at most
+    :data:`_RUN_PAIRS` of them a run."""
+    phrase: Optional[str] = None
+    paras: List[str] = []
+    for ph, para in pairs:
+        if ph != phrase or len(paras) >= _RUN_PAIRS:
+            if paras:
+                yield phrase, "\t".join(paras)  # type: ignore[misc]
+            phrase, paras = ph, []
+        paras.append(para)
+    if paras:
+        yield phrase, "\t".join(paras)  # type: ignore[misc]
 
 
-def proper_prefix_hashes(phrase: str) -> List[int]:
-    """The :func:`phrase_hash` values of the proper word-level prefixes of ``phrase`` ("a b c": of "a" and "a b")."""
-    return list(_prefix_chain(phrase))
-
-
-def phrase_hash(phrase: str) -> int:
-    """A hash of ``phrase`` (words joined by single spaces) that :func:`proper_prefix_hashes` makes of each prefix."""
-    return deque(_chain(phrase), maxlen=1)[0]
-
-
-def _paraphrase_rows(path: Path) -> Iterator[Tuple[str, str]]:
-    """``(phrase, joined paraphrases)`` per phrase of a (gzipped) table: file order within a phrase."""
+def _stage_table(conn: sqlite3.Connection, path: Path) -> bool:
+    """Read the (gzipped) table at ``path`` into the temporary table ``_runs`` (rowid: file order) as
+    :func:`_jar_runs`; return whether the runs came in phrase order (the jar's own tables, sorted)."""
     try:
         with open(path, "rb") as raw:
             gz = raw.read(2) == b"\x1f\x8b"
-        if not gz:
-            warnings.warn(f"{path}: not in gzip format: scored without this paraphrase table, as Meteor 1.5 does "
-                          "(it reads a table gzipped only: java.util.zip.ZipException); gzip it to use it",
-                          MeteorLiteWarning, stacklevel=2)
-            return
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            pairs = list(_jar_pairs(bounded_lines(f, str(path)), str(path)))
+            if not gz:
+                warnings.warn(f"{path}: not in gzip format: scored without this paraphrase table, as Meteor 1.5 "
+                              "does (it reads a table gzipped only: java.util.zip.ZipException); gzip it to use it",
+                              MeteorLiteWarning, stacklevel=3)
+                return True
+            raw.seek(0)
+            with io.TextIOWrapper(open_table_gzip(raw, str(path)), encoding="utf-8") as f:
+                runs = _jar_runs(_jar_pairs(bounded_lines(f, str(path)), str(path)))
+                ordered = True
+                last = ""
+                insert = "INSERT INTO temp._runs (phrase, joined) VALUES (?, ?)"
+                while True:
+                    batch = list(islice(runs, 1_000))
+                    if not batch:
+                        return ordered
+                    if ordered:
+                        keys = [last, *map(itemgetter(0), batch)]
+                        ordered = all(map(le, keys, islice(keys, 1, None)))
+                        last = keys[-1]
+                    conn.executemany(insert, batch)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, EOFError) as exc:
+    except (OSError, UnicodeDecodeError, EOFError, zlib.error) as exc:
         raise InputError(f"{path}: cannot read ({exc})") from None
-    order: Dict[str, List[str]] = {}
-    for phrase, para in pairs:
-        order.setdefault(phrase, []).append(para)
-    for phrase, paras in order.items():
-        yield phrase, "\t".join(paras)
+
+
+def _paraphrase_rows(conn: sqlite3.Connection, path: Path) -> Iterator[Tuple[str, str]]:
+    """``(phrase, joined paraphrases)`` per phrase of a (gzipped) table, in phrase order: file order within a
+    phrase.  The pairs are staged in a temporary table (on disk), never held in memory together."""
+    conn.execute("CREATE TEMP TABLE _runs (phrase TEXT NOT NULL, joined TEXT NOT NULL)")
+    try:
+        ordered = _stage_table(conn, path)
+        cur = conn.execute(f"SELECT phrase, joined FROM temp._runs ORDER BY {'rowid' if ordered else 'phrase, rowid'}")
+        for phrase, runs in groupby(cur, key=itemgetter(0)):
+            chunks: List[str] = []
+            pieces: List[str] = []
+            for _, joined in runs:
+                pieces.append(joined)
+                if len(pieces) >= _RUN_PAIRS:  # a phrase found in many places: joined a chunk at a time (linear)
+                    chunks.append("\t".join(pieces))
+                    pieces = []
+            yield phrase, "\t".join(chunks + pieces)
+    finally:
+        conn.execute("DROP TABLE temp._runs")
 
 
 _SPACE = re.compile(" ")
@@ -350,7 +388,7 @@ def write_jar_bundle(
     synonym_dir: Optional[Path] = None,
     synonym_language: str = "english",
     paraphrase_file: Optional[Path] = None,
-    prefix_hashes: Optional[Set[int]] = None,
+    prefix_rows: bool = True,
 ) -> Path:
     """Write a bundle (schema of :mod:`.schema`) from resource files in Meteor 1.5's formats.
 
@@ -360,10 +398,13 @@ def write_jar_bundle(
     not).  Stems and non-breaking prefixes always come from ``base``.  For scoring, not distribution:
     no sources are recorded and no content checksum is written.
 
-    ``prefix_hashes``: when given, the proper prefixes of the paraphrase table's phrases are not written
-    as rows (a phrase of n words has n - 1 of them: a table of 1,000-word phrases would take gigabytes);
-    their :func:`phrase_hash` values are added to the set instead (made word by word: linear in the phrase),
-    for a reader that answers "does this begin a phrase?" itself (:class:`meteor_lite.jarcli.setup.JarFilesBundle`).  The file alone is then incomplete.
+    ``prefix_rows=False``: the proper prefixes of the paraphrase table's phrases are not written as rows (a
+    phrase of n words has n - 1 of them, together of about n * n / 2 words: a table of 1,000-word phrases would
+    take gigabytes), for a reader that answers "does this begin a phrase?" itself from the phrases' order
+    (:class:`meteor_lite.jarcli.setup.JarFilesBundle`).  The file alone is then incomplete.
+
+    The table is read within caps (:func:`bounded_lines`, :func:`open_table_gzip`) and its pairs are staged on
+    disk, so memory does not grow with its size.
     """
     conn = sqlite3.connect(str(out))
     try:
@@ -384,7 +425,7 @@ def write_jar_bundle(
         meta.pop("content_checksum", None)
         meta.update({"format": FORMAT_NAME, "schema_version": str(SCHEMA_VERSION), "language": language,
                      "name": f"{language}-jar-files", "description": "resources read from Meteor 1.5 files"})
-        _fill(conn, meta, function_words, synonym_dir, synonym_language, paraphrase_file, prefix_hashes)
+        _fill(conn, meta, function_words, synonym_dir, synonym_language, paraphrase_file, prefix_rows)
         conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted(meta.items()))
         conn.commit()
     finally:
@@ -394,7 +435,7 @@ def write_jar_bundle(
 
 def _fill(
     conn: sqlite3.Connection, meta: Dict[str, str], function_words: Optional[Path], synonym_dir: Optional[Path],
-    synonym_language: str, paraphrase_file: Optional[Path], prefix_hashes: Optional[Set[int]] = None,
+    synonym_language: str, paraphrase_file: Optional[Path], prefix_rows: bool = True,
 ) -> None:
     """Insert the resources read from the jar's files."""
     if function_words is not None:
@@ -407,32 +448,34 @@ def _fill(
         conn.executemany("INSERT OR IGNORE INTO synonym_exceptions (form, base) VALUES (?, ?)",
                          parse_exceptions(_read_text(exc), str(exc)))
     if paraphrase_file is not None:
-        _insert_paraphrases(conn, meta, paraphrase_file, prefix_hashes)
+        _insert_paraphrases(conn, meta, paraphrase_file, prefix_rows)
 
 
-def _insert_paraphrases(
-    conn: sqlite3.Connection, meta: Dict[str, str], path: Path, prefix_hashes: Optional[Set[int]] = None
-) -> None:
-    """The table's phrases, and every phrase's proper prefixes flagged as such (what the scorer's walk needs),
-    or their hashes added to ``prefix_hashes`` (see :func:`write_jar_bundle`).
+def _insert_paraphrases(conn: sqlite3.Connection, meta: Dict[str, str], path: Path, prefix_rows: bool = True) -> None:
+    """The table's phrases, and (``prefix_rows``) every phrase's proper prefixes flagged as such (what the
+    scorer's walk needs; see :func:`write_jar_bundle`).
 
     A phrase of n words has n - 1 prefixes, so a table of very long phrases has a great many prefix rows:
-    each is cut from its phrase (no joins), inserted as it is made and never held in memory with the rest,
-    in the index's order (a phrase's prefixes grow one word at a time).
+    each is cut from its phrase (no joins) and inserted as it is made, never held in memory with the rest.
     """
     longest = pairs = 0
-    for phrase, joined in _paraphrase_rows(path):
-        conn.execute(
-            "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?) "
-            "ON CONFLICT (phrase) DO UPDATE SET paraphrases = excluded.paraphrases", (phrase, joined))
+    rows: List[Tuple[str, str]] = []
+    insert = ("INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 0, ?) "
+              "ON CONFLICT (phrase) DO UPDATE SET paraphrases = excluded.paraphrases")
+    for phrase, joined in _paraphrase_rows(conn, path):
+        rows.append((phrase, joined))
         pairs += joined.count("\t") + 1
-        spaces = [m.start() for m in _SPACE.finditer(phrase)]
-        longest = max(longest, len(spaces) + 1)
-        if prefix_hashes is not None:
-            prefix_hashes.update(_prefix_chain(phrase))
-            continue
-        conn.executemany(
-            "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
-            "ON CONFLICT (phrase) DO UPDATE SET prefix = 1", ((phrase[:end],) for end in spaces))
+        longest = max(longest, phrase.count(" ") + 1)
+        if prefix_rows:
+            conn.executemany(insert, rows)
+            rows = []
+            conn.executemany(
+                "INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
+                "ON CONFLICT (phrase) DO UPDATE SET prefix = 1",
+                ((phrase[: m.start()],) for m in _SPACE.finditer(phrase)))
+        elif len(rows) >= 1_000:
+            conn.executemany(insert, rows)
+            rows = []
+    conn.executemany(insert, rows)
     meta.update({"paraphrase_max_length": str(longest), "paraphrase_pairs": str(pairs),
                  "paraphrase_probabilities": "dropped"})

@@ -211,15 +211,17 @@ def compute_content_checksum(conn: sqlite3.Connection) -> str:
         for table in RESOURCE_TABLES[:4]:
             rows = conn.execute(f"SELECT * FROM {table} ORDER BY {_ORDER_BY[table]}")
             section(table, _format_rows(rows))
-        prefixes: List[str] = []
         read[0] = "paraphrases"
         h.update(b"\x00Tparaphrases\x00")
         if has_table(conn, PROBABILITY_TABLE):
-            _hash_lines(h, _pair_lines(paraphrase_lists(conn, with_probs=True), prefixes))
+            _hash_lines(h, _pair_lines(paraphrase_lists(conn, with_probs=True)))
         else:
-            for text in _pair_texts(conn, prefixes):
+            for text in _pair_texts(conn):
                 h.update(text.encode("utf-8"))
-        section("paraphrase_prefixes", (_encode_row([p]) for p in prefixes))
+        read[0] = "paraphrase_prefixes"
+        h.update(b"\x00Tparaphrase_prefixes\x00")
+        for text in _prefix_texts(conn):
+            h.update(text.encode("utf-8"))
         rows = conn.execute("SELECT * FROM nonbreaking_prefixes ORDER BY prefix")
         section("nonbreaking_prefixes", (_encode_row(list(r)) for r in rows))
     except (TypeError, AttributeError) as exc:  # a BLOB (or another non-text value) where text belongs
@@ -239,12 +241,14 @@ _float_repr = float.__repr__  # how json writes a finite float
 
 
 def _pair_lines(
-    lists: Iterable[Tuple[str, bool, Optional[List[str]], Optional[Tuple[float, ...]]]], prefixes: List[str]
+    lists: Iterable[Tuple[str, bool, Optional[List[str]], Optional[Tuple[float, ...]]]],
+    prefixes: Optional[List[str]] = None,
 ) -> Iterator[str]:
-    """Checksum lines of the pairs (the bytes of the JSON encoding, faster); collects the prefixes."""
+    """Checksum lines of the pairs (the bytes of the JSON encoding, faster); collects the prefixes in
+    ``prefixes`` when given."""
     _encode_row, _json_str = _encoders()
     for phrase, is_prefix, paras, probs in lists:
-        if is_prefix:
+        if is_prefix and prefixes is not None:
             prefixes.append(phrase)
         if paras is None:
             continue
@@ -272,8 +276,9 @@ def _pair_format(n: int) -> str:
     return fmt
 
 
-def _pair_texts(conn: sqlite3.Connection, prefixes: List[str], batch: int = 20_000) -> Iterator[str]:
-    """The checksum lines of the pairs (bundles without probabilities), many lines per string; collects the prefixes.
+def _pair_texts(conn: sqlite3.Connection, prefixes: Optional[List[str]] = None, batch: int = 20_000) -> Iterator[str]:
+    """The checksum lines of the pairs (bundles without probabilities), many lines per string; collects the
+    prefixes in ``prefixes`` when given.
 
     The same bytes as :func:`_pair_lines`, built a phrase at a time: a batch of rows
     none of whose texts JSON would escape (checked at once: the phrases joined by
@@ -287,19 +292,86 @@ def _pair_texts(conn: sqlite3.Connection, prefixes: List[str], batch: int = 20_0
         rows = cur.fetchmany(batch)
         if not rows:
             return
-        prefixes.extend(phrase for phrase, prefix, _ in rows if prefix)
+        if prefixes is not None:
+            prefixes.extend(phrase for phrase, prefix, _ in rows if prefix)
         rows = [r for r in rows if r[2] is not None]
         phrases = "\n".join([r[0] for r in rows])
         lists = sep.join([r[2] for r in rows])
-        if len(_json_str(phrases)) != len(phrases) + 2 + phrases.count("\n") or len(_json_str(lists)) != len(
+        plain = len(_json_str(phrases)) == len(phrases) + 2 + phrases.count("\n") and len(_json_str(lists)) == len(
             lists
-        ) + 2 + lists.count(sep):  # something to escape (or a phrase with a line break)
-            each = ((phrase, False, paras.split(sep), None) for phrase, _, paras in rows)
-            yield "".join(line + "\n" for line in _pair_lines(each, []))
+        ) + 2 + lists.count(sep)  # else something to escape (or a phrase with a line break)
+        del phrases, lists
+        out: List[str] = []
+        for phrase, _, paras in rows:
+            n = paras.count(sep) + 1
+            if n > _TEMPLATE_PAIRS:  # a phrase with very many paraphrases: a chunk of them at a time
+                if out:
+                    yield "".join(out)
+                    out = []
+                yield from _long_list_texts(phrase, paras, plain)
+            elif plain:
+                out.append(_pair_format(n).format(f'["{phrase}",', *paras.split(sep)))
+            else:
+                out.extend(line + "\n" for line in _pair_lines([(phrase, False, paras.split(sep), None)]))
+        if out:
+            yield "".join(out)
+
+
+#: The most paraphrases of one phrase whose checksum lines are made through a template of :data:`_PAIR_FORMATS`.
+_TEMPLATE_PAIRS = 256
+
+
+def list_chunks(joined: str, chars: int = 1 << 20) -> Iterator[List[str]]:
+    """The paraphrases of a list joined by :data:`PARAPHRASE_SEPARATOR` (a ``paraphrases`` entry), about
+    ``chars`` characters of them at a time: the chunks of ``joined.split(PARAPHRASE_SEPARATOR)`` in order, without
+    a list of millions of strings at once."""
+    sep = PARAPHRASE_SEPARATOR
+    start = 0
+    while len(joined) - start > chars:
+        cut = joined.find(sep, start + chars)
+        if cut < 0:
+            break
+        yield joined[start:cut].split(sep)
+        start = cut + 1
+    yield joined[start:].split(sep)
+
+
+def _long_list_texts(phrase: str, joined: str, plain: bool) -> Iterator[str]:
+    """The checksum lines of the pairs of one phrase with many paraphrases, a chunk at a time (``plain``: nothing
+    in them for JSON to escape)."""
+    _, _json_str = _encoders()
+    head = f'["{phrase}",' if plain else f"[{_json_str(phrase)},"
+    rank = 0
+    for chunk in list_chunks(joined):
+        if plain:
+            yield "".join([f'{head}{r},"{para}"]\n' for r, para in enumerate(chunk, rank)])
+        else:
+            yield "".join([f"{head}{r},{_json_str(para)}]\n" for r, para in enumerate(chunk, rank)])
+        rank += len(chunk)
+
+
+def _prefix_texts(conn: sqlite3.Connection, batch: int = 20_000) -> Iterator[str]:
+    """The checksum lines of the phrases flagged as prefixes (``[phrase]``), many lines per string, read in a pass of
+    their own (a bundle may hold millions of them: none is kept).  A batch none of whose phrases JSON would escape
+    (checked at once, as in :func:`_pair_texts`) is joined as it is; any other goes through the JSON encoder."""
+    _encode_row, _json_str = _encoders()
+    cur = conn.execute("SELECT phrase, prefix FROM paraphrases ORDER BY phrase")
+    while True:
+        rows = cur.fetchmany(batch)
+        if not rows:
+            return
+        phrases = [phrase for phrase, prefix in rows if prefix]
+        if not phrases:
             continue
-        yield "".join(
-            [_pair_format(paras.count(sep) + 1).format(f'["{phrase}",', *paras.split(sep)) for phrase, _, paras in rows]
-        )
+        try:
+            joined = "\n".join(phrases)
+            plain = joined.count("\n") == len(phrases) - 1 and len(_json_str(joined)) == len(joined) + 2 + len(phrases) - 1
+        except TypeError:  # a phrase that is not text: the encoder says what it is
+            plain = False
+        if plain:
+            yield '["' + '"]\n["'.join(phrases) + '"]\n'
+        else:
+            yield "".join(_encode_row([p]) + "\n" for p in phrases)
 
 
 def _format_rows(rows: Iterable[Sequence[object]]) -> Iterator[str]:

@@ -28,6 +28,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import BinaryIO, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from ..cappedlines import capped_lines
 from ..errors import InputError
 from .io import invalid_utf8
 
@@ -44,8 +45,9 @@ LP_COLUMN = "lp"
 #: Reference columns found without ``ref_columns``: ``ref``, ``ref_A``, ``ref-b``, ``ref2``, ... (any case).
 REF_COLUMN = re.compile(r"^ref(?:[_-]?[a-z]|[_-]?[0-9]+)?$", re.IGNORECASE)
 _GZIP_MAGIC = b"\x1f\x8b"
-#: The longest line read (bytes, after decompression): a longer one is refused when it is met, before it is
-#: held whole (a gzip bomb of one endless line costs one line's buffer, not the file).
+#: The longest line read (bytes, after decompression, its line end left out): a longer one is refused when it is
+#: met, before it is held whole (a gzip bomb of one endless line costs one line's buffer, not the file;
+#: :func:`meteor_lite.cappedlines.capped_lines`).
 MAX_LINE_BYTES = 1_000_000
 
 
@@ -213,15 +215,9 @@ def _lines(path: str, name: str) -> Iterator[str]:
     """The decoded lines of the file, without their line ends; errors as :class:`InputError` naming ``name``."""
     raw = _open(path, name)
     try:
-        number = 0
-        while True:
-            data = raw.readline(MAX_LINE_BYTES + 1)
-            if not data:
-                break
-            number += 1
-            if len(data) > MAX_LINE_BYTES:
-                raise InputError(f"{name}:{number}: a line longer than {MAX_LINE_BYTES:,} bytes: not a systems TSV "
-                                 "(or a segment far longer than any Meteor scores)")
+        lines = capped_lines(raw, name, MAX_LINE_BYTES,
+                             what="not a systems TSV (or a segment far longer than any Meteor scores)")
+        for number, data in enumerate(lines, start=1):
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError as exc:
