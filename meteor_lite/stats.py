@@ -80,16 +80,21 @@ class Stats:
         self.test_word_matches += other.test_word_matches
         self.ref_word_matches += other.ref_word_matches
 
-    def to_ss_line(self) -> str:
-        """The 23 numbers Meteor 1.5 prints with ``-ssOut``, in its format."""
+    def values(self, stages: int = SS_STAGES) -> List[float]:
+        """The numbers of a ``-ssOut`` line, in its order, with ``stages`` stages (missing ones 0, extra ones left
+        out): Meteor 1.5's 23 by default; :meth:`from_values` reads them back."""
         vals: List[float] = [self.test_length, self.ref_length, self.test_function_words, self.ref_function_words]
-        for i in range(SS_STAGES):
+        for i in range(stages):
             if i < len(self.test_content):
                 vals += [self.test_content[i], self.ref_content[i], self.test_function[i], self.ref_function[i]]
             else:
                 vals += [0.0, 0.0, 0.0, 0.0]
         vals += [self.chunks, self.test_word_matches, self.ref_word_matches]
-        return " ".join(java_double(float(v)) for v in vals)
+        return [float(v) for v in vals]
+
+    def to_ss_line(self) -> str:
+        """The 23 numbers Meteor 1.5 prints with ``-ssOut``, in its format."""
+        return " ".join(java_double(v) for v in self.values())
 
     @classmethod
     def from_ss_line(cls, line: str, stages: int = SS_STAGES) -> "Stats":

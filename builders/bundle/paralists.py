@@ -24,8 +24,9 @@ import re
 import sqlite3
 from itertools import accumulate, compress, groupby, islice, repeat
 from operator import add, itemgetter, lt, ne
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
+from meteor_lite.parallel import batches
 from meteor_lite.printable import one_line
 from meteor_lite.resources.jarformat import MAX_PHRASE_CHARS, MAX_PHRASE_WORDS
 from meteor_lite.resources.schema import (
@@ -58,7 +59,6 @@ _INSERT_PROBS = "INSERT INTO paraphrase_probs (phrase, probs) VALUES (?, ?)"
 _INSERT_PREFIX = ("INSERT INTO paraphrases (phrase, prefix, paraphrases) VALUES (?, 1, NULL) "
                   "ON CONFLICT (phrase) DO UPDATE SET prefix = 1")
 
-_T = TypeVar("_T")
 
 #: Pairs of one phrase checked and joined at a time when the staged pairs are grouped.
 _GROUP_CHUNK = 10_000
@@ -287,7 +287,7 @@ class ParaphraseLists:
         for phrase, rows in groupby(read, key=itemgetter(0)):
             lists: List[str] = []
             probs: List[float] = []
-            for chunk in _chunked(rows, _GROUP_CHUNK):  # a chunk at a time: a phrase may have millions of pairs
+            for chunk in batches(rows, _GROUP_CHUNK):  # a chunk at a time: a phrase may have millions of pairs
                 lists.append(check_list(phrase, [r[1] for r in chunk]))
                 if self.keep_probabilities:
                     probs.extend(r[2] for r in chunk)
@@ -329,16 +329,6 @@ class ParaphraseLists:
                 "SELECT phrase FROM paraphrases WHERE phrase > ? ORDER BY phrase LIMIT ?", (phrases[-1], batch))]
 
 
-def _chunked(items: Iterable[_T], n: int) -> Iterator[List[_T]]:
-    """``items`` in lists of ``n`` (the last may be shorter)."""
-    it = iter(items)
-    while True:
-        chunk = list(islice(it, n))
-        if not chunk:
-            return
-        yield chunk
-
-
 def _expand(conn: sqlite3.Connection, with_probs: bool, batch: int = 100_000) -> Iterator[ParaphraseColumns]:
     """The pairs written to ``paraphrases`` so far, in phrase order (table order within a phrase), in batches of
     about ``batch`` pairs (a phrase with millions of paraphrases is split a chunk at a time)."""
@@ -372,12 +362,6 @@ def _expand(conn: sqlite3.Connection, with_probs: bool, batch: int = 100_000) ->
 
 def columns(rows: Iterable[Sequence[object]]) -> Iterator[ParaphraseColumns]:
     """``(phrase, paraphrase, probability)`` rows as :class:`ParaphraseColumns` of at most 100,000 pairs."""
-    from itertools import islice
-
-    it = iter(rows)
-    while True:
-        chunk = list(islice(it, 100_000))
-        if not chunk:
-            return
+    for chunk in batches(rows, 100_000):
         phrases, paras, probs = (list(c) for c in zip(*chunk))
         yield ParaphraseColumns(phrases, paras, probs)

@@ -64,12 +64,4 @@ def stat_values(st: Stats) -> List[float]:
     """The numbers of a ``-ssOut`` line, in its order (:meth:`Stats.from_values` reads them back): its 23 for at most
     Meteor's four modules, and four more per module past them (``near`` after paraphrase), which the jar's line
     has no room for."""
-    stages = max(SS_STAGES, len(st.test_content))
-    vals: List[float] = [st.test_length, st.ref_length, st.test_function_words, st.ref_function_words]
-    for i in range(stages):
-        if i < len(st.test_content):
-            vals += [st.test_content[i], st.ref_content[i], st.test_function[i], st.ref_function[i]]
-        else:
-            vals += [0.0, 0.0, 0.0, 0.0]
-    vals += [st.chunks, st.test_word_matches, st.ref_word_matches]
-    return [float(x) for x in vals]
+    return st.values(max(SS_STAGES, len(st.test_content)))
