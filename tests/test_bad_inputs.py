@@ -642,6 +642,12 @@ CASES: Tuple[Case, ...] = (
          r"^meteor-lite: error: tsv-bomb\.tsv\.gz:2: a line longer than 1,000,000 bytes: not a systems TSV",
          "a 200 KB .gz systems file holding one 200 MB line (--tsv had no line cap: a 1 GB line took 2.2 GB, the "
          "pending line joined again per block): stopped at the cap"),
+    Case("tsv-gzip-rows-bomb", S, ("--tsv", "rows-bomb.tsv.gz", *T), 1,
+         r"^meteor-lite: error: rows-bomb\.tsv\.gz:\d+: the gzip file decompresses to more than 33,554,432 bytes, the "
+         r"most read from a file of \d{3},\d{3} bytes \(32 times its size, at least 33,554,432\): not a systems file of this "
+         r"size \(decompress it first if it is one\)$",
+         "a 0.6 MB .gz systems file of valid rows standing for 67 MB of text (120,000 segments): refused at 32 times the "
+         "file's size or 32 MB, before the rows are held (WMT's judged files inflate 3 to 14 times)"),
     Case("paraphrase-table-long-line", JAR, ("h.txt", "r.txt", "-l", "en", "-m", "exact paraphrase", "-a",
                                              "para-bomb.gz"), 1,
          r"^meteor-jar: error: para-bomb\.gz, line 2: a line longer than 1,000,000 characters: not a paraphrase table$",
@@ -956,6 +962,11 @@ def _make_hostile(d: Path) -> Path:
         out.write(b"seg_id\tsystem\thyp\tref\n")
         for _ in range(200):
             out.write(b"a" * 1_000_000)
+    with gzip.open(d / "rows-bomb.tsv.gz", "wb", compresslevel=9) as out:  # valid rows: 0.6 MB for 67 MB
+        out.write(b"seg_id\tsystem\thyp\tref\n")
+        sentence = b" ".join(b"word%d" % i for i in range(45))
+        for block in range(120):
+            out.write(b"".join(b"%d\tA\t%s\t%s\n" % (block * 1000 + i, sentence, sentence) for i in range(1000)))
     with gzip.open(d / "para-bomb.gz", "wb", compresslevel=9) as out:  # a paraphrase table: one 200 MB line
         out.write(b"0.5\n")
         for _ in range(200):
