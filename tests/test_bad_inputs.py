@@ -608,6 +608,12 @@ CASES: Tuple[Case, ...] = (
          r"^meteor-lite: error: bomb\.tsv\.gz:2: a line longer than 1,000,000 characters",
          "a gzip bomb: 1 MB of .gz, 1 GB of NULs (was 2.1 GB peak, then unexpected): read a line at a time, "
          "stopped at its first long line [23 MB peak, 0.6 s]"),
+    Case("correlate-gzip-rows-bomb", COR, ("rows-judg.tsv.gz", "metric.tsv"), 1,
+         r"^meteor-lite: error: rows-judg\.tsv\.gz:\d+: the gzip file decompresses to more than 33,554,432 bytes, the most "
+         r"read from a file of \d{3},\d{3} bytes \(32 times its size, at least 33,554,432\): not a judgments or scores file "
+         r"of this size \(decompress it first if it is one\)$",
+         "a small .gz judgments file of valid rows standing for 40 MB of text: refused at 32 times the file's size or "
+         "32 MB, before the rows are held (WMT's judged files inflate 3 to 14 times)"),
     Case("correlate-bootstrap-negative", COR, ("judg.tsv", "metric.tsv", "--bootstrap", "-5"), 2,
          r"^meteor-lite: error: argument --bootstrap: must be an integer >= 0, got -5",
          "--bootstrap -5 (was accepted; every interval [nan, nan])"),
@@ -962,6 +968,11 @@ def _make_hostile(d: Path) -> Path:
         out.write(b"seg_id\tsystem\thyp\tref\n")
         for _ in range(200):
             out.write(b"a" * 1_000_000)
+    with gzip.open(d / "rows-judg.tsv.gz", "wb", compresslevel=9) as out:  # valid judgments: 40 MB of rows
+        out.write(b"system\tseg_id\tmqm\tnote\n")
+        note = b"n" * 500
+        for block in range(80):
+            out.write(b"".join(b"A\t%d\t-1\t%s\n" % (block * 1000 + i, note) for i in range(1000)))
     with gzip.open(d / "rows-bomb.tsv.gz", "wb", compresslevel=9) as out:  # valid rows: 0.6 MB for 67 MB
         out.write(b"seg_id\tsystem\thyp\tref\n")
         sentence = b" ".join(b"word%d" % i for i in range(45))

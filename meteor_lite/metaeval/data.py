@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import math
 import os
@@ -25,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from ..cappedlines import capped_lines
+from ..cappedlines import MAX_TSV_INFLATION, TSV_INFLATION_FLOOR, capped_lines, gunzip_capped
 from ..errors import InputError
 
 __all__ = ["Judgments", "MetricScores", "read_judgments", "merge_judgments", "judgments_label", "read_metric", "split_inputs", "HUMAN_SYSTEM"]
@@ -82,10 +83,32 @@ MAX_LINE = 1_000_000
 
 
 def _open_text(path: str) -> IO[str]:
-    """Open a text file, gunzipping ``*.gz`` (decompressed as it is read)."""
+    """Open a text file, gunzipping ``*.gz`` as it is read, up to :data:`~meteor_lite.cappedlines.MAX_TSV_INFLATION`
+    times the file's size (at least :data:`~meteor_lite.cappedlines.TSV_INFLATION_FLOOR` bytes)."""
     if path.endswith(".gz"):
-        return gzip.open(path, "rt", encoding="utf-8", newline="")
+        raw = open(path, "rb")  # noqa: SIM115 - closed with the reader
+        try:
+            inflated = gunzip_capped(raw, path, ratio=MAX_TSV_INFLATION, floor=TSV_INFLATION_FLOOR,
+                                     what="not a judgments or scores file of this size (decompress it first if it is one)")
+        except BaseException:
+            raw.close()
+            raise
+        return _ClosingText(inflated, raw)
     return open(path, encoding="utf-8", newline="")
+
+
+class _ClosingText(io.TextIOWrapper):
+    """UTF-8 text of a capped gzip reader that also closes the file under it."""
+
+    def __init__(self, inflated: io.BufferedReader, raw: IO[bytes]):
+        super().__init__(inflated, encoding="utf-8", newline="")
+        self._raw = raw
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
 
 
 def _rows(path: str) -> Tuple[List[str], List[List[str]]]:

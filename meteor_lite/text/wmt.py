@@ -30,7 +30,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import BinaryIO, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..cappedlines import capped_lines, gunzip_capped
+from ..cappedlines import MAX_TSV_INFLATION, TSV_INFLATION_FLOOR, capped_lines, gunzip_capped
 from ..errors import InputError
 from .io import invalid_utf8
 
@@ -51,12 +51,6 @@ _GZIP_MAGIC = b"\x1f\x8b"
 #: met, before it is held whole (a gzip bomb of one endless line costs one line's buffer, not the file;
 #: :func:`meteor_lite.cappedlines.capped_lines`).
 MAX_LINE_BYTES = 1_000_000
-#: A gzipped systems file (a regular file) is read up to this many times its own size (and at least
-#: :data:`GZIP_INFLATION_FLOOR` bytes): the judged files of WMT21-23 inflate 3 to 14 times; a small gzip of
-#: repeated rows standing for gigabytes is refused before it is held (:func:`meteor_lite.cappedlines.gunzip_capped`).
-#: Standard input is not capped: its size is not known.
-MAX_GZIP_INFLATION = 32
-GZIP_INFLATION_FLOOR = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -266,8 +260,8 @@ def _open(path: str, name: str) -> "BinaryIO | gzip.GzipFile | _CappedGzip":
         plain.close()
         raise InputError(f"{name}: cannot read ({exc.strerror})") from None
     if magic == _GZIP_MAGIC:
-        if path != "-" and _regular(plain):
-            return _CappedGzip(gunzip_capped(plain, name, ratio=MAX_GZIP_INFLATION, floor=GZIP_INFLATION_FLOOR,
+        if path != "-" and _regular(plain):  # standard input is not capped: its size is not known
+            return _CappedGzip(gunzip_capped(plain, name, ratio=MAX_TSV_INFLATION, floor=TSV_INFLATION_FLOOR,
                                            what="not a systems file of this size (decompress it first if it is one)"),
                                plain)
         return _Gunzipped(plain)
