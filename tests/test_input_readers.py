@@ -53,10 +53,14 @@ def _tsv(data: Path, folder: Path) -> Tuple[argparse.Namespace, List[str]]:
 
 
 def _sgml(data: Path, folder: Path) -> Tuple[argparse.Namespace, List[str]]:
+    """The SGML sample and its test segments in Meteor 1.5's order: by document id, then segment number."""
     text = (data / SGML_TEST).read_text(encoding="utf-8")
-    hyps = [m.group(1) for m in re.finditer(r"<seg[^>]*>(.*?)</seg>", text)]
+    found = []
+    for doc in re.finditer(r'<doc[^>]*docid="([^"]*)"[^>]*>(.*?)</doc>', text, re.S):
+        for seg in re.finditer(r'<seg[^>]*id="?(\d+)"?[^>]*>(.*?)</seg>', doc.group(2)):
+            found.append((doc.group(1), int(seg.group(1)), seg.group(2)))
     hyps = [h.replace("&quot;", '"').replace("&apos;", "'").replace("&lt;", "<").replace("&gt;", ">")
-            .replace("&amp;", "&") for h in hyps]
+            .replace("&amp;", "&") for _, _, h in sorted(found, key=lambda f: (f[0], f[1]))]
     return argparse.Namespace(sgml=[str(data / SGML_TEST), str(data / SGML_REF)]), hyps
 
 
@@ -135,3 +139,50 @@ def test_malformed_sgml_is_an_input_error_naming_the_line(tmp_path: Path) -> Non
     with pytest.raises(InputError, match=rf"^{re.escape(str(bad))}:3: two <seg> on one line"):
         SgmlReader(str(bad), str(bad))
 
+
+
+def _sgml_files(tmp_path: Path, test_docs: str) -> Tuple[Path, Path]:
+    test, ref = tmp_path / "test.sgm", tmp_path / "ref.sgm"
+    test.write_text(f'<tstset setid="s">\n{test_docs}</tstset>\n', encoding="utf-8")
+    ref.write_text('<refset setid="s">\n<doc sysid="ref" docid="d1">\n<seg id="1"> the cat sat </seg>\n'
+                   '<seg id="2"> a dog ran </seg>\n<seg id="3"> birds sing </seg>\n</doc>\n</refset>\n', encoding="utf-8")
+    return test, ref
+
+
+def test_sgml_reference_segment_the_test_lacks_is_scored_empty(tmp_path: Path, tiny_bundle: Path) -> None:
+    """As Meteor 1.5's -sgml: a segment of the system's document that it leaves out is scored as an empty
+    hypothesis, with a warning, so the corpus score is that of the three segments, not of the two given."""
+    from meteor_lite import Meteor
+    from meteor_lite.errors import MeteorLiteWarning
+
+    test, ref = _sgml_files(tmp_path, '<doc sysid="a" docid="d1">\n<seg id="3"> birds sing </seg>\n'
+                                      '<seg id="1"> the cat sat </seg>\n</doc>\n')
+    with pytest.warns(MeteorLiteWarning, match=r"no data for system \[a\] on segment \[s\]\[d1\]\[2\] - scoring empty"):
+        segments = list(SgmlReader(str(test), str(ref)).segments())
+    assert segments == [(" the cat sat ", [" the cat sat "]), ("", [" a dog ran "]), (" birds sing ", [" birds sing "])]
+    m = Meteor("en", bundle=str(tiny_bundle), quiet=True)
+    three = m.score_corpus([h for h, _ in segments], [[r[0] for _, r in segments]]).score
+    two = m.score_corpus([" the cat sat ", " birds sing "], [[" the cat sat ", " birds sing "]]).score
+    assert three < two == 1.0
+
+
+def test_sgml_of_several_systems_is_refused(tmp_path: Path) -> None:
+    test, ref = _sgml_files(tmp_path, '<doc sysid="a" docid="d1">\n<seg id="1"> the cat </seg>\n</doc>\n'
+                                      '<doc sysid="b" docid="d1">\n<seg id="1"> a cat </seg>\n</doc>\n')
+    with pytest.raises(InputError, match=r"2 systems \(s/a, s/b\): meteor-lite score scores one; meteor-jar .* -sgml"):
+        SgmlReader(str(test), str(ref))
+
+
+def test_score_sgml_on_the_command_line(shared_data: Path, tiny_bundle: Path, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``score --sgml TEST REFERENCE`` scores the SGML sets (the report names the format); beside files or --tsv it
+    is a usage error."""
+    from meteor_lite.cli import run
+
+    test, ref = str(shared_data / SGML_TEST), str(shared_data / SGML_REF)
+    assert run(["score", "--sgml", test, ref, "--lang", "en", "--bundle", str(tiny_bundle), "-j", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"Format:         {SgmlReader.format_name}" in out and any(line.startswith("Final score:") for line in out)
+    for extra in (["h.txt"], ["--tsv", "x.tsv"]):
+        assert run(["score", "--sgml", test, ref, *extra]) == 2
+        assert "--sgml" in capsys.readouterr().err

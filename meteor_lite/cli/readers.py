@@ -124,10 +124,13 @@ class TsvReader(InputReader):
 
 
 class SgmlReader(InputReader):
-    """NIST/WMT SGML test and reference sets (:func:`~meteor_lite.jarcli.sgml.parse_sgml`): each test ``<seg>``, in
-    file order, with every reference ``<seg>`` of the same document and id.  A test segment without a reference is
-    an :class:`InputError` naming its line; a segment over several lines is joined as Meteor 1.5 joins it, with a
-    warning."""
+    """NIST/WMT SGML test and reference sets (:func:`~meteor_lite.jarcli.sgml.parse_sgml`), paired as Meteor 1.5's
+    ``-sgml`` pairs them: each test ``<seg>`` with every reference ``<seg>`` of the same document and id, in
+    document and segment order; a reference segment of one of the system's documents that the test lacks is scored
+    as empty, with a warning (so leaving segments out does not raise the score), a reference document it lacks is
+    skipped, with a warning.  A test segment without a reference, or a test file of more than one system (the jar
+    scores each apart: ``meteor-jar -sgml``), is an :class:`InputError`; a segment over several lines is joined as
+    Meteor 1.5 joins it, with a warning."""
 
     name = "sgml"
     format_name = "SGML"
@@ -135,18 +138,27 @@ class SgmlReader(InputReader):
 
     def __init__(self, test: str, reference: str):
         """Read and pair both files."""
+        from ..jarcli.sgml import with_missing
+
         self.test, self.reference = test, reference
         tests = _sgml_segments(test)
         refs: Dict[Tuple[str, str], List[str]] = {}
         for r in _sgml_segments(reference):
             refs.setdefault((r.docid, r.segid), []).append(r.text)
-        self.pairs: List[Segment] = []
+        systems = list(dict.fromkeys((t.setid, t.sysid) for t in tests))
+        if len(systems) > 1:
+            raise InputError(f"{test}: {len(systems)} systems ({', '.join(f'{s}/{y}' for s, y in systems[:3])}"
+                             f"{', ...' if len(systems) > 3 else ''}): meteor-lite score scores one; meteor-jar "
+                             f"{test} {reference} -sgml scores each")
         for t in tests:
-            found = refs.get((t.docid, t.segid))
-            if not found:
+            if (t.docid, t.segid) not in refs:
                 raise InputError(f"{test}:{t.line}: segment {t.segid} of document {t.docid} has no reference in "
                                  f"{reference}")
-            self.pairs.append((t.text, found))
+
+        def warn(message: str) -> None:
+            warnings.warn(message, MeteorLiteWarning, stacklevel=3)
+
+        self.pairs: List[Segment] = [(t.text, refs[(t.docid, t.segid)]) for t in with_missing(tests, refs, warn)]
 
     @classmethod
     def from_args(cls, args: "argparse.Namespace") -> "SgmlReader":

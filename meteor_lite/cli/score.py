@@ -9,7 +9,7 @@ from ..errors import MeteorLiteError
 from ..languages import MODULES
 from . import wmtfile
 from .errors import EXIT_USAGE, Parser, fail, reported_errors, warnings_as_lines
-from .readers import InputReader, TsvReader, chosen_reader
+from .readers import InputReader, SgmlReader, TsvReader, chosen_reader
 from .scorer_options import DEFAULT_BEAM, ScorerOptions, add_scorer_arguments
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,6 +39,9 @@ def build_parser() -> "argparse.ArgumentParser":
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="text",
                    help="text: Meteor 1.5's report; json: every segment's statistics. Default: text.")
     p.add_argument("--quiet", "-q", action="store_true", help="Segment scores to stderr, final score to stdout, nothing else.")
+    p.add_argument("--sgml", nargs=2, metavar=("TEST", "REFERENCE"),
+                   help="Score NIST/WMT SGML sets instead of plain files: each <seg> of TEST against the <seg>s of "
+                        "REFERENCE with its document and segment ids.")
     wmtfile.add_arguments(p)
     return p
 
@@ -62,7 +65,7 @@ def _check_files(modules: Optional[List[str]], hypothesis: str, references: List
 
 #: The jar's single-dash options -> this command's spelling.
 JAR_SPELLINGS = {"-norm": "--norm", "-lower": "--lower", "-noPunct": "--no-punct", "-ch": "--ch", "-vOut": "--format",
-                 "-ssOut": "--format", "-writeAlignments": "meteor-lite align", "-sgml": "meteor-jar", "-stdio": "meteor-jar"}
+                 "-ssOut": "--format", "-writeAlignments": "meteor-lite align", "-sgml": "--sgml TEST REFERENCE", "-stdio": "meteor-jar"}
 
 
 def _jar_spellings(p: "argparse.ArgumentParser", argv: List[str]) -> None:
@@ -81,8 +84,15 @@ def run(argv: List[str]) -> int:
     _jar_spellings(p, argv)
     a = p.parse_intermixed_args(argv)
     kind = chosen_reader(a)
+    if a.tsv is not None and a.sgml is not None:
+        p.error("--tsv and --sgml are two inputs: give one")
     if kind is TsvReader:  # one corpus score per system
         return wmtfile.run_tsv(a, ScorerOptions.from_args(a))
+    if kind is SgmlReader:
+        if a.hypothesis is not None:
+            p.error("--sgml TEST REFERENCE names the input: no HYPOTHESIS or REFERENCE files beside it")
+        score(lambda: kind.from_args(a), ScorerOptions.from_args(a), fmt=a.fmt, quiet=a.quiet)
+        return 0
     if a.hypothesis is None or not a.references:
         missing = "REFERENCE" if a.hypothesis is not None else "HYPOTHESIS, REFERENCE"
         p.error(f"the following arguments are required: {missing} (or --tsv FILE)")

@@ -25,7 +25,7 @@ from .options import JarOptions
 from .setup import JarCliError
 from .writers import alignment_block
 
-__all__ = ["SgmlError", "SgmlSegment", "decode_entities", "parse_sgml", "run_sgml"]
+__all__ = ["SgmlError", "SgmlSegment", "decode_entities", "parse_sgml", "run_sgml", "with_missing"]
 
 _TAG = re.compile(r"<(/?)([A-Za-z]+)([^>]*)>")
 _ATTR = re.compile(r'([A-Za-z_][\w-]*)="([^"]*)"')
@@ -189,6 +189,17 @@ def _score_system(scorer: Meteor, segs: List[SgmlSegment], refs: Dict[Tuple[str,
 def _with_missing(segs: List[SgmlSegment], refs: Dict[Tuple[str, str], List[str]], err: IO[str]) -> List[SgmlSegment]:
     """The system's segments and, for a reference segment of one of its documents it lacks, an empty one: the
     jar scores it as empty, with a warning (so a system that leaves out segments does not score higher)."""
+    def warn(message: str) -> None:
+        err.write(f"meteor-jar: warning: {message}\n")
+
+    return with_missing(segs, refs, warn)
+
+
+def with_missing(segs: List[SgmlSegment], refs: Dict[Tuple[str, str], List[str]],
+                 warn: Callable[[str], None]) -> List[SgmlSegment]:
+    """One system's segments and, for each reference segment of one of its documents it lacks, an empty one, as
+    Meteor 1.5 scores it (``warn`` is told of each, and of each reference document the system lacks, which is
+    skipped)."""
     if not segs:
         return segs
     setid, sysid = segs[0].setid, segs[0].sysid
@@ -197,12 +208,12 @@ def _with_missing(segs: List[SgmlSegment], refs: Dict[Tuple[str, str], List[str]
     missing = [SgmlSegment(setid, sysid, docid, segid, "", 0, "") for docid, segid in refs
                if docid in docs and (docid, segid) not in have]
     for m in missing:
-        err.write(f"meteor-jar: warning: no data for system [{sysid}] on segment [{setid}][{m.docid}][{m.segid}] "
-                  "- scoring empty segment (as Meteor 1.5 does)\n")
+        warn(f"no data for system [{sysid}] on segment [{setid}][{m.docid}][{m.segid}] - scoring empty segment "
+             "(as Meteor 1.5 does)")
     for docid in dict.fromkeys(d for d, _ in refs if d not in docs):
-        err.write(f"meteor-jar: warning: no data for system [{sysid}] on document [{setid}][{docid}] "
-                  "- skipping this document (as Meteor 1.5 does)\n")
-    return segs + missing
+        warn(f"no data for system [{sysid}] on document [{setid}][{docid}] - skipping this document (as Meteor 1.5 "
+             "does)")
+    return sorted(segs + missing, key=_seg_key)
 
 
 def run_sgml(opts: JarOptions, scorer: Meteor, out: IO[str], err: IO[str]) -> int:
@@ -223,7 +234,7 @@ def run_sgml(opts: JarOptions, scorer: Meteor, out: IO[str], err: IO[str]) -> in
             if (s.docid, s.segid) not in refs:
                 raise SgmlError(s.source, s.line, f"segment {s.segid} of document {s.docid} has no reference "
                                 "(Meteor 1.5 leaves it out of every score, with a warning)")
-    scored = {key: sorted(_with_missing(segs, refs, err), key=_seg_key) for key, segs in systems.items()}
+    scored = {key: _with_missing(segs, refs, err) for key, segs in systems.items()}
     files: Dict[str, IO[str]] = {k: open(f"{opts.prefix}-{k}.scr", "w", encoding="utf-8", newline="\n") for k in ("seg", "doc", "sys")}
     align = open(f"{opts.prefix}-align.out", "w", encoding="utf-8", newline="\n") if opts.write_alignments else None
     try:
