@@ -11,8 +11,8 @@
 * the difference is the best configuration *with* minus the best *without*, its paired 95% interval from
   1,000 bootstrap resamples of each set's segments (the same resamples for both halves);
 * ``near``'s share: of the words the best configuration with near (chosen on every training set) aligns
-  (hypothesis side, summed over the set), the share near aligns (near can only take words the other modules left:
-  the modules run in order), and the segments with at least one near match;
+  (hypothesis side, summed over the set), the share near aligns (its candidates join the other modules' in one
+  beam search, so it can also change which of theirs are chosen), and the segments with at least one near match;
 * ``case``: also Meteor 1.5's configuration of the language (the validity report's ``default`` and, every language
   keeping it, ``mqm`` preset) scored case-aware against as it is, under the same protocol;
 * the perturbation suite (:mod:`.perturbations`, ``--good system``, 200 good hypotheses) of the set searched on
