@@ -31,7 +31,7 @@ VALUES: Dict[str, Tuple[List[str], Any]] = {
 
 #: What each command offers besides the scorer's options (a new option there is listed here, or is the scorer's).
 OWN_OPTIONS = {
-    "score": {"help", "hypothesis", "references", "refs_per_hyp", "fmt", "quiet", "tsv", "system_column",
+    "score": {"help", "hypothesis", "references", "refs_per_hyp", "fmt", "quiet", "tsv", "sgml", "system_column",
               "segment_column", "hyp_column", "ref_column", "segment_file"},
     "compare": {"help", "files", "refs", "names", "tsv", "baseline", "systems", "resamples", "trials", "seed", "fmt"},
     "report": {"help", "files", "refs", "names", "tsv", "baseline", "systems", "resamples", "trials", "seed", "html",
