@@ -110,9 +110,11 @@ def capped_lines(
 class _Inflated(io.RawIOBase):
     """The decompressed bytes of a gzip stream, counted: more than ``cap`` raise the reader's error."""
 
-    def __init__(self, gz: gzip.GzipFile, source: str, cap: int, problem: str, error: ErrorFactory):
+    def __init__(self, gz: gzip.GzipFile, source: str, cap: int, problem: str, error: ErrorFactory,
+                 owned: Optional[BinaryIO] = None):
         super().__init__()
         self._gz, self._source, self._cap, self._problem, self._error = gz, source, cap, problem, error
+        self._owned = owned  # the compressed file, closed with this reader when it was handed over
         self._total = 0  # bytes decompressed so far
         self._lines = 0  # line ends among them
 
@@ -133,16 +135,18 @@ class _Inflated(io.RawIOBase):
     def close(self) -> None:
         try:
             self._gz.close()
+            if self._owned is not None:
+                self._owned.close()
         finally:
             super().close()
 
 
 def gunzip_capped(
     raw: BinaryIO, source: str, *, ratio: int, floor: int, what: str = "", error: ErrorFactory = InflatedTooMuchError,
-    size: Optional[int] = None,
+    size: Optional[int] = None, close_raw: bool = False,
 ) -> io.BufferedReader:
-    """The decompressed bytes of the gzip file open as ``raw`` (read from its current position; not closed with
-    the reader), at most ``max(floor, ratio * size)`` of them, ``size`` being the file's (default: found with
+    """The decompressed bytes of the gzip file open as ``raw`` (read from its current position; closed with the
+    reader only when ``close_raw``), at most ``max(floor, ratio * size)`` of them, ``size`` being the file's (default: found with
     ``fstat``, or by seeking to its end).
 
     Past the cap a read raises ``error(source, line, problem)``, ``line`` the one the cap falls on.  The problem
@@ -160,4 +164,4 @@ def gunzip_capped(
     problem = (f"the gzip file decompresses to more than {cap:,} bytes, the most read from a file of {size:,} bytes "
                f"({ratio} times its size, at least {floor:,})" + (f": {what}" if what else ""))
     gz = gzip.GzipFile(fileobj=raw, mode="rb")
-    return io.BufferedReader(_Inflated(gz, source, cap, problem, error), buffer_size=1 << 16)
+    return io.BufferedReader(_Inflated(gz, source, cap, problem, error, raw if close_raw else None), buffer_size=1 << 16)

@@ -88,27 +88,13 @@ def _open_text(path: str) -> IO[str]:
     if path.endswith(".gz"):
         raw = open(path, "rb")  # noqa: SIM115 - closed with the reader
         try:
-            inflated = gunzip_capped(raw, path, ratio=MAX_TSV_INFLATION, floor=TSV_INFLATION_FLOOR,
+            inflated = gunzip_capped(raw, path, ratio=MAX_TSV_INFLATION, floor=TSV_INFLATION_FLOOR, close_raw=True,
                                      what="not a judgments or scores file of this size (decompress it first if it is one)")
         except BaseException:
             raw.close()
             raise
-        return _ClosingText(inflated, raw)
+        return io.TextIOWrapper(inflated, encoding="utf-8", newline="")
     return open(path, encoding="utf-8", newline="")
-
-
-class _ClosingText(io.TextIOWrapper):
-    """UTF-8 text of a capped gzip reader that also closes the file under it."""
-
-    def __init__(self, inflated: io.BufferedReader, raw: IO[bytes]):
-        super().__init__(inflated, encoding="utf-8", newline="")
-        self._raw = raw
-
-    def close(self) -> None:
-        try:
-            super().close()
-        finally:
-            self._raw.close()
 
 
 def _rows(path: str) -> Tuple[List[str], List[List[str]]]:

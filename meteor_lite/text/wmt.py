@@ -237,7 +237,7 @@ def _lines(path: str, name: str) -> Iterator[str]:
         raw.close()
 
 
-def _open(path: str, name: str) -> "BinaryIO | gzip.GzipFile | _CappedGzip":
+def _open(path: str, name: str) -> "BinaryIO | gzip.GzipFile | io.BufferedReader":
     """The file's bytes, gunzipped when it starts with gzip's magic number."""
     if path == "-":
         if sys.stdin is None:
@@ -261,9 +261,8 @@ def _open(path: str, name: str) -> "BinaryIO | gzip.GzipFile | _CappedGzip":
         raise InputError(f"{name}: cannot read ({exc.strerror})") from None
     if magic == _GZIP_MAGIC:
         if path != "-" and _regular(plain):  # standard input is not capped: its size is not known
-            return _CappedGzip(gunzip_capped(plain, name, ratio=MAX_TSV_INFLATION, floor=TSV_INFLATION_FLOOR,
-                                           what="not a systems file of this size (decompress it first if it is one)"),
-                               plain)
+            return gunzip_capped(plain, name, ratio=MAX_TSV_INFLATION, floor=TSV_INFLATION_FLOOR, close_raw=True,
+                                 what="not a systems file of this size (decompress it first if it is one)")
         return _Gunzipped(plain)
     return plain
 
@@ -274,22 +273,6 @@ def _regular(f: BinaryIO) -> bool:
         return stat.S_ISREG(os.fstat(f.fileno()).st_mode)
     except (AttributeError, OSError, io.UnsupportedOperation):
         return False
-
-
-class _CappedGzip:
-    """A capped gzip reader that also closes the file it reads from (what :func:`_lines` reads lines of)."""
-
-    def __init__(self, inner: io.BufferedReader, raw: BinaryIO):
-        self._inner, self._raw = inner, raw
-
-    def readline(self, size: int = -1) -> bytes:
-        return self._inner.readline(size)
-
-    def close(self) -> None:
-        try:
-            self._inner.close()
-        finally:
-            self._raw.close()
 
 
 class _Gunzipped(gzip.GzipFile):

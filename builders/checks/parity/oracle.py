@@ -296,20 +296,21 @@ def _run_both(hyps: Sequence[str], refs: Sequence[Sequence[str]], args: List[str
     ss_lines: Optional[List[str]] = None
     with tempfile.TemporaryDirectory(prefix="meteor-oracle-") as tmp:
         hyp_file, ref_file = _write_inputs(Path(tmp), hyps, refs)
-        if score:
-            cmd = scorer_args(hyp_file, ref_file, args + ["-vOut"], n_refs)
+
+        def run(flag: str, key: str) -> str:
+            """The jar's output with ``flag`` added, its time kept as ``seconds[key]``."""
+            cmd = scorer_args(hyp_file, ref_file, args + [flag], n_refs)
             if verbose:
                 log.info("oracle: %s", " ".join(jarmod.jar_command(cmd)))
-            out, seconds["score"] = run_scorer_locked(cmd, lock_path)
-            parsed = parse_score_output(out)
+            out, seconds[key] = run_scorer_locked(cmd, lock_path)
+            return out
+
+        if score:
+            parsed = parse_score_output(run("-vOut", "score"))
             if len(parsed["segments"]) != len(hyps):
                 raise OracleError(f"jar printed {len(parsed['segments'])} segment scores for {len(hyps)} hypotheses")
         if ss:
-            cmd = scorer_args(hyp_file, ref_file, args + ["-ssOut"], n_refs)
-            if verbose:
-                log.info("oracle: %s", " ".join(jarmod.jar_command(cmd)))
-            out, seconds["ss"] = run_scorer_locked(cmd, lock_path)
-            ss_lines = parse_ss_output(out)
+            ss_lines = parse_ss_output(run("-ssOut", "ss"))
             if len(ss_lines) != len(hyps):
                 raise OracleError(f"jar printed {len(ss_lines)} -ssOut lines for {len(hyps)} hypotheses")
     return parsed, ss_lines, seconds
