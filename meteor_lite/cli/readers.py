@@ -138,22 +138,19 @@ class SgmlReader(InputReader):
 
     def __init__(self, test: str, reference: str):
         """Read and pair both files."""
-        from ..jarcli.sgml import with_missing
+        from ..jarcli.sgml import SgmlError, references_of, with_missing
 
         self.test, self.reference = test, reference
         tests = _sgml_segments(test)
-        refs: Dict[Tuple[str, str], List[str]] = {}
-        for r in _sgml_segments(reference):
-            refs.setdefault((r.docid, r.segid), []).append(r.text)
+        try:
+            refs = references_of(tests, _sgml_segments(reference))
+        except SgmlError as exc:
+            raise InputError(str(exc)) from None
         systems = list(dict.fromkeys((t.setid, t.sysid) for t in tests))
         if len(systems) > 1:
             raise InputError(f"{test}: {len(systems)} systems ({', '.join(f'{s}/{y}' for s, y in systems[:3])}"
                              f"{', ...' if len(systems) > 3 else ''}): meteor-lite score scores one; meteor-jar "
                              f"{test} {reference} -sgml scores each")
-        for t in tests:
-            if (t.docid, t.segid) not in refs:
-                raise InputError(f"{test}:{t.line}: segment {t.segid} of document {t.docid} has no reference in "
-                                 f"{reference}")
 
         def warn(message: str) -> None:
             warnings.warn(message, MeteorLiteWarning, stacklevel=3)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Callable, Dict, List, Optional, Set, Tuple
+from typing import IO, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..jarcompat import java_double, utf16_sort_key
 from ..meteor import Meteor
@@ -25,7 +25,7 @@ from .options import JarOptions
 from .setup import JarCliError
 from .writers import alignment_block
 
-__all__ = ["SgmlError", "SgmlSegment", "decode_entities", "parse_sgml", "run_sgml", "with_missing"]
+__all__ = ["SgmlError", "SgmlSegment", "decode_entities", "parse_sgml", "references_of", "run_sgml", "with_missing"]
 
 _TAG = re.compile(r"<(/?)([A-Za-z]+)([^>]*)>")
 _ATTR = re.compile(r'([A-Za-z_][\w-]*)="([^"]*)"')
@@ -172,13 +172,7 @@ def _seg_key(s: SgmlSegment) -> Tuple[str, Tuple[int, str]]:
 
 def _score_system(scorer: Meteor, segs: List[SgmlSegment], refs: Dict[Tuple[str, str], List[str]]) -> List[SegmentScore]:
     """Score one system's segments (already in output order) against their references."""
-    ref_lists: List[List[str]] = []
-    for s in segs:
-        found = refs.get((s.docid, s.segid))
-        if not found:
-            raise SgmlError(s.source, s.line, f"segment {s.segid} of document {s.docid} has no reference (Meteor 1.5 "
-                            "leaves it out of every score, with a warning)")
-        ref_lists.append(found)
+    ref_lists = [refs[(s.docid, s.segid)] for s in segs]  # every one has a reference (references_of)
     counts = {len(r) for r in ref_lists}
     if len(counts) == 1:
         n = counts.pop()
@@ -193,6 +187,19 @@ def _with_missing(segs: List[SgmlSegment], refs: Dict[Tuple[str, str], List[str]
         err.write(f"meteor-jar: warning: {message}\n")
 
     return with_missing(segs, refs, warn)
+
+
+def references_of(tests: Sequence[SgmlSegment], references: Iterable[SgmlSegment]) -> Dict[Tuple[str, str], List[str]]:
+    """The texts of the ``references`` by (document, segment) id, checked: a segment of ``tests`` without one is an
+    :class:`SgmlError` naming its line (the first in ``tests`` order)."""
+    refs: Dict[Tuple[str, str], List[str]] = {}
+    for r in references:
+        refs.setdefault((r.docid, r.segid), []).append(r.text)
+    for s in tests:
+        if (s.docid, s.segid) not in refs:
+            raise SgmlError(s.source, s.line, f"segment {s.segid} of document {s.docid} has no reference "
+                            "(Meteor 1.5 leaves it out of every score, with a warning)")
+    return refs
 
 
 def with_missing(segs: List[SgmlSegment], refs: Dict[Tuple[str, str], List[str]],
@@ -223,17 +230,11 @@ def run_sgml(opts: JarOptions, scorer: Meteor, out: IO[str], err: IO[str]) -> in
         err.write(f"meteor-jar: warning: {message}\n")
 
     tests = _read_sgml(opts.test, warn)
-    refs: Dict[Tuple[str, str], List[str]] = {}
-    for r in _read_sgml(opts.reference, warn):
-        refs.setdefault((r.docid, r.segid), []).append(r.text)
     systems: Dict[Tuple[str, str], List[SgmlSegment]] = {}
     for t in tests:
         systems.setdefault((t.setid, t.sysid), []).append(t)
-    for segs in systems.values():  # every test segment has a reference: checked before any file is written
-        for s in segs:
-            if (s.docid, s.segid) not in refs:
-                raise SgmlError(s.source, s.line, f"segment {s.segid} of document {s.docid} has no reference "
-                                "(Meteor 1.5 leaves it out of every score, with a warning)")
+    # every test segment has a reference: checked before any file is written
+    refs = references_of([s for segs in systems.values() for s in segs], _read_sgml(opts.reference, warn))
     scored = {key: _with_missing(segs, refs, err) for key, segs in systems.items()}
     files: Dict[str, IO[str]] = {k: open(f"{opts.prefix}-{k}.scr", "w", encoding="utf-8", newline="\n") for k in ("seg", "doc", "sys")}
     align = open(f"{opts.prefix}-align.out", "w", encoding="utf-8", newline="\n") if opts.write_alignments else None
