@@ -40,6 +40,7 @@ __all__ = [
     "unknown_task_message",
     "CASE_RULE",
     "NORM_LABELS",
+    "TASK_UNITS",
     "module_list",
 ]
 
@@ -62,6 +63,9 @@ NORM_LABELS: Dict[str, Tuple[bool, bool, bool, bool]] = {
     "norm-case": (True, False, False, True),
     "norm-case-nopunct": (True, False, True, True),
 }
+
+#: What a tuned set's precision and recall may count (:attr:`TunedTask.unit`): words (""), or characters.
+TASK_UNITS = ("", "char")
 
 #: A tuned task's name: lower-case letters, digits, ``.``, ``_`` and ``-`` (it goes into the signature).
 _TASK_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -325,15 +329,21 @@ class TunedTask:
     #: the normalisation the set carries (a key of :data:`NORM_LABELS`), applied when the caller chooses
     #: none; "" for sets that carry none (they score with the caller's, as before)
     norm: str = ""
+    #: what precision and recall count: "" (words, Meteor's default) or "char" (characters: Meteor 1.5's ``-ch``,
+    #: each matched word weighing its length); a set that carries "char" always scores so
+    unit: str = ""
 
     def params_dict(self) -> Dict[str, Any]:
-        """What changes the numbers: α, β, γ, δ, modules and weights (and the normalisation, when carried)."""
+        """What changes the numbers: α, β, γ, δ, modules and weights (and the normalisation and the unit, when
+        carried: a set of words and no normalisation keeps the hash it had before sets could carry them)."""
         out: Dict[str, Any] = {
             "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma, "delta": self.delta,
             "modules": list(self.modules), "weights": list(self.weights),
         }
         if self.norm:
             out["norm"] = self.norm
+        if self.unit:
+            out["unit"] = self.unit
         return out
 
     @property
@@ -371,8 +381,11 @@ class TunedTask:
         norm = data.get("norm", "")
         if norm and norm not in NORM_LABELS:
             raise ConfigError(f"{where}: task {name!r}: unknown normalisation {norm!r} (one of {', '.join(NORM_LABELS)})")
+        unit = data.get("unit", "")
+        if unit not in TASK_UNITS:
+            raise ConfigError(f"{where}: task {name!r}: unknown unit {unit!r} (\"char\", or none for words)")
         a, b, g, d = params
-        return cls(name, a, b, g, d, modules, weights, dict(prov) if isinstance(prov, dict) else {}, str(norm))
+        return cls(name, a, b, g, d, modules, weights, dict(prov) if isinstance(prov, dict) else {}, str(norm), str(unit))
 
 
 def check_task_name(name: str) -> None:
@@ -404,11 +417,15 @@ def apply_tuned_task(cfg: MeteorConfig, task: TunedTask) -> MeteorConfig:
     """``cfg`` (a :attr:`~MeteorConfig.pending_task` configuration) with the values of ``task``.
 
     A set that carries its normalisation (:attr:`TunedTask.norm`) gives it to a configuration that
-    chose none (``norm_label == "none"``); a normalisation chosen explicitly is kept.
+    chose none (``norm_label == "none"``); a normalisation chosen explicitly is kept.  A set of characters
+    (:attr:`TunedTask.unit` "char") scores with character-based precision and recall, as ``-ch``: its
+    parameters were tuned on them.
     """
     if task.norm and cfg.norm_label == "none":
         norm, lower, no_punct, case_aware = NORM_LABELS[task.norm]
         cfg = replace(cfg, norm=norm, lower=lower, no_punct=no_punct, case_aware=case_aware)
+    if task.unit == "char":
+        cfg = replace(cfg, char_based=True)
     return replace(
         cfg, task=task.name, alpha=task.alpha, beta=task.beta, gamma=task.gamma, delta=task.delta,
         modules=task.modules, weights=task.weights, custom=False, tuned_hash=task.short_hash,

@@ -56,7 +56,7 @@ def test_search_and_figures(run: tune_mqm.LangRun) -> None:
     """The search starts at the default (the configuration `--norm` with the default modules is searched), so on the
     data it was tuned on it is at least the default; figures are correlations inside their intervals; every set is
     left out once."""
-    default_cfg = ("norm", run.default_modules)
+    default_cfg = ("norm", run.default_modules, "")
     assert default_cfg in run.configs
     train = [s for s in run.sets if s.train]
     default_value = math.fsum(s.figure(s.default_scores()) for s in train) / len(train)
@@ -169,11 +169,38 @@ def test_validity_scores_a_measured_only_set_by_its_left_out_configuration(run: 
 
 
 def test_search_stays_where_the_fragmentation_penalty_is_on(run: tune_mqm.LangRun) -> None:
-    """Every searched set (the final one, each fold's, each left-out one) has β and γ inside the search space."""
+    """Every searched set (the final one, each fold's, each left-out one) has α, β and γ inside the search space
+    (precision weighs, the penalty is on), whatever each configuration's objective would prefer outside it."""
     from meteor_lite_builders.tune.trainer import BETA_RANGE, GAMMA_RANGE
 
+    lo, hi = tune_mqm.ALPHA_RANGE
     for ch in [run.final, *run.folds, *(f.choice for f in run.loso if f.choice is not None)]:
         assert BETA_RANGE[0] <= ch.params[1] <= BETA_RANGE[1] and GAMMA_RANGE[0] <= ch.params[2] <= GAMMA_RANGE[1]
+        assert lo <= ch.params[0] <= hi
+    objective = tune_mqm._objective([s for s in run.sets if s.train], [None, None], run.final.cfg)
+    assert objective([1.0, *run.final.params[1:]]) == -math.inf  # recall alone: outside the space
+    assert objective(list(run.final.params)) == pytest.approx(run.final.value)
+
+
+def test_words_and_characters_are_both_searched(run: tune_mqm.LangRun) -> None:
+    """Every module set is searched over words and over characters (-ch); a set over characters scores as the
+    scorer does with --ch, and the report and provenance name the unit."""
+    from meteor_lite import Meteor
+
+    assert {c for c in run.configs if c[2] == "char"} == {(c[0], c[1], "char") for c in run.configs if c[2] == ""}
+    cfg = ("norm", ("exact", "stem"), "char")
+    s = run.sets[0]
+    params = [0.7, 1.0, 0.5, 0.6, 1.0, 0.6]
+    m = tune_mqm.tuned_meteor("en", cfg, params)
+    assert "|ch|" in m.signature
+    system = s.systems[int(s.sys_of[0])]
+    by_item = {s.judgments.items[i]: n for n, i in enumerate(s.judgments.order[system])}
+    hyp, ref = s.judgments.texts[system][by_item[s.items[int(s.item_of[0])]]]
+    assert abs(float(s.scores(cfg, params)[0]) - m.score_segment(hyp, [ref]).score) < 1e-9
+    words = Meteor("en", norm=True, modules=["exact", "stem"], params=params[:4], weights=params[4:], quiet=True)
+    assert float(s.scores(("norm", ("exact", "stem"), ""), params)[0]) == pytest.approx(words.score_segment(hyp, [ref]).score)
+    assert "--ch" in tune_mqm._opts(cfg, params) and "--ch" not in tune_mqm._opts(("norm", cfg[1], ""), params)
+    assert tune_mqm.provenance(run)["search_space"]["units"] == ["word", "char"]
 
 
 def test_rule_checks_chrf_and_the_perturbation_suite(run: tune_mqm.LangRun) -> None:
@@ -243,7 +270,7 @@ def test_dimension_gain(run: tune_mqm.LangRun, shared_data: Path, cache: Path, d
             assert 0 <= x.near_words <= x.matched_words and 0 <= x.near_segments <= x.segments
         else:
             assert x.default == next(f.default for f in run.cv_by_set if f.name == x.name)
-            assert -1 <= x.default_case <= 1
+            assert -1 <= x.default_with <= 1
     if dimension == "near":
         assert r.pooled.near_words > 0  # typos and variants on two biomedical sets
     text = dg.format_markdown([r])

@@ -252,6 +252,35 @@ def test_adapters_score_a_tuned_set_with_its_normalisation(shipped_file: Path, e
                                                                          bundle=str(en_bundle), quiet=True).score_segment(hyp, [ref]).score
 
 
+def test_a_set_over_characters_scores_as_ch(shipped_file: Path, en_bundle: Path) -> None:
+    """A shipped set that carries unit "char" scores with Meteor's -ch (every matched word weighing its length): the
+    same numbers as its options given by hand with --ch, "ch" in the signature, --ch in bundle info's line; its hash
+    covers the unit, and a set of words keeps the hash it had before sets carried one; an unknown unit is refused."""
+    from meteor_lite.cli.bundles import _task_line
+    from meteor_lite.errors import ConfigError
+    from meteor_lite_builders.tune.tasks import add_shipped
+
+    prov = {"statistic": "seg:sys:pearson", "judgments": [], "heldout": {"value": 0.2}}
+    chars = TunedTask("chars", 0.7, 1.0, 0.5, 0.6, ("exact", "stem"), (1.0, 0.6), prov, norm="norm", unit="char")
+    words = TunedTask("chars", 0.7, 1.0, 0.5, 0.6, ("exact", "stem"), (1.0, 0.6), prov, norm="norm")
+    assert chars.short_hash != words.short_hash and "unit" not in words.params_dict()
+    add_shipped(shipped_file, "en", chars)
+    tuned._cached.cache_clear()
+    hyp, ref = "the patients were treated with antibiotics", "patients received antibiotic treatment"
+    by_task = Meteor("en", task="chars", bundle=str(en_bundle), quiet=True)
+    by_hand = Meteor("en", norm=True, char_based=True, params=[0.7, 1.0, 0.5, 0.6], modules=["exact", "stem"],
+                     weights=[1.0, 0.6], bundle=str(en_bundle), quiet=True)
+    words_hand = Meteor("en", norm=True, params=[0.7, 1.0, 0.5, 0.6], modules=["exact", "stem"], weights=[1.0, 0.6],
+                        bundle=str(en_bundle), quiet=True)
+    got = by_task.score_segment(hyp, [ref]).score
+    assert got == by_hand.score_segment(hyp, [ref]).score != words_hand.score_segment(hyp, [ref]).score
+    assert "|ch|" in by_task.signature and f"task:chars@{chars.short_hash}" in by_task.signature
+    assert _task_line(chars).startswith("--ch -p '0.7 1 0.5 0.6'") and "--ch" not in _task_line(words)
+    with pytest.raises(ConfigError, match="unknown unit 'syllable'"):
+        TunedTask.from_dict("chars", dict(chars.to_dict(), unit="syllable"))
+    assert TunedTask.from_dict("chars", chars.to_dict()).unit == "char"
+
+
 def test_judgments_keep_each_segments_document(shared_data: Path, tmp_path: Path) -> None:
     """The doc column gives each item its document (biomedical DOC:SEG_ID items, and TED's talk-wide ids); merged
     files prefix both; a segment in two documents is an error naming the file and line."""

@@ -487,7 +487,8 @@ def perturbations_cmd(
 @app.command("dimension-gain")
 def dimension_gain_cmd(
     dimension: str = typer.Option("near", "--dimension", help="The dimension of the mqm search: near (the near "
-                                                             "module) or case (case-aware scoring)."),
+                                                             "module), case (case-aware scoring) or char "
+                                                             "(precision and recall over characters, -ch)."),
     data: Optional[List[Path]] = typer.Option(None, "--data", help="Judgments directories (repeat; default "
                                                                     "../shared/data/mqm and ../shared/data/wmt-mqm)."),
     langs: str = typer.Option("en,de,ru,es,fr,zh", "--lang", help="Target languages (comma-separated)."),
@@ -495,7 +496,7 @@ def dimension_gain_cmd(
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples of each set's segments."),
     suite_items: int = typer.Option(200, "--suite-items", help="Good hypotheses of the perturbation suite (0: none)."),
 ) -> None:
-    """What one dimension of the mqm search (near, case) adds per judged set, held out, with paired intervals.
+    """What one dimension of the mqm search (near, case, char) adds per judged set, held out, with paired intervals.
 
     Reads make tune-mqm's cache (about 2 minutes after it).  Needs numpy and sacrebleu (the test extra).
     Prints Markdown tables.

@@ -191,10 +191,11 @@ def bundle_info(path: str, as_json: bool = False) -> None:
 
 
 def _task_line(t: "TunedTask") -> str:
-    """``-p 'a b g d' -m '...' -w '...'`` of a tuned task (what ``meteor-lite score`` would be given)."""
+    """``-p 'a b g d' -m '...' -w '...'`` of a tuned task (what ``meteor-lite score`` would be given; ``--ch`` first
+    for a set over characters)."""
     num = lambda x: f"{x:g}"  # noqa: E731
-    return (f"-p '{' '.join(num(v) for v in (t.alpha, t.beta, t.gamma, t.delta))}' -m '{' '.join(t.modules)}' "
-            f"-w '{' '.join(num(w) for w in t.weights)}'")
+    return (f"{'--ch ' if t.unit == 'char' else ''}-p '{' '.join(num(v) for v in (t.alpha, t.beta, t.gamma, t.delta))}' "
+            f"-m '{' '.join(t.modules)}' -w '{' '.join(num(w) for w in t.weights)}'")
 
 
 def _provenance_lines(prov: Dict[str, object]) -> List[str]:

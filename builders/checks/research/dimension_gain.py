@@ -1,9 +1,11 @@
-"""What one dimension of the ``mqm`` search adds, per judged set, with paired intervals: ``near`` or case-awareness.
+"""What one dimension of the ``mqm`` search adds, per judged set, with paired intervals: ``near``, case-awareness or
+characters.
 
-``meteor-build check dimension-gain --dimension near`` (or ``case``; after
+``meteor-build check dimension-gain --dimension near`` (or ``case``, or ``char``; after
 ``make tune-mqm``, whose cache it reads).  The configurations :mod:`.tune_mqm` searches (:data:`~.tune_mqm.NORMS` ×
-:data:`~.tune_mqm.MODULE_SETS`) are split in two halves: with ``near`` in the modules and without (``near``), or
-``norm-case`` and ``norm`` (``case``).  Each half is searched by itself exactly as ``make tune-mqm`` searches them all:
+:data:`~.tune_mqm.MODULE_SETS` × :data:`~.tune_mqm.UNITS`) are split in two halves: with ``near`` in the modules and
+without (``near``), ``norm-case`` and ``norm`` (``case``), or precision and recall over characters (``-ch``) and
+over words (``char``).  Each half is searched by itself exactly as ``make tune-mqm`` searches them all:
 
 * a training set's figure is the **held-out** one of the tables (3 folds over documents, the whole choice made on the
   other folds, the statistic within each fold averaged over folds: ``seg:sys:pearson``); the figure of a set that
@@ -13,8 +15,8 @@
 * ``near``'s share: of the words the best configuration with near (chosen on every training set) aligns
   (hypothesis side, summed over the set), the share near aligns (its candidates join the other modules' in one
   beam search, so it can also change which of theirs are chosen), and the segments with at least one near match;
-* ``case``: also Meteor 1.5's configuration of the language (the validity report's ``default`` and, every language
-  keeping it, ``mqm`` preset) scored case-aware against as it is, under the same protocol;
+* ``case`` and ``char``: also Meteor 1.5's configuration of the language (the validity report's ``default``) scored
+  case-aware, or over characters, against as it is, under the same protocol;
 * the perturbation suite (:mod:`.perturbations`, ``--good system``, 200 good hypotheses) of the set searched on
   every training set with and of the one without: accuracy and reversed references.
 
@@ -44,9 +46,13 @@ __all__ = ["DIMENSIONS", "SetGain", "DimensionRun", "near_share", "dimension_lan
 DIMENSIONS: Dict[str, Callable[[Config], bool]] = {
     "near": lambda cfg: "near" in cfg[1],
     "case": lambda cfg: cfg[0] == "norm-case",
+    "char": lambda cfg: cfg[2] == "char",
 }
 #: How the tables name each half.
-HALVES = {"near": ("with near", "without"), "case": ("norm-case", "norm")}
+HALVES = {"near": ("with near", "without"), "case": ("norm-case", "norm"), "char": ("characters", "words")}
+#: The dimensions also measured on Meteor 1.5's configuration of the language (its parameters, with the dimension),
+#: and how the tables say it.
+TWINNED = {"case": "case-aware", "char": "over characters (-ch)"}
 
 
 @dataclass
@@ -63,8 +69,8 @@ class SetGain:
     matched_words: int = 0
     near_segments: int = 0
     segments: int = 0
-    #: ``case``: Meteor 1.5's configuration case-aware, as it is, and the paired interval of the difference
-    default_case: float = math.nan
+    #: ``case``, ``char``: Meteor 1.5's configuration with the dimension, as it is, and the paired interval of the difference
+    default_with: float = math.nan
     default: float = math.nan
     default_interval: Tuple[float, float] = (math.nan, math.nan)
 
@@ -148,18 +154,18 @@ def dimension_language(lang: str, files: Sequence[Path], cache: Optional[Path], 
             held_o[n][sel] = s.scores(co.cfg, co.params)[sel]
     per, pooled = _cv_bootstrap(train, held_w, held_o, k, samples, seed)
     fw = run.final_with
-    case_cfg: Config = ("norm-case", dmods)
-    case_ok = dimension == "case" and all(case_cfg in s.stats for s in sets)
-    if case_ok:  # Meteor 1.5's configuration case-aware (its parameters; the alignment of norm-case, its modules)
-        dcase = [s.stats[case_cfg].scores(dparams[0], dparams[1], dparams[2], dparams[3], dparams[4:]) for s in train]
+    twin_cfg: Config = ("norm-case", dmods, "") if dimension == "case" else ("norm", dmods, "char")
+    twin_ok = dimension in TWINNED and all(twin_cfg in s.stats for s in sets)
+    if twin_ok:  # Meteor 1.5's configuration with the dimension (its parameters; the alignment of the twin, its modules)
+        dtwin = [s.stats[twin_cfg].scores(dparams[0], dparams[1], dparams[2], dparams[3], dparams[4:]) for s in train]
         dflt = [s.default_scores() for s in train]
-        dper, _ = _cv_bootstrap(train, dcase, dflt, k, samples, seed)
+        dper, _ = _cv_bootstrap(train, dtwin, dflt, k, samples, seed)
     for n, s in enumerate(train):
         nw, mw, ns = near_share(s, fw.cfg) if dimension == "near" else (0, 0, 0)
         g = SetGain(s.name, lang, "folds", cv_figure(s, held_w[n], k), cv_figure(s, held_o[n], k), per[n]["gain"],
                     nw, mw, ns, s.cells)
-        if case_ok:
-            g.default_case, g.default, g.default_interval = (cv_figure(s, dcase[n], k), cv_figure(s, dflt[n], k),
+        if twin_ok:
+            g.default_with, g.default, g.default_interval = (cv_figure(s, dtwin[n], k), cv_figure(s, dflt[n], k),
                                                              dper[n]["gain"])
         run.sets.append(g)
     vals_w = [0.0 if math.isnan(x.with_value) else x.with_value for x in run.sets]
@@ -181,9 +187,9 @@ def dimension_language(lang: str, files: Sequence[Path], cache: Optional[Path], 
         ci = bootstrap_gain(s, tw, to, samples, seed)
         nw, mw, ns = near_share(s, cw.cfg) if dimension == "near" else (0, 0, 0)
         g = SetGain(s.name, lang, "left out", s.figure(tw), s.figure(to), ci["gain"], nw, mw, ns, s.cells)
-        if case_ok:
-            dc, d = s.stats[case_cfg].scores(dparams[0], dparams[1], dparams[2], dparams[3], dparams[4:]), s.default_scores()
-            g.default_case, g.default, g.default_interval = s.figure(dc), s.figure(d), bootstrap_gain(s, dc, d, samples, seed)["gain"]
+        if twin_ok:
+            dc, d = s.stats[twin_cfg].scores(dparams[0], dparams[1], dparams[2], dparams[3], dparams[4:]), s.default_scores()
+            g.default_with, g.default, g.default_interval = s.figure(dc), s.figure(d), bootstrap_gain(s, dc, d, samples, seed)["gain"]
         run.sets.append(g)
     if suite_items > 0 and run.final_without is not None:
         from . import perturbations
@@ -222,7 +228,7 @@ def format_markdown(runs: Sequence[DimensionRun]) -> str:
     dim = runs[0].dimension if runs else "near"
     w, o = HALVES[dim]
     extra = ("near's matches (hypothesis words; segments with one)" if dim == "near"
-             else "Meteor 1.5's configuration: norm-case, norm, difference paired 95%")
+             else f"Meteor 1.5's configuration: {w}, {o}, difference paired 95%")
     lines = [f"| set | target | held out | best {w} | best {o} | {w} − {o}, paired 95% | verdict | {extra} |",
              "|---|---|---|---|---|---|---|---|"]
     rows = sorted((x for r in runs for x in r.sets), key=lambda x: x.name)
@@ -230,9 +236,9 @@ def format_markdown(runs: Sequence[DimensionRun]) -> str:
     def last(x: SetGain) -> str:
         if dim == "near":
             return _share(x)
-        if math.isnan(x.default_case):
+        if math.isnan(x.default_with):
             return "-"
-        return (f"{x.default_case:.3f}, {x.default:.3f}, [{x.default_interval[0]:+.3f}, "
+        return (f"{x.default_with:.3f}, {x.default:.3f}, [{x.default_interval[0]:+.3f}, "
                 f"{x.default_interval[1]:+.3f}]")
 
     for x in rows:
@@ -253,10 +259,10 @@ def format_markdown(runs: Sequence[DimensionRun]) -> str:
     ahead = sum(1 for x in done if x.difference > 0)
     lines += ["", f"Best {w} higher by point estimate on {ahead} of {len(done)} sets; clearly higher (interval above 0) "
                   f"on {counts['better']}, clearly lower on {counts['worse']}."]
-    if dim == "case":
-        dc = [x for x in done if not math.isnan(x.default_case)]
-        lines.append(f"Meteor 1.5's configuration case-aware: higher by point estimate on "
-                     f"{sum(1 for x in dc if x.default_case > x.default)} of {len(dc)} sets; clearly higher on "
+    if dim in TWINNED:
+        dc = [x for x in done if not math.isnan(x.default_with)]
+        lines.append(f"Meteor 1.5's configuration {TWINNED[dim]}: higher by point estimate on "
+                     f"{sum(1 for x in dc if x.default_with > x.default)} of {len(dc)} sets; clearly higher on "
                      f"{sum(1 for x in dc if x.default_interval[0] > 0)}, clearly lower on "
                      f"{sum(1 for x in dc if x.default_interval[1] < 0)}.")
     lines += ["", f"| target | chosen {w} (every training set) | chosen {o} | perturbations: {w}, {o} | "

@@ -553,7 +553,7 @@ def near_meteor(lang: str, dm: Any) -> Optional[Any]:
 def configurations(lang: str, baselines: bool = True) -> Dict[str, PairScorer]:
     """The configurations of ``lang`` the report compares, by label: ``default`` (Meteor 1.5's configuration, as
     ``check validity`` takes it; for a language outside Meteor 1.5 the universal set), ``default --case-aware``,
-    ``default + near`` (:func:`near_meteor`),
+    ``default + near`` (:func:`near_meteor`), ``default --ch`` (precision and recall over characters, Meteor's ``-ch``),
     ``universal`` (the universal set, for Meteor 1.5's languages), ``mqm`` (``--task mqm`` where one is shipped),
     and sacreBLEU's ``chrF`` and ``BLEU`` when ``baselines``."""
     from meteor_lite import Meteor
@@ -574,6 +574,9 @@ def configurations(lang: str, baselines: bool = True) -> Dict[str, PairScorer]:
     near = near_meteor(lang, dm)
     if near is not None:
         out["default + near"] = _meteor_scorer(near)
+    c = dm.config
+    out["default --ch"] = _meteor_scorer(Meteor(lang, norm=True, char_based=True, modules=mods, weights=list(c.weights),
+                                                params=[c.alpha, c.beta, c.gamma, c.delta], quiet=True))
     if lang in LANGUAGES:
         u = universal_meteor(lang)
         if u is not None:
@@ -717,7 +720,7 @@ def format_report(results: Sequence[Result]) -> str:
             "-" if math.isnan(r.reversed_max[c]) else f"{r.reversed_max[c]:.3f}" for c in configs) + " |")
         lines.append("")
     if results:
-        order = ["default", "default --case-aware", "default + near", "universal", "mqm", "chrF", "BLEU"]
+        order = ["default", "default --case-aware", "default + near", "default --ch", "universal", "mqm", "chrF", "BLEU"]
         configs = sorted({c for r in results for c in r.wins}, key=lambda c: order.index(c) if c in order else 99)
         lines += ["### Every language (share of items won, all perturbations pooled)", "",
                   "| language | " + " | ".join(configs) + " |", "|---|" + "---:|" * len(configs)]

@@ -58,13 +58,18 @@ from ...tune.statcache import align_cached
 from ...tune.trainer import BETA_RANGE, GAMMA_RANGE, column_folds, coordinate_search
 from ...tune.universal import MAX_DELTA, JudgedCells, StatArrays, bootstrap_gain, canonical, cells_of, gain_verdict, numpy
 
-__all__ = ["NORMS", "MODULE_SETS", "NEAR_MAX_WEIGHT", "near_weight_ok", "Config", "LangSet", "Choice", "LangRun", "module_sets", "load_sets", "fold_maps",
+__all__ = ["NORMS", "UNITS", "ALPHA_RANGE", "MODULE_SETS", "NEAR_MAX_WEIGHT", "near_weight_ok", "Config", "LangSet", "Choice", "LangRun", "module_sets", "load_sets", "fold_maps",
            "choose", "tune_language", "format_report", "shipped_task"]
 
-#: A configuration: (normalisation label of :data:`meteor_lite.config.NORM_LABELS`, modules).
-Config = Tuple[str, Tuple[str, ...]]
+#: A configuration: (normalisation label of :data:`meteor_lite.config.NORM_LABELS`, modules, unit of
+#: :data:`UNITS`).
+Config = Tuple[str, Tuple[str, ...], str]
 #: The normalisations searched: Meteor's ``--norm`` and its case-aware variant.
 NORMS = ("norm", "norm-case")
+#: What precision and recall count, searched: words ("", Meteor's default) and characters ("char", Meteor 1.5's
+#: ``-ch``: each matched word weighs its length, the evidence chrF counts; the chunks and the fragmentation
+#: penalty stay those of the word alignment).  The values of :data:`meteor_lite.config.TASK_UNITS`.
+UNITS = ("", "char")
 #: The module sets searched, by target language (``*``: any other); a set the installed bundle cannot score is
 #: skipped.  English's official bundle has WordNet synonyms and paraphrases; the other official bundles have
 #: stems (Snowball) at most, and Chinese scores characters with exact matching only (so no ``near``: its words of
@@ -81,6 +86,11 @@ MODULE_SETS: Dict[str, Tuple[Tuple[str, ...], ...]] = {
 #: but also different words (``than`` ~ ``then``, ``form`` ~ ``from``); a stem match at least claims one lemma.
 #: 0.6 is Meteor 1.5's English stem weight, the highest stem weight of its presets but German's and Spanish's 0.8.
 NEAR_MAX_WEIGHT = 0.6
+#: The range of α the search gives a set: Meteor 1.5's own tuned presets put it between 0.4 (HTER) and 0.95 (German and
+#: Czech ranking).  α = 1 makes Fmean the recall alone: a hypothesis with words added, repeated or left untranslated
+#: loses nothing by them, which the perturbation suite sees (the German and Russian sets searched up to α = 1 chose
+#: it, and ranked perturbed copies above good translations far more often than the default).
+ALPHA_RANGE = (0.4, 0.95)
 #: Sets that repeat another set's segments: measured, never tuned on (as the universal set's search).
 TRAIN_EXCLUDED = ("generalMT2023.en-de", "wmt23.en-de.esa")
 
@@ -90,10 +100,10 @@ def set_group(label: str) -> str:
     return "wmt23.en-de" if label in ("generalMT2023.en-de", "wmt23.en-de.esa", "wmt23.en-de") else label
 
 
-def _scorer(lang: str, norm: str, modules: Sequence[str]) -> Meteor:
-    flags = NORM_LABELS[norm]
-    return Meteor(lang, norm=flags[0], lower=flags[1], no_punct=flags[2], case_aware=flags[3], modules=list(modules),
-                  quiet=True)
+def _scorer(lang: str, cfg: Config) -> Meteor:
+    flags = NORM_LABELS[cfg[0]]
+    return Meteor(lang, norm=flags[0], lower=flags[1], no_punct=flags[2], case_aware=flags[3], modules=list(cfg[1]),
+                  char_based=cfg[2] == "char", quiet=True)
 
 
 def _params(m: Meteor) -> List[float]:
@@ -153,8 +163,8 @@ def load_sets(lang: str, files: Sequence[Path], cache: Optional[Path], progress:
     from .mqm_sets import default_meteor
 
     np = numpy()
-    configs = [(n, mods) for n in NORMS for mods in module_sets(lang)]
-    scorers = {c: _scorer(lang, c[0], c[1]) for c in configs}
+    configs = [(n, mods, u) for n in NORMS for mods in module_sets(lang) for u in UNITS]
+    scorers = {c: _scorer(lang, c) for c in configs}
     starts = {c: _params(m) for c, m in scorers.items()}
     dm, how = default_meteor(lang)
     dmods = tuple(dm.config.modules)
@@ -163,7 +173,7 @@ def load_sets(lang: str, files: Sequence[Path], cache: Optional[Path], progress:
         label = judgments_label(str(path))
         j = read_judgments(str(path))
         by_cfg = {c: align_cached(j, path, lang, None, c[1], cache, progress, meteor=m) for c, m in scorers.items()}
-        same = ("norm", dmods)  # the default aligns as this configuration (parameters do not change an alignment)
+        same = ("norm", dmods, "")  # the default aligns as this configuration (parameters do not change an alignment)
         dstats = by_cfg[same] if same in by_cfg else align_cached(j, path, lang, None, dmods, cache, progress, meteor=dm)
         systems, items, sys_of, item_of, gold, _ = cells_of(j, by_cfg[configs[0]])
         keys = [(systems[s], items[i]) for s, i in zip(sys_of, item_of)]
@@ -197,8 +207,12 @@ class Choice:
     values: Dict[Config, float] = field(default_factory=dict)
 
     def as_dict(self) -> Dict[str, Any]:
-        """As the provenance records a fold's choice (``check validity`` reads ``norm``, ``modules``, ``params``)."""
-        return {"norm": self.cfg[0], "modules": list(self.cfg[1]), "params": [round(v, 6) for v in self.params]}
+        """As the provenance records a fold's choice (``check validity`` reads ``norm``, ``modules``, ``params``
+        and ``unit``, present for characters only)."""
+        out: Dict[str, Any] = {"norm": self.cfg[0], "modules": list(self.cfg[1]), "params": [round(v, 6) for v in self.params]}
+        if self.cfg[2]:
+            out["unit"] = self.cfg[2]
+        return out
 
 
 def near_weight_ok(modules: Sequence[str], params: Sequence[float]) -> bool:
@@ -213,7 +227,7 @@ def near_weight_ok(modules: Sequence[str], params: Sequence[float]) -> bool:
 
 def _objective(sets: Sequence[LangSet], masks: Sequence[Optional[Any]], cfg: Config) -> Callable[[List[float]], float]:
     def objective(params: List[float]) -> float:
-        if params[3] > MAX_DELTA or not near_weight_ok(cfg[1], params):
+        if params[3] > MAX_DELTA or not ALPHA_RANGE[0] <= params[0] <= ALPHA_RANGE[1] or not near_weight_ok(cfg[1], params):
             return -math.inf
         values = [s.figure(s.scores(cfg, params), m) for s, m in zip(sets, masks)]
         return math.fsum(0.0 if math.isnan(v) else v for v in values) / len(values)
@@ -231,6 +245,7 @@ def choose(sets: Sequence[LangSet], masks: Sequence[Optional[Any]], configs: Seq
     for cfg in configs:
         start = list(starts[cfg])
         start[3] = min(start[3], MAX_DELTA)
+        start[0] = min(max(start[0], ALPHA_RANGE[0]), ALPHA_RANGE[1])
         if "near" in cfg[1]:  # a start inside the space: near's weight at most the cap and stem's
             n = 4 + cfg[1].index("near")
             start[n] = min(start[n], NEAR_MAX_WEIGHT, start[4 + cfg[1].index("stem")] if "stem" in cfg[1] else 1.0)
@@ -491,10 +506,10 @@ def chrf_scores(s: LangSet) -> Any:
 
 
 def tuned_meteor(lang: str, cfg: Config, params: Sequence[float]) -> Meteor:
-    """The scorer of a searched set: its normalisation, modules, parameters and weights."""
+    """The scorer of a searched set: its normalisation, modules, unit, parameters and weights."""
     flags = NORM_LABELS[cfg[0]]
     return Meteor(lang, norm=flags[0], lower=flags[1], no_punct=flags[2], case_aware=flags[3], modules=list(cfg[1]),
-                  params=list(params[:4]), weights=list(params[4:]), quiet=True)
+                  char_based=cfg[2] == "char", params=list(params[:4]), weights=list(params[4:]), quiet=True)
 
 
 def run_suite(run: LangRun, data: Path, n: int, seed: int) -> None:
@@ -515,8 +530,8 @@ def _mean_nan0(values: Sequence[float]) -> float:
 
 
 def _opts(cfg: Config, params: Sequence[float]) -> str:
-    return (f"--{cfg[0]} -m '{' '.join(cfg[1])}' -p '{' '.join(f'{v:g}' for v in params[:4])}' "
-            f"-w '{' '.join(f'{v:g}' for v in params[4:])}'")
+    return (f"--{cfg[0]}{' --ch' if cfg[2] == 'char' else ''} -m '{' '.join(cfg[1])}' "
+            f"-p '{' '.join(f'{v:g}' for v in params[:4])}' -w '{' '.join(f'{v:g}' for v in params[4:])}'")
 
 
 def _num(v: float) -> str:
@@ -529,13 +544,13 @@ def _iv(iv: Tuple[float, float], sign: str = "") -> str:
 
 def format_report(r: LangRun) -> str:
     """Markdown: the set, the folds' figures per set, the left-out figures, the verdict."""
-    dflt = _opts(("norm", r.default_modules), r.default_params)
+    dflt = _opts(("norm", r.default_modules, ""), r.default_params)
     lines = [f"## {r.lang}: {len(r.sets)} sets, {sum(s.cells for s in r.sets)} judged rows "
              f"({sum(s.cells for s in r.sets if s.train)} tuned on); alignment {r.align_seconds:.0f} s, all {r.seconds:.0f} s", "",
              f"tuned on every training set (mean seg:sys:pearson {r.final.value:.4f}): {_opts(r.final.cfg, r.final.params)}",
              f"default: {dflt}", "",
              "configurations (objective on every training set): " + "; ".join(
-                 f"{c[0]} {'+'.join(c[1])} {v:.4f}" for c, v in r.final.values.items()),
+                 f"{c[0]}{' ch' if c[2] else ''} {'+'.join(c[1])} {v:.4f}" for c, v in r.final.values.items()),
              "folds' choices: " + "; ".join(_opts(c.cfg, c.params) for c in r.folds), "",
              f"| set (folds over documents, k={r.k}) | systems | segments | tuned, held out | default | gain, paired 95% |",
              "|---|---:|---:|---|---|---|"]
@@ -568,7 +583,7 @@ def provenance(r: LangRun) -> Dict[str, Any]:
     """The shipped set's provenance (``check validity`` rebuilds the folds from ``judgments`` and ``heldout``)."""
     from ...sources import sha256_file
 
-    dflt = _opts(("norm", r.default_modules), r.default_params)
+    dflt = _opts(("norm", r.default_modules, ""), r.default_params)
     return {
         "judgments": [{"file": s.path.name, "sha256": sha256_file(str(s.path))} for s in r.sets if s.train],
         "measured_only": [{"file": s.path.name, "sha256": sha256_file(str(s.path))} for s in r.sets if not s.train],
@@ -578,6 +593,7 @@ def provenance(r: LangRun) -> Dict[str, Any]:
         "aligned_with": "first reference, the installed official bundle (meteor-build check tune-mqm)",
         "norms_searched": list(NORMS),
         "modules_searched": sorted({" ".join(c[1]) for c in r.configs}),
+        "units_searched": ["char" if u else "word" for u in UNITS],
         "search": {"rounds": r.rounds, "start": "each configuration's Meteor 1.5 parameters", "max_delta": MAX_DELTA,
                    "near_max_weight": NEAR_MAX_WEIGHT},
         "train_value": round(r.final.value, 6),
@@ -597,7 +613,8 @@ def provenance(r: LangRun) -> Dict[str, Any]:
                         for f in r.versus_chrf},
         "default_below_chrf": list(r.default_below_chrf),
         "perturbations": ({"good": r.suite_good, **{k: v.as_dict() for k, v in r.suite.items()}} if r.suite else {}),
-        "search_space": {"beta": list(BETA_RANGE), "gamma": list(GAMMA_RANGE), "max_delta": MAX_DELTA},
+        "search_space": {"alpha": list(ALPHA_RANGE), "beta": list(BETA_RANGE), "gamma": list(GAMMA_RANGE),
+                         "max_delta": MAX_DELTA, "units": ["char" if u else "word" for u in UNITS]},
         "tuned": {**r.final.as_dict(), "options": _opts(r.final.cfg, r.final.params)},
         "tuning_seconds": round(r.seconds, 1),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -613,10 +630,10 @@ def shipped_task(r: LangRun, name: str = "mqm") -> Any:
     prov = provenance(r)
     if r.kept:
         p, cfg = r.final.params, r.final.cfg
-        return TunedTask(name, p[0], p[1], p[2], p[3], cfg[1], tuple(p[4:]), prov, cfg[0])
+        return TunedTask(name, p[0], p[1], p[2], p[3], cfg[1], tuple(p[4:]), prov, cfg[0], cfg[2])
     p, cfg = r.final.params, r.final.cfg
     prov["fallback"] = f"the keep rule: {r.why_not()}; so this set is the untuned default configuration"
     prov["tuned_set_withdrawn"] = {"alpha": p[0], "beta": p[1], "gamma": p[2], "delta": p[3], "modules": list(cfg[1]),
-                                   "weights": list(p[4:]), "norm": cfg[0]}
+                                   "weights": list(p[4:]), "norm": cfg[0], **({"unit": cfg[2]} if cfg[2] else {})}
     d = r.default_params
     return TunedTask(name, d[0], d[1], d[2], d[3], r.default_modules, tuple(d[4:]), prov, "norm")

@@ -168,13 +168,18 @@ def _heldout_scores(j: Judgments, lang: str, folds: _Folds, fold_of: Dict[str, i
     from meteor_lite.config import NORM_LABELS
     from meteor_lite.stats import compute
 
-    stats: Dict[Tuple[str, Tuple[str, ...]], Dict[Tuple[str, str], Any]] = {}
+    def key_of(cfg: Dict[str, Any]) -> Tuple[str, Tuple[str, ...], str]:
+        """A fold's configuration: normalisation, modules, unit ("char": ``-ch``)."""
+        return (cfg["norm"] or "norm", tuple(cfg["modules"]), cfg.get("unit", ""))
+
+    stats: Dict[Tuple[str, Tuple[str, ...], str], Dict[Tuple[str, str], Any]] = {}
     for cfg in folds.configs:
-        key = (cfg["norm"] or "norm", tuple(cfg["modules"]))
+        key = key_of(cfg)
         if key in stats:
             continue
         norm, lower, no_punct, case = NORM_LABELS[key[0]]
-        m = Meteor(lang, norm=norm, lower=lower, no_punct=no_punct, case_aware=case, modules=list(key[1]), quiet=True)
+        m = Meteor(lang, norm=norm, lower=lower, no_punct=no_punct, case_aware=case, modules=list(key[1]),
+                   char_based=key[2] == "char", quiet=True)
         cells: Dict[Tuple[str, str], Any] = {}
         for system, pairs in j.texts.items():
             c = m.score_corpus([h for h, _ in pairs], [[r for _, r in pairs]])
@@ -185,7 +190,7 @@ def _heldout_scores(j: Judgments, lang: str, folds: _Folds, fold_of: Dict[str, i
     for (system, item) in next(iter(stats.values())):
         cfg = folds.configs[fold_of[item]]
         p = cfg["params"]
-        st = stats[(cfg["norm"] or "norm", tuple(cfg["modules"]))][(system, item)]
+        st = stats[key_of(cfg)][(system, item)]
         out.segments[(system, item)] = compute(st, p[0], p[1], p[2], p[3], p[4:]).score
     return out
 
