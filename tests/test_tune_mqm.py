@@ -248,11 +248,12 @@ def test_near_is_searched_within_its_bound(run: tune_mqm.LangRun) -> None:
         assert tune_mqm.near_weight_ok(ch.cfg[1], ch.params)
 
 
-@pytest.mark.parametrize("dimension", ["near", "case"])
+@pytest.mark.parametrize("dimension", ["near", "case", "char"])
 def test_dimension_gain(run: tune_mqm.LangRun, shared_data: Path, cache: Path, dimension: str) -> None:
     """Each half of a dimension searched as the tuner does: the halves' choices have / lack it, each set's difference
-    is with minus without, the mean is over sets, near's share is a share; case-aware: Meteor 1.5's configuration
-    beside it, its norm figure the tuner's default."""
+    is with minus without, the mean is over sets, near's share is a share; case-aware and characters: Meteor 1.5's
+    configuration with the dimension beside it, its figure without the tuner's default, and the language's row the
+    mean of the sets' figures."""
     from meteor_lite_builders.checks.research import dimension_gain as dg
 
     files = [shared_data / "mqm" / f for f in FILES]
@@ -273,7 +274,14 @@ def test_dimension_gain(run: tune_mqm.LangRun, shared_data: Path, cache: Path, d
             assert -1 <= x.default_with <= 1
     if dimension == "near":
         assert r.pooled.near_words > 0  # typos and variants on two biomedical sets
+    else:
+        assert r.pooled.default_with == pytest.approx(math.fsum(x.default_with for x in r.sets) / len(r.sets))
+        assert r.pooled.default == pytest.approx(run.cv_pooled.default)
+        lo, hi = r.pooled.default_interval
+        assert lo <= hi
     text = dg.format_markdown([r])
+    if dimension != "near":  # the language's row shows Meteor 1.5's configuration with the dimension and without
+        assert f"{r.pooled.default_with:.3f}, {r.pooled.default:.3f}, [{lo:+.3f}, {hi:+.3f}]" in text
     assert all(x.name in text for x in r.sets)
 
 

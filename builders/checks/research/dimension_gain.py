@@ -159,7 +159,7 @@ def dimension_language(lang: str, files: Sequence[Path], cache: Optional[Path], 
     if twin_ok:  # Meteor 1.5's configuration with the dimension (its parameters; the alignment of the twin, its modules)
         dtwin = [s.stats[twin_cfg].scores(dparams[0], dparams[1], dparams[2], dparams[3], dparams[4:]) for s in train]
         dflt = [s.default_scores() for s in train]
-        dper, _ = _cv_bootstrap(train, dtwin, dflt, k, samples, seed)
+        dper, dpooled = _cv_bootstrap(train, dtwin, dflt, k, samples, seed)
     for n, s in enumerate(train):
         nw, mw, ns = near_share(s, fw.cfg) if dimension == "near" else (0, 0, 0)
         g = SetGain(s.name, lang, "folds", cv_figure(s, held_w[n], k), cv_figure(s, held_o[n], k), per[n]["gain"],
@@ -174,6 +174,11 @@ def dimension_language(lang: str, files: Sequence[Path], cache: Optional[Path], 
                          math.fsum(vals_o) / len(vals_o), pooled["gain"],
                          sum(x.near_words for x in run.sets), sum(x.matched_words for x in run.sets),
                          sum(x.near_segments for x in run.sets), sum(x.segments for x in run.sets))
+    if twin_ok:  # the mean over the training sets of Meteor 1.5's configuration with the dimension, and without
+        tr = [x for x in run.sets if x.held_out == "folds"]
+        run.pooled.default_with = math.fsum(0.0 if math.isnan(x.default_with) else x.default_with for x in tr) / len(tr)
+        run.pooled.default = math.fsum(0.0 if math.isnan(x.default) else x.default for x in tr) / len(tr)
+        run.pooled.default_interval = dpooled["gain"]
     for s in sets:
         if s.name not in TRAIN_EXCLUDED:
             continue
@@ -253,7 +258,7 @@ def format_markdown(runs: Sequence[DimensionRun]) -> str:
         x = r.pooled
         lines.append(f"| **{x.name}** | {x.lang} | folds | {_num(x.with_value)} | {_num(x.without_value)} | "
                      f"{x.difference:+.3f} [{x.interval[0]:+.3f}, {x.interval[1]:+.3f}] | {x.verdict} | "
-                     f"{_share(x) if dim == 'near' else '-'} |")
+                     f"{_share(x) if dim == 'near' else last(x)} |")
     done = [x for x in rows if not math.isnan(x.with_value)]
     counts = {v: sum(1 for x in done if x.verdict == v) for v in ("better", "tie", "worse")}
     ahead = sum(1 for x in done if x.difference > 0)
