@@ -200,7 +200,7 @@ def test_words_and_characters_are_both_searched(run: tune_mqm.LangRun) -> None:
     words = Meteor("en", norm=True, modules=["exact", "stem"], params=params[:4], weights=params[4:], quiet=True)
     assert float(s.scores(("norm", ("exact", "stem"), ""), params)[0]) == pytest.approx(words.score_segment(hyp, [ref]).score)
     assert "--ch" in tune_mqm._opts(cfg, params) and "--ch" not in tune_mqm._opts(("norm", cfg[1], ""), params)
-    assert tune_mqm.provenance(run)["search_space"]["units"] == ["word", "char"]
+    assert tune_mqm.provenance(run)["units_searched"] == ["word", "char"]
 
 
 def test_rule_checks_chrf_and_the_perturbation_suite(run: tune_mqm.LangRun) -> None:

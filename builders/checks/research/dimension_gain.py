@@ -38,7 +38,7 @@ from meteor_lite.errors import MeteorLiteError
 
 from ...errors import BuildError
 from ...tune.universal import bootstrap_gain, numpy
-from .tune_mqm import Choice, Config, LangSet, _cv_bootstrap, choose, cv_figure, fold_maps, load_sets, tuned_meteor
+from .tune_mqm import Choice, Config, LangSet, _cv_bootstrap, _mean_nan0, choose, cv_figure, fold_maps, load_sets, tuned_meteor
 
 __all__ = ["DIMENSIONS", "SetGain", "DimensionRun", "near_share", "dimension_language", "format_markdown", "main"]
 
@@ -50,9 +50,12 @@ DIMENSIONS: Dict[str, Callable[[Config], bool]] = {
 }
 #: How the tables name each half.
 HALVES = {"near": ("with near", "without"), "case": ("norm-case", "norm"), "char": ("characters", "words")}
-#: The dimensions also measured on Meteor 1.5's configuration of the language (its parameters, with the dimension),
-#: and how the tables say it.
-TWINNED = {"case": "case-aware", "char": "over characters (-ch)"}
+#: The dimensions also measured on Meteor 1.5's configuration of the language (its parameters, with the dimension):
+#: how the tables say it, and the configuration (of the default's modules) it is scored under.
+TWINNED: Dict[str, Tuple[str, Callable[[Tuple[str, ...]], Config]]] = {
+    "case": ("case-aware", lambda mods: ("norm-case", mods, "")),
+    "char": ("over characters (-ch)", lambda mods: ("norm", mods, "char")),
+}
 
 
 @dataclass
@@ -154,9 +157,9 @@ def dimension_language(lang: str, files: Sequence[Path], cache: Optional[Path], 
             held_o[n][sel] = s.scores(co.cfg, co.params)[sel]
     per, pooled = _cv_bootstrap(train, held_w, held_o, k, samples, seed)
     fw = run.final_with
-    twin_cfg: Config = ("norm-case", dmods, "") if dimension == "case" else ("norm", dmods, "char")
-    twin_ok = dimension in TWINNED and all(twin_cfg in s.stats for s in sets)
+    twin_ok = dimension in TWINNED and all(TWINNED[dimension][1](dmods) in s.stats for s in sets)
     if twin_ok:  # Meteor 1.5's configuration with the dimension (its parameters; the alignment of the twin, its modules)
+        twin_cfg = TWINNED[dimension][1](dmods)
         dtwin = [s.stats[twin_cfg].scores(dparams[0], dparams[1], dparams[2], dparams[3], dparams[4:]) for s in train]
         dflt = [s.default_scores() for s in train]
         dper, dpooled = _cv_bootstrap(train, dtwin, dflt, k, samples, seed)
@@ -175,9 +178,8 @@ def dimension_language(lang: str, files: Sequence[Path], cache: Optional[Path], 
                          sum(x.near_words for x in run.sets), sum(x.matched_words for x in run.sets),
                          sum(x.near_segments for x in run.sets), sum(x.segments for x in run.sets))
     if twin_ok:  # the mean over the training sets of Meteor 1.5's configuration with the dimension, and without
-        tr = [x for x in run.sets if x.held_out == "folds"]
-        run.pooled.default_with = math.fsum(0.0 if math.isnan(x.default_with) else x.default_with for x in tr) / len(tr)
-        run.pooled.default = math.fsum(0.0 if math.isnan(x.default) else x.default for x in tr) / len(tr)
+        run.pooled.default_with = _mean_nan0([x.default_with for x in run.sets])
+        run.pooled.default = _mean_nan0([x.default for x in run.sets])
         run.pooled.default_interval = dpooled["gain"]
     for s in sets:
         if s.name not in TRAIN_EXCLUDED:
@@ -266,7 +268,7 @@ def format_markdown(runs: Sequence[DimensionRun]) -> str:
                   f"on {counts['better']}, clearly lower on {counts['worse']}."]
     if dim in TWINNED:
         dc = [x for x in done if not math.isnan(x.default_with)]
-        lines.append(f"Meteor 1.5's configuration {TWINNED[dim]}: higher by point estimate on "
+        lines.append(f"Meteor 1.5's configuration {TWINNED[dim][0]}: higher by point estimate on "
                      f"{sum(1 for x in dc if x.default_with > x.default)} of {len(dc)} sets; clearly higher on "
                      f"{sum(1 for x in dc if x.default_interval[0] > 0)}, clearly lower on "
                      f"{sum(1 for x in dc if x.default_interval[1] < 0)}.")

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from meteor_lite import Meteor, __version__
-from meteor_lite.config import NORM_LABELS
+from meteor_lite.config import NORM_LABELS, TASK_UNITS
 from meteor_lite.errors import MeteorLiteError
 from meteor_lite.metaeval import Judgments, read_judgments
 from meteor_lite.metaeval.data import judgments_label, merge_judgments
@@ -66,10 +66,10 @@ __all__ = ["NORMS", "UNITS", "ALPHA_RANGE", "MODULE_SETS", "NEAR_MAX_WEIGHT", "n
 Config = Tuple[str, Tuple[str, ...], str]
 #: The normalisations searched: Meteor's ``--norm`` and its case-aware variant.
 NORMS = ("norm", "norm-case")
-#: What precision and recall count, searched: words ("", Meteor's default) and characters ("char", Meteor 1.5's
-#: ``-ch``: each matched word weighs its length, the evidence chrF counts; the chunks and the fragmentation
-#: penalty stay those of the word alignment).  The values of :data:`meteor_lite.config.TASK_UNITS`.
-UNITS = ("", "char")
+#: What precision and recall count, searched: every unit a tuned set can carry, words ("", Meteor's default) and
+#: characters ("char", Meteor 1.5's ``-ch``: each matched word weighs its length, the evidence chrF counts; the
+#: chunks and the fragmentation penalty stay those of the word alignment).
+UNITS = TASK_UNITS
 #: The module sets searched, by target language (``*``: any other); a set the installed bundle cannot score is
 #: skipped.  English's official bundle has WordNet synonyms and paraphrases; the other official bundles have
 #: stems (Snowball) at most, and Chinese scores characters with exact matching only (so no ``near``: its words of
@@ -98,12 +98,6 @@ TRAIN_EXCLUDED = ("generalMT2023.en-de", "wmt23.en-de.esa")
 def set_group(label: str) -> str:
     """Sets sharing segments share a group (left out together): the WMT23 en-de sets."""
     return "wmt23.en-de" if label in ("generalMT2023.en-de", "wmt23.en-de.esa", "wmt23.en-de") else label
-
-
-def _scorer(lang: str, cfg: Config) -> Meteor:
-    flags = NORM_LABELS[cfg[0]]
-    return Meteor(lang, norm=flags[0], lower=flags[1], no_punct=flags[2], case_aware=flags[3], modules=list(cfg[1]),
-                  char_based=cfg[2] == "char", quiet=True)
 
 
 def _params(m: Meteor) -> List[float]:
@@ -164,7 +158,7 @@ def load_sets(lang: str, files: Sequence[Path], cache: Optional[Path], progress:
 
     np = numpy()
     configs = [(n, mods, u) for n in NORMS for mods in module_sets(lang) for u in UNITS]
-    scorers = {c: _scorer(lang, c) for c in configs}
+    scorers = {c: tuned_meteor(lang, c) for c in configs}
     starts = {c: _params(m) for c, m in scorers.items()}
     dm, how = default_meteor(lang)
     dmods = tuple(dm.config.modules)
@@ -505,11 +499,13 @@ def chrf_scores(s: LangSet) -> Any:
                            dtype=float)
 
 
-def tuned_meteor(lang: str, cfg: Config, params: Sequence[float]) -> Meteor:
-    """The scorer of a searched set: its normalisation, modules, unit, parameters and weights."""
+def tuned_meteor(lang: str, cfg: Config, params: Optional[Sequence[float]] = None) -> Meteor:
+    """The scorer of a configuration: its normalisation, modules and unit, with α β γ δ and weights ``params``
+    (None: the language's Meteor 1.5 ones, where a search starts)."""
     flags = NORM_LABELS[cfg[0]]
+    values: Dict[str, Any] = {} if params is None else {"params": list(params[:4]), "weights": list(params[4:])}
     return Meteor(lang, norm=flags[0], lower=flags[1], no_punct=flags[2], case_aware=flags[3], modules=list(cfg[1]),
-                  char_based=cfg[2] == "char", params=list(params[:4]), weights=list(params[4:]), quiet=True)
+                  char_based=cfg[2] == "char", quiet=True, **values)
 
 
 def run_suite(run: LangRun, data: Path, n: int, seed: int) -> None:
@@ -614,7 +610,7 @@ def provenance(r: LangRun) -> Dict[str, Any]:
         "default_below_chrf": list(r.default_below_chrf),
         "perturbations": ({"good": r.suite_good, **{k: v.as_dict() for k, v in r.suite.items()}} if r.suite else {}),
         "search_space": {"alpha": list(ALPHA_RANGE), "beta": list(BETA_RANGE), "gamma": list(GAMMA_RANGE),
-                         "max_delta": MAX_DELTA, "units": ["char" if u else "word" for u in UNITS]},
+                         "max_delta": MAX_DELTA},
         "tuned": {**r.final.as_dict(), "options": _opts(r.final.cfg, r.final.params)},
         "tuning_seconds": round(r.seconds, 1),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

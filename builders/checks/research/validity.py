@@ -165,8 +165,9 @@ def _recorded_folds(lang: str, dirs: "Path | Sequence[Path]") -> Tuple[Optional[
 
 def _heldout_scores(j: Judgments, lang: str, folds: _Folds, fold_of: Dict[str, int]) -> MetricScores:
     """Every row scored by the configuration of the fold holding its segment (as the tuner scored it)."""
-    from meteor_lite.config import NORM_LABELS
     from meteor_lite.stats import compute
+
+    from .tune_mqm import tuned_meteor
 
     def key_of(cfg: Dict[str, Any]) -> Tuple[str, Tuple[str, ...], str]:
         """A fold's configuration: normalisation, modules, unit ("char": ``-ch``)."""
@@ -177,9 +178,7 @@ def _heldout_scores(j: Judgments, lang: str, folds: _Folds, fold_of: Dict[str, i
         key = key_of(cfg)
         if key in stats:
             continue
-        norm, lower, no_punct, case = NORM_LABELS[key[0]]
-        m = Meteor(lang, norm=norm, lower=lower, no_punct=no_punct, case_aware=case, modules=list(key[1]),
-                   char_based=key[2] == "char", quiet=True)
+        m = tuned_meteor(lang, key)
         cells: Dict[Tuple[str, str], Any] = {}
         for system, pairs in j.texts.items():
             c = m.score_corpus([h for h, _ in pairs], [[r for _, r in pairs]])
