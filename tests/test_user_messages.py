@@ -22,6 +22,7 @@ from meteor_lite.cli import run as cli_run
 from meteor_lite.errors import InputError, MissingResourcesError
 from meteor_lite.jarcli.stemmer import USAGE
 from meteor_lite.jarcli.stemmer import main as stemmer_main
+from meteor_lite.resources import locate
 from tiny_bundles import make_empty_bundle, make_tiny_bundle
 
 
@@ -48,7 +49,12 @@ def test_chosen_modules_without_any_bundle(tmp_path: Path, monkeypatch: pytest.M
     hyp, ref = tmp_path / "h", tmp_path / "r"
     hyp.write_text("a b\n")
     ref.write_text("a c\n")
+    # no bundle anywhere on the search path: neither the user directory nor the checkout's resources/bundles
+    # (where `meteor-build recipe resources/recipes/ja.toml` puts one)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "no-user-dir"))
+    monkeypatch.delenv("METEOR_LITE_BUNDLE_PATH", raising=False)
+    monkeypatch.setattr(locate, "_checkout_dir", lambda: None)
+    assert locate.find_bundle("ja") is None
     code, out, err = invoke(["score", str(hyp), str(ref), "--lang", "ja", "-m", "exact stem"])
     assert code == 1 and out == ""
     assert err == ("meteor-lite: error: module stem (a stemmer or stem map) needs a resource bundle, and none was found "
