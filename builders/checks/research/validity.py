@@ -32,8 +32,10 @@ the ``bench`` extra).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
+import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -46,7 +48,7 @@ from meteor_lite.metaeval.data import MetricScores, judgments_label
 from ...errors import BuildError
 from .mqm_sets import Scorer, default_meteor, mqm_files, sacrebleu_metrics, sacrebleu_scorer, scored
 
-__all__ = ["SetResult", "validity", "format_table", "plot", "METRICS"]
+__all__ = ["SetResult", "validity", "format_table", "plot", "METRICS", "SET_KINDS", "replication_chance", "count_distribution", "replication_tally"]
 
 SEG: Key = ("seg", "sys", "pearson")
 SYS: Key = ("sys", "-", "pearson")
@@ -78,6 +80,9 @@ class SetResult:
     mqm_note: str = ""
     #: the tuner's recorded held-out figure of the mqm set on this file (provenance ``heldout_by_file``)
     recorded: Optional[float] = None
+    #: the chance that a new set like this one (same size, same true difference) shows mqm at least chrF
+    #: (:func:`replication_chance` of the cv difference and the spread of its paired bootstrap)
+    chance_at_least_chrf: Optional[float] = None
 
 
 def _meteor_scores(m: Meteor) -> Scorer:
@@ -239,9 +244,38 @@ def _intervals(res: SetResult, grids: Dict[str, Aligned], fold_cols: List[List[i
     for a, b in (("mqm (cv)", "chrF"), ("mqm (cv)", "default"), ("default", "chrF")):
         if a in draws and b in draws:
             res.diff_interval[f"{a.split()[0]} - {b}"] = _interval([x - y for x, y in zip(draws[a], draws[b])])
+    if "mqm (cv)" in draws and "chrF" in draws:
+        spread = [x - y for x, y in zip(draws["mqm (cv)"], draws["chrF"]) if not math.isnan(x - y)]
+        mine, chrf = res.cv["mqm (cv)"], res.cv["chrF"]
+        diff = mine - chrf if mine is not None and chrf is not None else math.nan
+        if len(spread) > 1 and not math.isnan(diff):
+            res.chance_at_least_chrf = replication_chance(diff, statistics.stdev(spread))
     for a, b in ((CASE_AWARE, "default"), (CASE_AWARE, "chrF")):
         if a in draws:
             res.diff_interval[f"case-aware - {b}"] = _interval([x - y for x, y in zip(draws[a], draws[b])])
+
+
+def replication_chance(diff: float, spread: float) -> float:
+    """The chance that a new set of the same size shows a difference of at least 0, if its true difference is the
+    observed ``diff`` and an estimate on it spreads as the bootstrap's (standard deviation ``spread``): both the
+    observed and the new estimate carry that error, so the new one is normal around ``diff`` with standard
+    deviation ``spread * sqrt(2)`` (normal approximation)."""
+    if spread <= 0.0:
+        return 1.0 if diff >= 0.0 else 0.0
+    return statistics.NormalDist().cdf(diff / (spread * math.sqrt(2.0)))
+
+
+def count_distribution(chances: Sequence[float]) -> List[float]:
+    """The distribution of the number of independent events that happen, each with its own chance
+    (Poisson binomial): entry ``k`` is the chance that exactly ``k`` happen."""
+    dist = [1.0]
+    for p in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for k, q in enumerate(dist):
+            nxt[k] += q * (1.0 - p)
+            nxt[k + 1] += q * p
+        dist = nxt
+    return dist
 
 
 def _cv_figure(grid: Aligned, fold_cols: List[List[int]], cols: Optional[Sequence[int]] = None) -> float:
@@ -396,10 +430,33 @@ def tallies(results: Sequence[SetResult]) -> str:
     def below(diff: str) -> List[str]:
         return [r.name for r in results if diff in r.diff_interval and r.diff_interval[diff][1] < 0]
 
-    return (f"At least chrF's figure (cv protocol): default on {at_least('default')} of {n} sets, mqm on "
+    text = (f"At least chrF's figure (cv protocol): default on {at_least('default')} of {n} sets, mqm on "
             f"{at_least('mqm (cv)')} of {n}. Clearly below chrF (paired interval below 0): default on "
             f"{', '.join(below('default - chrF')) or 'none'}; mqm on {', '.join(below('mqm - chrF')) or 'none'}. "
             f"mqm clearly below the default on {', '.join(below('mqm - default')) or 'none'}.")
+    return "\n\n".join([text] + [line for line in (replication_tally(results, kind) for kind in SET_KINDS) if line])
+
+
+#: The kinds of sets the replication tally counts apart: a label's prefix, and the kind's name.
+SET_KINDS = (("biomed", "biomedical pairs"), ("", "general-domain sets"))
+
+
+def replication_tally(results: Sequence[SetResult], kind: Tuple[str, str]) -> str:
+    """For the sets of one kind (:data:`SET_KINDS`; the empty prefix: every set of no other kind), how many new sets
+    like them would show mqm at least chrF: the expected number and the chance of at least each number, from each
+    set's :attr:`SetResult.chance_at_least_chrf` (the sets independent); empty when no set has a chance."""
+    prefix, name = kind
+    others = [p for p, _ in SET_KINDS if p]
+    chosen = [r for r in results if (r.name.startswith(prefix) if prefix else not any(r.name.startswith(p) for p in others))]
+    chances = [r.chance_at_least_chrf for r in chosen if r.chance_at_least_chrf is not None]
+    if not chances:
+        return ""
+    tail = list(reversed(list(itertools.accumulate(reversed(count_distribution(chances))))))
+    shown = ", ".join(f"{k} {100 * min(1.0, t):.0f} %" if t >= 0.005 else f"{k} <1 %" for k, t in enumerate(tail) if k)
+    chance = ", ".join(f"{r.name} {100 * r.chance_at_least_chrf:.0f} %" for r in chosen if r.chance_at_least_chrf is not None)
+    return (f"New {name} like these {len(chances)} (the same sizes and true differences), mqm at least chrF on: "
+            f"{sum(chances):.1f} of them expected; the chance of at least k of them, by k: {shown}. Each set's chance: "
+            f"{chance}.")
 
 
 def plot(results: Sequence[SetResult], out: Path) -> None:
