@@ -33,6 +33,22 @@ def test_the_committed_header_is_the_generated_one() -> None:
     assert header.read_text(encoding="utf-8") == registry.c_header(), "run make modules-header (or make accel)"
 
 
+def test_the_header_writer_leaves_an_unchanged_header_alone(tmp_path: Path) -> None:
+    """``make modules-header`` rewrites the header only when it changes (atomically), so that make processes running
+    side by side (``make test`` runs ``make sanitize`` beside the suite) never read a half-written one."""
+    header = tmp_path / "h.h"
+    assert registry.main(["--c-header", str(header)]) == 0
+    assert header.read_text(encoding="utf-8") == registry.c_header()
+    before = header.stat()
+    assert registry.main(["--c-header", str(header)]) == 0
+    after = header.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    header.write_text("stale\n", encoding="utf-8")
+    assert registry.main(["--c-header", str(header)]) == 0
+    assert header.read_text(encoding="utf-8") == registry.c_header()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.h"]  # no temporary file left
+
+
 def test_records_are_consistent() -> None:
     assert MODULES == tuple(NAMES)
     assert [m.code for m in registry.REGISTRY] == list(range(len(NAMES)))

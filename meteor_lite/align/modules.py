@@ -20,7 +20,10 @@ from __future__ import annotations
 import importlib
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
+
+from ..atomicfile import atomic_path
 
 __all__ = [
     "Module", "REGISTRY", "MODULES", "METEOR_MODULES", "module", "modules_needing", "c_header", "RESOURCES", "NEEDS_TEXT",
@@ -210,8 +213,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     text = c_header()
     if len(args) == 2:
-        with open(args[1], "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
+        path = Path(args[1])
+        # an unchanged header is left alone (its time too): a build or a copy of the sources that reads it while
+        # another make process regenerates it never sees a half-written file, and nothing recompiles for it
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            with atomic_path(path, suffix=".tmp.h") as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
+                out.write(text)
     else:
         sys.stdout.write(text)
     return 0
