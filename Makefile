@@ -6,7 +6,7 @@ SHARED ?= ../shared
 DATA   := $(SHARED)/data
 BUNDLES := resources/bundles
 
-.PHONY: install demo test check lint parity bench docs site stem-fixtures spark-bench fixtures resources bundles clean accel packs tune-mqm validity mqm-transfer universal
+.PHONY: install demo test check parity bench docs site stem-fixtures spark-bench fixtures resources bundles clean accel packs tune-mqm validity mqm-transfer universal
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -86,17 +86,10 @@ modules-header: $(VENV)/.installed
 # number of tests (--no-loadscope-reorder), so that no worker finishes a long file alone at the end.
 # The package's bytecode is compiled first: the tests start the command-line tools in hundreds of fresh processes,
 # which would otherwise compile the modules again each time where PYTHONDONTWRITEBYTECODE is set.
-# make check's sanitizer run (make sanitize: one process, about a minute) runs beside the suite, whose workers
-# leave part of a core idle while they wait for the processes they start; its output is printed after the
-# suite's (also kept in build/sanitize.log), and either one failing fails make test.
 TEST_JOBS ?= auto
-test: bundles lint accel site
+test: bundles check accel site
 	$(PY) -m compileall -q meteor_lite builders
-	@mkdir -p build; $(MAKE) --no-print-directory sanitize > build/sanitize.log 2>&1 & sanitizer=$$!; \
-	$(PY) -m pytest -q -m "not (java and slow)" -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder; suite=$$?; \
-	wait $$sanitizer; sanitized=$$?; \
-	echo "make sanitize (beside the suite): exit $$sanitized"; cat build/sanitize.log; \
-	test $$suite -eq 0 && test $$sanitized -eq 0
+	$(PY) -m pytest -q -m "not (java and slow)" -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 
 # The documentation site (mkdocs.yml, docs/): built in strict mode, so that a broken link or anchor fails.
 site: $(VENV)/.installed
@@ -116,13 +109,10 @@ stem-fixtures: $(VENV)/.installed
 # Then the compiled kernels are built once more under AddressSanitizer and UndefinedBehaviorSanitizer (gcc; the
 # warnings are errors in every build, setup.py) into build/sanitize, and the compiled-path tests run with that copy of
 # the package (libasan preloaded: the interpreter is not built with it; leaks are not checked, Python keeps its own).
-# make test runs the first two (make lint) and then the sanitizer beside the suite.
-check: lint
-	$(MAKE) sanitize
-
-lint: $(VENV)/.installed
+check: $(VENV)/.installed
 	$(VENV)/bin/ruff check meteor_lite builders tests
 	$(VENV)/bin/mypy
+	$(MAKE) sanitize
 
 SANITIZE_DIR := build/sanitize
 SANITIZE_TESTS ?= tests/test_accel.py tests/test_pair_kernel.py tests/test_modules.py tests/test_parity_fixtures.py

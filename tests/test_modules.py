@@ -34,8 +34,8 @@ def test_the_committed_header_is_the_generated_one() -> None:
 
 
 def test_the_header_writer_leaves_an_unchanged_header_alone(tmp_path: Path) -> None:
-    """``make modules-header`` rewrites the header only when it changes (atomically), so that make processes running
-    side by side (``make test`` runs ``make sanitize`` beside the suite) never read a half-written one."""
+    """``make modules-header`` rewrites the header only when it changes (atomically, so that a build reading it
+    never sees a half-written one)."""
     header = tmp_path / "h.h"
     assert registry.main(["--c-header", str(header)]) == 0
     assert header.read_text(encoding="utf-8") == registry.c_header()

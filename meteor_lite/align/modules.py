@@ -214,8 +214,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     text = c_header()
     if len(args) == 2:
         path = Path(args[1])
-        # an unchanged header is left alone (its time too): a build or a copy of the sources that reads it while
-        # another make process regenerates it never sees a half-written file, and nothing recompiles for it
+        # an unchanged header is left alone (its time too), so nothing recompiles for it; a changed one is
+        # replaced atomically, so a build reading it never sees a half-written file
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             with atomic_path(path, suffix=".tmp.h") as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
                 out.write(text)
