@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
 
-from ..atomicfile import atomic_path
+from ..atomicfile import output_file
 
 __all__ = [
     "Module", "REGISTRY", "MODULES", "METEOR_MODULES", "module", "modules_needing", "c_header", "RESOURCES", "NEEDS_TEXT",
@@ -217,7 +217,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         # an unchanged header is left alone (its time too), so nothing recompiles for it; a changed one is
         # replaced atomically, so a build reading it never sees a half-written file
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            with atomic_path(path, suffix=".tmp.h") as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
+            with output_file(str(path)) as out:
                 out.write(text)
     else:
         sys.stdout.write(text)

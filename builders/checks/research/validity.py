@@ -241,11 +241,14 @@ def _intervals(res: SetResult, grids: Dict[str, Aligned], fold_cols: List[List[i
         res.sys[k] = sys_pearson_of_means(sys_of, gold, scores[k], n_sys)
         res.cv_interval[k] = _interval(draws[k])
         res.sys_interval[k] = _interval(sys_draws[k])
+    diffs: Dict[str, List[float]] = {}
     for a, b in (("mqm (cv)", "chrF"), ("mqm (cv)", "default"), ("default", "chrF")):
         if a in draws and b in draws:
-            res.diff_interval[f"{a.split()[0]} - {b}"] = _interval([x - y for x, y in zip(draws[a], draws[b])])
-    if "mqm (cv)" in draws and "chrF" in draws:
-        spread = [x - y for x, y in zip(draws["mqm (cv)"], draws["chrF"]) if not math.isnan(x - y)]
+            key = f"{a.split()[0]} - {b}"
+            diffs[key] = [x - y for x, y in zip(draws[a], draws[b])]
+            res.diff_interval[key] = _interval(diffs[key])
+    if "mqm - chrF" in diffs:
+        spread = [d for d in diffs["mqm - chrF"] if not math.isnan(d)]
         mine, chrf = res.cv["mqm (cv)"], res.cv["chrF"]
         diff = mine - chrf if mine is not None and chrf is not None else math.nan
         if len(spread) > 1 and not math.isnan(diff):
@@ -447,13 +450,14 @@ def replication_tally(results: Sequence[SetResult], kind: Tuple[str, str]) -> st
     set's :attr:`SetResult.chance_at_least_chrf` (the sets independent); empty when no set has a chance."""
     prefix, name = kind
     others = [p for p, _ in SET_KINDS if p]
-    chosen = [r for r in results if (r.name.startswith(prefix) if prefix else not any(r.name.startswith(p) for p in others))]
-    chances = [r.chance_at_least_chrf for r in chosen if r.chance_at_least_chrf is not None]
+    chosen = [(r.name, r.chance_at_least_chrf) for r in results if r.chance_at_least_chrf is not None
+              and (r.name.startswith(prefix) if prefix else not any(r.name.startswith(p) for p in others))]
+    chances = [c for _, c in chosen]
     if not chances:
         return ""
     tail = list(reversed(list(itertools.accumulate(reversed(count_distribution(chances))))))
     shown = ", ".join(f"{k} {100 * min(1.0, t):.0f} %" if t >= 0.005 else f"{k} <1 %" for k, t in enumerate(tail) if k)
-    chance = ", ".join(f"{r.name} {100 * r.chance_at_least_chrf:.0f} %" for r in chosen if r.chance_at_least_chrf is not None)
+    chance = ", ".join(f"{label} {100 * c:.0f} %" for label, c in chosen)
     return (f"New {name} like these {len(chances)} (the same sizes and true differences), mqm at least chrF on: "
             f"{sum(chances):.1f} of them expected; the chance of at least k of them, by k: {shown}. Each set's chance: "
             f"{chance}.")
